@@ -1,0 +1,270 @@
+#include "model/column.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/i18n.h"
+
+static struct tv_value get_pid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->tid); }
+static struct tv_value get_tgid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->tgid); }
+static struct tv_value get_ppid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ppid); }
+static struct tv_value get_user(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->user); }
+static struct tv_value get_nice(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->nice); }
+static struct tv_value get_prio(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->prio); }
+static struct tv_value get_cpu(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->cpu_pct); }
+static struct tv_value get_threads(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->nthreads); }
+static struct tv_value get_vm_size(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->vm_size); }
+static struct tv_value get_vm_rss(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->vm_rss); }
+static struct tv_value get_vm_pte(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->vm_pte); }
+static struct tv_value get_vm_swap(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->vm_swap); }
+static struct tv_value get_ctxt_vol(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ctxt_vol); }
+static struct tv_value get_ctxt_invol(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ctxt_invol); }
+static struct tv_value get_ctxt_vol_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->ctxt_vol_rate); }
+static struct tv_value get_ctxt_invol_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->ctxt_invol_rate); }
+static struct tv_value get_comm(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->comm); }
+static struct tv_value get_delay_pct(const struct column *c, const struct tv_task *t) { return value_float(t->delay_pct[c->arg]); }
+static struct tv_value get_delay_avg(const struct column *c, const struct tv_task *t) { return value_float(t->delay_avg_ms[c->arg]); }
+
+static struct tv_value get_state(const struct column *c, const struct tv_task *t)
+{
+	(void)c;
+	static const char states[] = "RSDZTtWXxKPI";
+	const char *p = t->state ? strchr(states, t->state) : NULL;
+	if (!p)
+		return value_unknown();
+	/* point into a static table so the value outlives the call */
+	static const char *const names[] = {"R", "S", "D", "Z", "T", "t", "W", "X", "x", "K", "P", "I"};
+	return value_str(names[p - states]);
+}
+
+static struct tv_value get_time(const struct column *c, const struct tv_task *t)
+{
+	(void)c;
+	if (t->cpu_ticks == TV_UNKNOWN)
+		return value_unknown();
+	/* ticks are USER_HZ (100 on every Linux ABI) */
+	return value_float((double)t->cpu_ticks / 100.0);
+}
+
+static struct tv_value get_rss_virt(const struct column *c, const struct tv_task *t)
+{
+	(void)c;
+	if (t->vm_rss == TV_UNKNOWN || t->vm_size == TV_UNKNOWN || t->vm_size <= 0)
+		return value_unknown();
+	return value_float(100.0 * (double)t->vm_rss / (double)t->vm_size);
+}
+
+static struct tv_value get_command(const struct column *c, const struct tv_task *t)
+{
+	(void)c;
+	/* thread rows show their own name: threads share the command line */
+	if (t->cmdline && !t->is_thread)
+		return value_str(t->cmdline);
+	return value_str(t->comm); /* renderers bracket it: see column_brackets_comm() */
+}
+
+#define COST_STAT   N_("/proc/PID/stat, read for every process anyway")
+#define COST_STATUS N_("/proc/PID/status of each shown process")
+#define COST_CTXT   N_("process rows: one taskstats TGID query, or without taskstats the status file of every thread")
+#define COST_DELAY  N_("one taskstats query per shown row (TGID for processes, PID for threads)")
+
+#define DELAY_COLS(cls, idp, ida, hp, ha, what) \
+	{idp, hp, N_("Time spent waiting for " what " in the interval, % of the interval (process rows: sum over threads)"), \
+	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, cls, COL_ROWS_BOTH, false}, \
+	{ida, ha, N_("Average delay per " what " event in the interval, ms"), \
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, cls, COL_ROWS_BOTH, false}
+
+static const struct column builtin_columns[] = {
+	{"pid", N_("PID"), N_("Process ID; thread ID on thread rows"),
+	 COL_INT, 7, COL_ALIGN_RIGHT, false, true, NEED_STAT, COST_STAT, get_pid, 0, COL_ROWS_BOTH, false},
+	{"tgid", N_("TGID"), N_("Thread group ID: the process a thread belongs to"),
+	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_tgid, 0, COL_ROWS_BOTH, false},
+	{"ppid", N_("PPID"), N_("Parent process ID"),
+	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_ppid, 0, COL_ROWS_BOTH, false},
+	{"user", N_("USER"), N_("Effective user of the process"),
+	 COL_STRING, 8, COL_ALIGN_LEFT, false, true, NEED_USER, N_("owner of /proc/PID, name cached per uid"), get_user, 0, COL_ROWS_BOTH, false},
+	{"state", N_("S"), N_("State: R running, S sleeping, D uninterruptible, Z zombie, T stopped, t traced, I idle"),
+	 COL_STATE, 1, COL_ALIGN_LEFT, false, true, NEED_STAT, COST_STAT, get_state, 0, COL_ROWS_BOTH, false},
+	{"nice", N_("NI"), N_("Nice value"),
+	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_nice, 0, COL_ROWS_BOTH, false},
+	{"prio", N_("PRI"), N_("Kernel scheduling priority"),
+	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_prio, 0, COL_ROWS_BOTH, false},
+	{"cpu", N_("CPU%"), N_("CPU use in the interval, % of one CPU (process rows: sum over threads)"),
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_cpu, 0, COL_ROWS_BOTH, false},
+	{"time", N_("TIME"), N_("Cumulative CPU time, seconds (user + system)"),
+	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false},
+	{"threads", N_("THR"), N_("Number of threads"),
+	 COL_INT, 4, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_threads, 0, COL_ROWS_BOTH, false},
+	{"vm_size", N_("VIRT"), N_("Virtual memory size (VmSize), KiB: reserved, not necessarily used"),
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_size, 0, COL_ROWS_BOTH, false},
+	{"vm_rss", N_("RES"), N_("Resident memory (VmRSS), KiB"),
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_rss, 0, COL_ROWS_BOTH, false},
+	{"rss_virt", N_("RES/VIRT"), N_("Resident memory as % of virtual size"),
+	 COL_PERCENT, 8, COL_ALIGN_RIGHT, true, false, NEED_STATUS, COST_STATUS, get_rss_virt, 0, COL_ROWS_BOTH, false},
+	{"vm_pte", N_("PTE"), N_("Page-table size (VmPTE), KiB: what makes fork of a big process slow"),
+	 COL_KIB, 5, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_pte, 0, COL_ROWS_BOTH, false},
+	{"vm_swap", N_("SWAP"), N_("Swapped-out memory (VmSwap), KiB"),
+	 COL_KIB, 5, COL_ALIGN_RIGHT, true, false, NEED_STATUS, COST_STATUS, get_vm_swap, 0, COL_ROWS_BOTH, false},
+	{"ctxt_vol", N_("VCSW"), N_("Voluntary context switches, total (process rows: sum over threads)"),
+	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_vol, 0, COL_ROWS_BOTH, false},
+	{"ctxt_invol", N_("ICSW"), N_("Involuntary context switches, total (process rows: sum over threads)"),
+	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_invol, 0, COL_ROWS_BOTH, false},
+	{"ctxt_vol_rate", N_("VCSW/s"), N_("Voluntary context switches per second (waiting for I/O, locks, sleep)"),
+	 COL_RATE, 7, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_vol_rate, 0, COL_ROWS_BOTH, false},
+	{"ctxt_invol_rate", N_("ICSW/s"), N_("Involuntary context switches per second (preempted)"),
+	 COL_RATE, 7, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_invol_rate, 0, COL_ROWS_BOTH, false},
+	DELAY_COLS(TV_DELAY_CPU, "cpu_delay", "cpu_delay_avg", N_("CPUD%"), N_("CPUDAVG"), "a CPU"),
+	DELAY_COLS(TV_DELAY_IO, "io_delay", "io_delay_avg", N_("IOD%"), N_("IODAVG"), "block I/O"),
+	DELAY_COLS(TV_DELAY_SWAPIN, "swapin_delay", "swapin_delay_avg", N_("SWPD%"), N_("SWPDAVG"), "swap-in"),
+	DELAY_COLS(TV_DELAY_RECLAIM, "reclaim_delay", "reclaim_delay_avg", N_("RCLD%"), N_("RCLDAVG"), "memory reclaim"),
+	DELAY_COLS(TV_DELAY_THRASHING, "thrashing_delay", "thrashing_delay_avg", N_("THRD%"), N_("THRDAVG"), "thrashing"),
+	DELAY_COLS(TV_DELAY_COMPACT, "compact_delay", "compact_delay_avg", N_("CMPD%"), N_("CMPDAVG"), "memory compaction"),
+	DELAY_COLS(TV_DELAY_WPCOPY, "wpcopy_delay", "wpcopy_delay_avg", N_("WPCD%"), N_("WPCDAVG"), "write-protect copy"),
+	DELAY_COLS(TV_DELAY_IRQ, "irq_delay", "irq_delay_avg", N_("IRQD%"), N_("IRQDAVG"), "IRQ handling"),
+	{"comm", N_("NAME"), N_("Task name (comm); thread names on thread rows"),
+	 COL_STRING, 15, COL_ALIGN_LEFT, false, false, NEED_STAT, COST_STAT, get_comm, 0, COL_ROWS_BOTH, false},
+	{"command", N_("COMMAND"), N_("Full command line; [name] when there is none (kernel threads, zombies)"),
+	 COL_STRING, 0, COL_ALIGN_LEFT, false, true, NEED_CMDLINE, N_("/proc/PID/cmdline of each shown process"), get_command, 0, COL_ROWS_BOTH, false},
+};
+
+int colset_init(struct colset *cs)
+{
+	size_t n = sizeof(builtin_columns) / sizeof(builtin_columns[0]);
+	cs->cols = malloc(n * sizeof(*cs->cols));
+	if (!cs->cols)
+		return -1;
+	memcpy(cs->cols, builtin_columns, sizeof(builtin_columns));
+	cs->n = cs->nbuiltin = n;
+	return 0;
+}
+
+void colset_free(struct colset *cs)
+{
+	free(cs->cols);
+	cs->cols = NULL;
+	cs->n = cs->nbuiltin = 0;
+}
+
+int colset_add(struct colset *cs, const struct column *col)
+{
+	struct column *p = realloc(cs->cols, (cs->n + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	cs->cols = p;
+	cs->cols[cs->n] = *col;
+	return (int)cs->n++;
+}
+
+int colset_index(const struct colset *cs, const char *id)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		if (strcmp(cs->cols[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+const struct column *colset_find(const struct colset *cs, const char *id)
+{
+	int i = colset_index(cs, id);
+	return i < 0 ? NULL : &cs->cols[i];
+}
+
+struct tv_value column_value(const struct column *col, const struct tv_task *t)
+{
+	if (col->applies == COL_ROWS_PROCESS && t->is_thread)
+		return value_unknown();
+	if (col->applies == COL_ROWS_THREAD && !t->is_thread)
+		return value_unknown();
+	return col->get(col, t);
+}
+
+static int colsel_push(struct colsel *sel, int idx)
+{
+	int *p = realloc(sel->idx, (sel->n + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	sel->idx = p;
+	sel->idx[sel->n++] = idx;
+	return 0;
+}
+
+int colsel_parse(const struct colset *cs, const char *list, struct colsel *out, char **bad)
+{
+	*bad = NULL;
+	out->idx = NULL;
+	out->n = 0;
+	const char *p = list;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *end = p + strcspn(p, ",");
+		const char *e = end;
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		char *id = strndup(p, (size_t)(e - p));
+		if (!id)
+			goto fail;
+		int i = colset_index(cs, id);
+		if (i < 0) {
+			*bad = id;
+			goto fail;
+		}
+		free(id);
+		if (colsel_push(out, i) < 0)
+			goto fail;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+fail:
+	colsel_free(out);
+	return -1;
+}
+
+int colsel_default(const struct colset *cs, struct colsel *out)
+{
+	out->idx = NULL;
+	out->n = 0;
+	for (size_t i = 0; i < cs->nbuiltin; i++)
+		if (cs->cols[i].shown_default && colsel_push(out, (int)i) < 0)
+			return -1;
+	return 0;
+}
+
+void colsel_free(struct colsel *sel)
+{
+	free(sel->idx);
+	sel->idx = NULL;
+	sel->n = 0;
+}
+
+unsigned colsel_needs(const struct colset *cs, const struct colsel *sel)
+{
+	unsigned needs = 0;
+	for (size_t i = 0; i < sel->n; i++)
+		needs |= cs->cols[sel->idx[i]].needs;
+	return needs;
+}
+
+char *colset_ids_joined(const struct colset *cs)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < cs->n; i++)
+		len += strlen(cs->cols[i].id) + 2;
+	char *s = malloc(len), *p = s;
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < cs->n; i++) {
+		size_t l = strlen(cs->cols[i].id);
+		if (i) {
+			memcpy(p, ", ", 2);
+			p += 2;
+		}
+		memcpy(p, cs->cols[i].id, l);
+		p += l;
+	}
+	*p = '\0';
+	return s;
+}

@@ -1,0 +1,89 @@
+/* The column table: the single place where a column is declared. */
+#ifndef TV_MODEL_COLUMN_H
+#define TV_MODEL_COLUMN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/task.h"
+#include "model/value.h"
+
+enum col_type {
+	COL_INT,      /* plain integer */
+	COL_KIB,      /* memory in KiB, human units in text */
+	COL_BYTES,    /* bytes, human units in text */
+	COL_PERCENT,  /* float percent */
+	COL_RATE,     /* float per second */
+	COL_SECONDS,  /* float seconds */
+	COL_MS,       /* float milliseconds */
+	COL_FLOAT,
+	COL_STATE,    /* single character */
+	COL_STRING,
+};
+
+enum col_align { COL_ALIGN_RIGHT, COL_ALIGN_LEFT };
+
+/* What a column costs to read; the sampler reads only what shown columns need. */
+enum col_need {
+	NEED_STAT    = 1u << 0, /* /proc/PID/stat (every process, always) */
+	NEED_STATUS  = 1u << 1, /* /proc/PID/status of each shown process */
+	NEED_CMDLINE = 1u << 2, /* /proc/PID/cmdline of each shown process */
+	NEED_CTXT    = 1u << 3, /* process sums: taskstats TGID, else status of every thread */
+	NEED_DELAY   = 1u << 4, /* taskstats query per shown task */
+	NEED_USER    = 1u << 5, /* passwd lookup, cached per uid */
+	NEED_PLUGIN  = 1u << 6, /* a plugin's own reads */
+};
+
+enum col_applies { COL_ROWS_BOTH, COL_ROWS_PROCESS, COL_ROWS_THREAD };
+
+struct column;
+typedef struct tv_value (*column_get_fn)(const struct column *col, const struct tv_task *t);
+
+struct column {
+	const char *id;
+	const char *header;      /* untranslated; translate at render time */
+	const char *desc;        /* untranslated */
+	enum col_type type;
+	int width;               /* minimal width; text may widen for translated headers */
+	enum col_align align;
+	bool sort_descending;    /* default direction when sorting by this column */
+	bool shown_default;
+	unsigned needs;          /* enum col_need bits */
+	const char *cost;        /* one line for docs and --list-columns -v */
+	column_get_fn get;
+	int arg;                 /* delay class or plugin slot */
+	enum col_applies applies;
+	bool counter;            /* plugin counters become rates */
+};
+
+/* The table of columns of one run: built-ins, then plugin columns appended. */
+struct colset {
+	struct column *cols;
+	size_t n;
+	size_t nbuiltin;
+};
+
+int colset_init(struct colset *cs);
+void colset_free(struct colset *cs);
+/* Appends a copy; strings must outlive the set. Returns its index or -1. */
+int colset_add(struct colset *cs, const struct column *col);
+const struct column *colset_find(const struct colset *cs, const char *id);
+int colset_index(const struct colset *cs, const char *id);
+
+struct tv_value column_value(const struct column *col, const struct tv_task *t);
+
+/* A list of columns chosen for display, as indices into a colset. */
+struct colsel {
+	int *idx;
+	size_t n;
+};
+
+/* Parses "id,id,…" (whitespace around ids allowed). On error returns -1 and
+ * sets *bad to a malloc'd copy of the offending id. */
+int colsel_parse(const struct colset *cs, const char *list, struct colsel *out, char **bad);
+int colsel_default(const struct colset *cs, struct colsel *out);
+void colsel_free(struct colsel *sel);
+unsigned colsel_needs(const struct colset *cs, const struct colsel *sel);
+char *colset_ids_joined(const struct colset *cs); /* "pid, tgid, …", malloc'd */
+
+#endif

@@ -1,0 +1,45 @@
+#include "model/snapshot.h"
+
+#include <stdlib.h>
+
+void snapshot_free(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		task_clear(&s->procs[i], s->npvals);
+	free(s->procs);
+	s->procs = NULL;
+	s->nprocs = 0;
+}
+
+const struct tv_task *snapshot_find(const struct snapshot *s, int32_t tgid)
+{
+	size_t lo = 0, hi = s->nprocs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int32_t v = s->procs[mid].tgid;
+		if (v == tgid)
+			return &s->procs[mid];
+		if (v < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct tv_task *task_find_thread(const struct tv_task *proc, int32_t tid)
+{
+	/* threads[] is sorted by tid (the sampler sorts it) */
+	size_t lo = 0, hi = proc->nthreads_read;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int32_t v = proc->threads[mid].tid;
+		if (v == tid)
+			return &proc->threads[mid];
+		if (v < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

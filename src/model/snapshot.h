@@ -1,0 +1,23 @@
+/* One refresh: every selected process, and the threads of those whose threads are read. */
+#ifndef TV_MODEL_SNAPSHOT_H
+#define TV_MODEL_SNAPSHOT_H
+
+#include <stddef.h>
+
+#include "model/task.h"
+
+struct snapshot {
+	double mono;            /* CLOCK_MONOTONIC seconds when the sample was taken */
+	double wall;            /* unix time, for output */
+	struct tv_task *procs;  /* sorted by tgid */
+	size_t nprocs;
+	size_t npvals;          /* plugin slots in every task's pvals */
+	bool ctxt_from_group;   /* process ctxt came from taskstats TGID replies */
+};
+
+void snapshot_free(struct snapshot *s);
+/* Binary search by tgid; NULL when absent. */
+const struct tv_task *snapshot_find(const struct snapshot *s, int32_t tgid);
+const struct tv_task *task_find_thread(const struct tv_task *proc, int32_t tid);
+
+#endif

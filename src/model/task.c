@@ -1,0 +1,37 @@
+#include "model/task.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void task_init(struct tv_task *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->state = '?';
+	t->uid = TV_UNKNOWN;
+	t->cpu_ticks = TV_UNKNOWN;
+	t->nthreads = TV_UNKNOWN;
+	t->vm_size = t->vm_rss = t->vm_pte = t->vm_swap = t->vm_stk = t->vm_hwm = TV_UNKNOWN;
+	t->ctxt_vol = t->ctxt_invol = TV_UNKNOWN;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+		t->delay_pct[c] = NAN;
+		t->delay_avg_ms[c] = NAN;
+	}
+	t->cpu_pct = NAN;
+	t->ctxt_vol_rate = t->ctxt_invol_rate = NAN;
+}
+
+void task_clear(struct tv_task *t, size_t npvals)
+{
+	for (size_t i = 0; i < t->nthreads_read; i++)
+		task_clear(&t->threads[i], npvals);
+	free(t->threads);
+	if (t->pvals) {
+		for (size_t i = 0; i < npvals; i++)
+			free(t->pvals[i].s);
+		free(t->pvals);
+	}
+	free(t->cmdline);
+	task_init(t);
+}

@@ -1,0 +1,84 @@
+/* The task model: one process or one thread as read in one refresh. */
+#ifndef TV_MODEL_TASK_H
+#define TV_MODEL_TASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Unknown integer value (no permission, field absent, not read). Shown as "-" / null. */
+#define TV_UNKNOWN INT64_MIN
+#define TV_COMM_MAX 68 /* kernel threads may carry up to 64 bytes of name */
+
+enum tv_delay_class {
+	TV_DELAY_CPU,
+	TV_DELAY_IO,
+	TV_DELAY_SWAPIN,
+	TV_DELAY_RECLAIM,
+	TV_DELAY_THRASHING,
+	TV_DELAY_COMPACT,
+	TV_DELAY_WPCOPY,
+	TV_DELAY_IRQ,
+	TV_DELAY_NCLASS
+};
+
+/* Cumulative delay counters of one class; every field may be TV_UNKNOWN. */
+struct tv_delay {
+	int64_t count;
+	int64_t total_ns;
+	int64_t max_ns;
+	int64_t min_ns;
+};
+
+/* A plugin column's value for one task: raw as reported, rate derived by delta. */
+struct tv_pvalue {
+	bool known;
+	int64_t i;   /* integer, bytes, counter */
+	double f;    /* float, percent, or derived rate */
+	char *s;     /* string values, owned */
+};
+
+struct tv_task {
+	int32_t tid;     /* == tgid on process rows */
+	int32_t tgid;
+	int32_t ppid;
+	uint64_t start_ticks; /* with tid: the identity of a task across refreshes */
+	bool is_thread;
+
+	char state;      /* '?' when unknown */
+	int32_t nice;
+	int32_t prio;
+	int64_t uid;
+	const char *user;    /* interned by the sampler's user cache; NULL when unknown */
+	int64_t cpu_ticks;   /* utime+stime; process rows: whole thread group, dead threads included */
+	int64_t nthreads;
+
+	/* KiB, per address space; TV_UNKNOWN for kernel threads and zombies */
+	int64_t vm_size, vm_rss, vm_pte, vm_swap, vm_stk, vm_hwm;
+
+	int64_t ctxt_vol, ctxt_invol; /* process rows: sum over the thread group */
+
+	struct tv_delay delay[TV_DELAY_NCLASS];
+
+	char comm[TV_COMM_MAX]; /* raw kernel bytes, NUL-terminated */
+	char *cmdline;          /* raw bytes, arguments joined by spaces; NULL when not read/empty */
+
+	/* derived over the interval (model/delta.c); NAN when unknown */
+	double cpu_pct;
+	double ctxt_vol_rate, ctxt_invol_rate;
+	double delay_pct[TV_DELAY_NCLASS];
+	double delay_avg_ms[TV_DELAY_NCLASS];
+
+	/* plugin column values, indexed by plugin slot; NULL when no plugin columns */
+	struct tv_pvalue *pvals;
+
+	/* process rows only: threads read this refresh (all of them, or none) */
+	struct tv_task *threads;
+	size_t nthreads_read;
+	bool threads_complete; /* threads[] lists every thread of the group */
+};
+
+void task_init(struct tv_task *t);
+void task_clear(struct tv_task *t, size_t npvals);
+
+#endif

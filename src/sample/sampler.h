@@ -1,0 +1,34 @@
+/* Sampling: reads /proc (and taskstats, plugins) into a snapshot, reading only what is needed. */
+#ifndef TV_SAMPLE_SAMPLER_H
+#define TV_SAMPLE_SAMPLER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/snapshot.h"
+#include "view/filter.h"
+
+struct sampler;
+struct plugin_host;
+struct ts_client;
+
+struct sample_opts {
+	unsigned needs;                 /* enum col_need bits of the shown columns */
+	const struct filter *filter;    /* may be NULL */
+	bool all_threads;               /* -H: read the threads of every shown process */
+	/* processes unfolded in the TUI; NULL = none */
+	bool (*expanded)(void *ctx, int32_t tgid);
+	void *expanded_ctx;
+};
+
+/* proc_root is "/proc" except in tests. Returns NULL and sets *err (malloc'd) on failure. */
+struct sampler *sampler_new(const char *proc_root, char **err);
+void sampler_free(struct sampler *s);
+/* Optional sources; the sampler does not own them. */
+void sampler_set_taskstats(struct sampler *s, struct ts_client *ts);
+void sampler_set_plugins(struct sampler *s, struct plugin_host *ph, size_t npvals);
+
+/* Takes one snapshot. Returns 0, or -1 with *err set when /proc cannot be read at all. */
+int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err);
+
+#endif
