@@ -70,9 +70,9 @@ static struct tv_value get_command(const struct column *c, const struct tv_task 
 #define COST_CTXT   N_("process rows: one taskstats TGID query, or without taskstats the status file of every thread")
 #define COST_DELAY  N_("one taskstats query per shown row (TGID for processes, PID for threads)")
 
-#define DELAY_COLS(cls, idp, ida, hp, ha, what) \
+#define DELAY_COLS(cls, idp, ida, hp, ha, what, shown) \
 	{idp, hp, N_("Time spent waiting for " what " in the interval, % of the interval (process rows: sum over threads)"), \
-	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, cls, COL_ROWS_BOTH, false}, \
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, shown, NEED_DELAY, COST_DELAY, get_delay_pct, cls, COL_ROWS_BOTH, false}, \
 	{ida, ha, N_("Average delay per " what " event in the interval, ms"), \
 	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, cls, COL_ROWS_BOTH, false}
 
@@ -94,7 +94,7 @@ static const struct column builtin_columns[] = {
 	{"cpu", N_("CPU%"), N_("CPU use in the interval, % of one CPU (process rows: sum over threads)"),
 	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_cpu, 0, COL_ROWS_BOTH, false},
 	{"time", N_("TIME"), N_("Cumulative CPU time, seconds (user + system)"),
-	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false},
+	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false},
 	{"threads", N_("THR"), N_("Number of threads"),
 	 COL_INT, 4, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_threads, 0, COL_ROWS_BOTH, false},
 	{"vm_size", N_("VIRT"), N_("Virtual memory size (VmSize), KiB: reserved, not necessarily used"),
@@ -112,17 +112,17 @@ static const struct column builtin_columns[] = {
 	{"ctxt_invol", N_("ICSW"), N_("Involuntary context switches, total (process rows: sum over threads)"),
 	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_invol, 0, COL_ROWS_BOTH, false},
 	{"ctxt_vol_rate", N_("VCSW/s"), N_("Voluntary context switches per second (waiting for I/O, locks, sleep)"),
-	 COL_RATE, 7, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_vol_rate, 0, COL_ROWS_BOTH, false},
+	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_vol_rate, 0, COL_ROWS_BOTH, false},
 	{"ctxt_invol_rate", N_("ICSW/s"), N_("Involuntary context switches per second (preempted)"),
-	 COL_RATE, 7, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_invol_rate, 0, COL_ROWS_BOTH, false},
-	DELAY_COLS(TV_DELAY_CPU, "cpu_delay", "cpu_delay_avg", N_("CPUD%"), N_("CPUDAVG"), "a CPU"),
-	DELAY_COLS(TV_DELAY_IO, "io_delay", "io_delay_avg", N_("IOD%"), N_("IODAVG"), "block I/O"),
-	DELAY_COLS(TV_DELAY_SWAPIN, "swapin_delay", "swapin_delay_avg", N_("SWPD%"), N_("SWPDAVG"), "swap-in"),
-	DELAY_COLS(TV_DELAY_RECLAIM, "reclaim_delay", "reclaim_delay_avg", N_("RCLD%"), N_("RCLDAVG"), "memory reclaim"),
-	DELAY_COLS(TV_DELAY_THRASHING, "thrashing_delay", "thrashing_delay_avg", N_("THRD%"), N_("THRDAVG"), "thrashing"),
-	DELAY_COLS(TV_DELAY_COMPACT, "compact_delay", "compact_delay_avg", N_("CMPD%"), N_("CMPDAVG"), "memory compaction"),
-	DELAY_COLS(TV_DELAY_WPCOPY, "wpcopy_delay", "wpcopy_delay_avg", N_("WPCD%"), N_("WPCDAVG"), "write-protect copy"),
-	DELAY_COLS(TV_DELAY_IRQ, "irq_delay", "irq_delay_avg", N_("IRQD%"), N_("IRQDAVG"), "IRQ handling"),
+	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_invol_rate, 0, COL_ROWS_BOTH, false},
+	DELAY_COLS(TV_DELAY_CPU, "cpu_delay", "cpu_delay_avg", N_("CPUD%"), N_("CPUDAVG"), "a CPU", true),
+	DELAY_COLS(TV_DELAY_IO, "io_delay", "io_delay_avg", N_("IOD%"), N_("IODAVG"), "block I/O", true),
+	DELAY_COLS(TV_DELAY_SWAPIN, "swapin_delay", "swapin_delay_avg", N_("SWPD%"), N_("SWPDAVG"), "swap-in", false),
+	DELAY_COLS(TV_DELAY_RECLAIM, "reclaim_delay", "reclaim_delay_avg", N_("RCLD%"), N_("RCLDAVG"), "memory reclaim", false),
+	DELAY_COLS(TV_DELAY_THRASHING, "thrashing_delay", "thrashing_delay_avg", N_("THRD%"), N_("THRDAVG"), "thrashing", false),
+	DELAY_COLS(TV_DELAY_COMPACT, "compact_delay", "compact_delay_avg", N_("CMPD%"), N_("CMPDAVG"), "memory compaction", false),
+	DELAY_COLS(TV_DELAY_WPCOPY, "wpcopy_delay", "wpcopy_delay_avg", N_("WPCD%"), N_("WPCDAVG"), "write-protect copy", false),
+	DELAY_COLS(TV_DELAY_IRQ, "irq_delay", "irq_delay_avg", N_("IRQD%"), N_("IRQDAVG"), "IRQ handling", false),
 	{"comm", N_("NAME"), N_("Task name (comm); thread names on thread rows"),
 	 COL_STRING, 15, COL_ALIGN_LEFT, false, false, NEED_STAT, COST_STAT, get_comm, 0, COL_ROWS_BOTH, false},
 	{"command", N_("COMMAND"), N_("Full command line; [name] when there is none (kernel threads, zombies)"),

@@ -9,10 +9,13 @@
 struct snapshot {
 	double mono;            /* CLOCK_MONOTONIC seconds when the sample was taken */
 	double wall;            /* unix time, for output */
+	double boot_ticks;      /* CLOCK_BOOTTIME in clock ticks: tasks started later were born in the interval */
 	struct tv_task *procs;  /* sorted by tgid */
 	size_t nprocs;
 	size_t npvals;          /* plugin slots in every task's pvals */
 	bool ctxt_from_group;   /* process ctxt came from taskstats TGID replies */
+	/* the whole system, whatever the filter: for headers */
+	size_t sys_procs, sys_threads, sys_running;
 };
 
 void snapshot_free(struct snapshot *s);

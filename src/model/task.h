@@ -76,6 +76,7 @@ struct tv_task {
 	struct tv_task *threads;
 	size_t nthreads_read;
 	bool threads_complete; /* threads[] lists every thread of the group */
+	bool threads_are_rows; /* read from task/TID/stat, fit to display (not a stand-in) */
 };
 
 void task_init(struct tv_task *t);

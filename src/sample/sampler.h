@@ -19,10 +19,11 @@ struct sample_opts {
 	/* processes unfolded in the TUI; NULL = none */
 	bool (*expanded)(void *ctx, int32_t tgid);
 	void *expanded_ctx;
+	const bool *plugin_shown;       /* by plugin slot; NULL = all */
 };
 
-/* proc_root is "/proc" except in tests. Returns NULL and sets *err (malloc'd) on failure. */
-struct sampler *sampler_new(const char *proc_root, char **err);
+/* Returns NULL and sets *err (malloc'd) when /proc cannot be used. */
+struct sampler *sampler_new(char **err);
 void sampler_free(struct sampler *s);
 /* Optional sources; the sampler does not own them. */
 void sampler_set_taskstats(struct sampler *s, struct ts_client *ts);

@@ -1,0 +1,130 @@
+#include "batch.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/delta.h"
+#include "render/json.h"
+#include "render/text.h"
+#include "sample/plugin_host.h"
+#include "sample/sampler.h"
+#include "sample/taskstats.h"
+#include "util/i18n.h"
+#include "view/rows.h"
+
+static void sleep_until(double mono_deadline)
+{
+	struct timespec ts = {(time_t)mono_deadline, (long)((mono_deadline - floor(mono_deadline)) * 1e9)};
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static void print_pid_list(FILE *f, const struct filter *flt)
+{
+	for (size_t i = 0; i < flt->npids; i++)
+		fprintf(f, "%s%d", i ? "," : "", flt->pids[i]);
+}
+
+int batch_run(struct app *a, const struct cli_opts *o)
+{
+	bool json = o->format == CLI_FORMAT_JSON;
+	unsigned needs = app_needs(a);
+	/* JSON without -o carries every column, so it reads what every column needs */
+	const struct colsel *json_sel = o->columns ? &a->sel : NULL;
+	if (json && !o->columns)
+		for (size_t i = 0; i < a->cs.n; i++)
+			needs |= a->cs.cols[i].needs;
+	app_open_taskstats(a, json ? (needs | NEED_DELAY) : needs);
+
+	char *err = NULL;
+	struct sampler *s = sampler_new(&err);
+	if (!s) {
+		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+		free(err);
+		return 1;
+	}
+	sampler_set_taskstats(s, a->ts);
+	size_t nslots = plugin_host_nslots(a->plugins);
+	sampler_set_plugins(s, a->plugins, nslots);
+	bool *pshown = json && !o->columns ? NULL : app_plugin_shown(a);
+
+	struct sample_opts so = {
+		.needs = needs,
+		.filter = &o->filter,
+		.all_threads = o->threads,
+		.plugin_shown = pshown,
+	};
+	struct view_opts vo = {
+		.cs = &a->cs,
+		.sort_col = a->sort_col,
+		.reverse = a->reverse,
+		.all_threads = o->threads,
+	};
+	if (a->ts && !json && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
+		fprintf(stderr, "taskview: %s\n", ts_message(a->ts));
+
+	struct snapshot prev, cur;
+	int rc = 0;
+	/* the priming read: every printed sample carries rates measured over one delay */
+	if (sampler_take(s, &so, &prev, &err) < 0) {
+		fprintf(stderr, "taskview: %s\n", err);
+		rc = 1;
+		goto out;
+	}
+	if (o->filter.npids && prev.nprocs == 0) {
+		fprintf(stderr, "%s", _("taskview: no such process: "));
+		print_pid_list(stderr, &o->filter);
+		fputc('\n', stderr);
+		snapshot_free(&prev);
+		rc = 1;
+		goto out;
+	}
+	struct buf out;
+	buf_init(&out);
+	for (int64_t it = 0; it < o->iterations; it++) {
+		sleep_until(prev.mono + o->delay);
+		if (sampler_take(s, &so, &cur, &err) < 0) {
+			fprintf(stderr, "taskview: %s\n", err);
+			rc = 1;
+			break;
+		}
+		delta_apply(&prev, &cur, &a->cs);
+		struct rows rows;
+		if (rows_build(&cur, &vo, &rows) < 0) {
+			rc = 1;
+			snapshot_free(&cur);
+			break;
+		}
+		double interval = cur.mono - prev.mono;
+		buf_reset(&out);
+		if (json) {
+			const char *msg = NULL;
+			const char *state = app_delay_state(a, &msg);
+			struct json_state js = {"delayacct", state, msg};
+			json_render_sample(&out, &cur, interval, &rows, &a->cs, json_sel, &js);
+		} else {
+			struct text_opts to = {.utf8 = a->utf8, .interval = interval};
+			if (it)
+				buf_addc(&out, '\n');
+			text_render_sample(&out, &cur, &rows, &a->cs, &a->sel, &to);
+		}
+		rows_free(&rows);
+		fwrite(out.data ? out.data : "", 1, out.len, stdout);
+		fflush(stdout);
+		snapshot_free(&prev);
+		prev = cur;
+	}
+	buf_free(&out);
+	snapshot_free(&prev);
+	if (ferror(stdout))
+		rc = 1;
+out:
+	free(err);
+	free(pshown);
+	sampler_free(s);
+	return rc;
+}

@@ -1,0 +1,177 @@
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/i18n.h"
+#include "util/num.h"
+
+enum { OPT_FORMAT = 256, OPT_LIST_COLUMNS, OPT_NO_COLOR, OPT_PLUGIN, OPT_NO_PLUGINS, OPT_CHECK_PLUGIN };
+
+static const struct option cli_long[] = {
+	{"batch", no_argument, NULL, 'b'},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"iterations", required_argument, NULL, 'n'},
+	{"delay", required_argument, NULL, 'd'},
+	{"pid", required_argument, NULL, 'p'},
+	{"user", required_argument, NULL, 'u'},
+	{"filter", required_argument, NULL, 'F'},
+	{"threads", no_argument, NULL, 'H'},
+	{"sort", required_argument, NULL, 's'},
+	{"reverse", no_argument, NULL, 'r'},
+	{"columns", required_argument, NULL, 'o'},
+	{"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
+	{"no-color", no_argument, NULL, OPT_NO_COLOR},
+	{"plugin", required_argument, NULL, OPT_PLUGIN},
+	{"no-plugins", no_argument, NULL, OPT_NO_PLUGINS},
+	{"check-plugin", required_argument, NULL, OPT_CHECK_PLUGIN},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+
+void cli_usage(FILE *f)
+{
+	fputs(_("Usage: taskview [options]\n"
+		"Show processes with their threads, memory, page tables, context switches\n"
+		"and delay accounting. Interactive unless -b is given.\n"
+		"\n"
+		"  -b, --batch              print samples and exit\n"
+		"      --format text|json   batch output format (default text; json: JSON Lines)\n"
+		"  -n, --iterations N       number of samples (batch default 1)\n"
+		"  -d, --delay SECONDS      interval between samples (default 1, minimum 0.1)\n"
+		"  -p, --pid LIST           only these PIDs (comma-separated, repeatable; a TID\n"
+		"                           selects its process)\n"
+		"  -u, --user NAME|UID      only processes of this user\n"
+		"  -F, --filter TEXT        only processes whose command or a thread name\n"
+		"                           contains TEXT (case-insensitive)\n"
+		"  -H, --threads            show every thread under its process\n"
+		"  -s, --sort ID            sort by this column\n"
+		"  -r, --reverse            reverse the sort order\n"
+		"  -o, --columns LIST       columns to show (comma-separated ids)\n"
+		"      --list-columns       list every column id, header and description\n"
+		"      --no-color           monochrome display (also: NO_COLOR=1)\n"
+		"      --plugin FILE        load a column plugin (repeatable)\n"
+		"      --no-plugins         do not load plugins from the plugin directories\n"
+		"      --check-plugin FILE  load and validate one plugin, list its columns\n"
+		"  -h, --help               show this help\n"
+		"  -V, --version            show the version\n"),
+	      f);
+}
+
+static int cli_fail(struct buf *err, const char *fmt, const char *arg)
+{
+	buf_addf(err, fmt, arg);
+	return 2;
+}
+
+int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
+{
+	memset(o, 0, sizeof(*o));
+	filter_init(&o->filter);
+	o->delay = 1.0;
+	o->iterations = -1;
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":bn:d:p:u:F:Hs:ro:hV", cli_long, NULL)) != -1) {
+		int64_t n;
+		char *bad = NULL;
+		switch (c) {
+		case 'b':
+			o->batch = true;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				o->format = CLI_FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				o->format = CLI_FORMAT_JSON;
+			else
+				return cli_fail(err, _("unknown format '%s' (use text or json)"), optarg);
+			break;
+		case 'n':
+			if (!num_parse_int(optarg, 1, INT32_MAX, &n))
+				return cli_fail(err, _("bad iteration count '%s' (a whole number >= 1)"), optarg);
+			o->iterations = n;
+			break;
+		case 'd':
+			if (!num_parse_double(optarg, &o->delay) || o->delay < 0.1 || o->delay > 86400)
+				return cli_fail(err, _("bad delay '%s' (seconds, at least 0.1)"), optarg);
+			o->delay_set = true;
+			break;
+		case 'p':
+			if (filter_add_pids(&o->filter, optarg, &bad) < 0) {
+				int r = cli_fail(err, _("bad PID '%s' in the PID list"), bad ? bad : optarg);
+				free(bad);
+				return r;
+			}
+			break;
+		case 'u':
+			if (filter_set_user(&o->filter, optarg) < 0)
+				return cli_fail(err, _("unknown user '%s'"), optarg);
+			break;
+		case 'F':
+			filter_set_text(&o->filter, optarg);
+			break;
+		case 'H':
+			o->threads = true;
+			break;
+		case 's':
+			o->sort = optarg;
+			break;
+		case 'r':
+			o->reverse = true;
+			break;
+		case 'o':
+			o->columns = optarg;
+			break;
+		case OPT_LIST_COLUMNS:
+			o->list_columns = true;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
+		case OPT_PLUGIN: {
+			const char **p = realloc(o->plugins, (o->nplugins + 1) * sizeof(*p));
+			if (!p)
+				return cli_fail(err, "%s", _("out of memory"));
+			o->plugins = p;
+			o->plugins[o->nplugins++] = optarg;
+			break;
+		}
+		case OPT_NO_PLUGINS:
+			o->no_plugins = true;
+			break;
+		case OPT_CHECK_PLUGIN:
+			o->check_plugin = optarg;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			return cli_fail(err, _("option '%s' needs a value"), argv[optind - 1]);
+		default:
+			if (optopt) {
+				char s[3] = {'-', (char)optopt, '\0'};
+				return cli_fail(err, _("unknown option '%s'"), s);
+			}
+			return cli_fail(err, _("unknown option '%s'"), argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_fail(err, _("unexpected argument '%s'"), argv[optind]);
+	if (o->iterations < 0)
+		o->iterations = o->batch ? 1 : 0;
+	return 0;
+}
+
+void cli_free(struct cli_opts *o)
+{
+	filter_free(&o->filter);
+	free(o->plugins);
+	o->plugins = NULL;
+}

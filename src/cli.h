@@ -1,0 +1,39 @@
+/* Command-line options. Parsing is pure: errors come back as text. */
+#ifndef TV_CLI_H
+#define TV_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/buf.h"
+#include "view/filter.h"
+
+enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON };
+
+struct cli_opts {
+	bool batch;
+	enum cli_format format;
+	int64_t iterations;      /* 0: until quit (TUI), default 1 in batch */
+	double delay;            /* seconds */
+	bool delay_set;
+	struct filter filter;
+	bool threads;            /* -H */
+	const char *sort;        /* column id or NULL */
+	bool reverse;
+	const char *columns;     /* -o list or NULL */
+	bool list_columns;
+	bool help, version;
+	bool no_color;
+	const char **plugins;    /* --plugin FILE, repeatable */
+	size_t nplugins;
+	bool no_plugins;
+	const char *check_plugin;
+};
+
+/* Returns 0, or 2 with a message in err (a usage error). */
+int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err);
+void cli_free(struct cli_opts *o);
+void cli_usage(FILE *f);
+
+#endif

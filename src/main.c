@@ -1,0 +1,77 @@
+/* taskview: processes and their threads, memory, context switches, delays. */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "batch.h"
+#include "cli.h"
+#include "config.h"
+#include "render/tui/tui.h"
+#include "sample/plugin_host.h"
+#include "util/i18n.h"
+#include "util/text.h"
+
+static void list_columns(const struct app *a)
+{
+	for (size_t i = 0; i < a->cs.n; i++) {
+		const struct column *c = &a->cs.cols[i];
+		struct buf b;
+		buf_init(&b);
+		buf_addf(&b, "%-20s ", c->id);
+		text_fit(&b, _(c->header), 9, true, a->utf8);
+		buf_addf(&b, " %s\n", _(c->desc));
+		fputs(buf_str(&b), stdout);
+		buf_free(&b);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+#if TV_ENABLE_NLS
+	bindtextdomain(TV_PACKAGE, TV_LOCALEDIR);
+	textdomain(TV_PACKAGE);
+#endif
+	struct cli_opts o;
+	struct buf err;
+	buf_init(&err);
+	int rc = cli_parse(argc, argv, &o, &err);
+	if (rc) {
+		fprintf(stderr, "taskview: %s\n", buf_str(&err));
+		fprintf(stderr, "%s", _("Try 'taskview --help' for more information.\n"));
+		buf_free(&err);
+		cli_free(&o);
+		return rc;
+	}
+	buf_free(&err);
+	if (o.help) {
+		cli_usage(stdout);
+		cli_free(&o);
+		return 0;
+	}
+	if (o.version) {
+		printf("taskview %s\n", TV_VERSION);
+		cli_free(&o);
+		return 0;
+	}
+	if (o.check_plugin) {
+		rc = plugin_check_file(o.check_plugin, stdout, stderr);
+		cli_free(&o);
+		return rc;
+	}
+	struct app a;
+	rc = app_init(&a, &o, NULL, NULL);
+	if (rc == 0) {
+		if (o.list_columns)
+			list_columns(&a);
+		else if (o.batch)
+			rc = batch_run(&a, &o);
+		else
+			rc = tui_run(&a, &o);
+	}
+	app_free(&a);
+	cli_free(&o);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/* Cell formatting shared by the text and TUI renderers. */
+#ifndef TV_RENDER_FORMAT_H
+#define TV_RENDER_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/column.h"
+#include "util/buf.h"
+
+/* Formats a numeric value for display ("-" when unknown). String values are
+ * left to format_cell. */
+void format_number(const struct column *col, const struct tv_value *v, char *out, size_t n);
+
+/* Appends one cell padded or cut to `width` display columns; untrusted
+ * strings are sanitized. prefix (tree glyphs) goes before string values. */
+void format_cell(struct buf *out, const struct column *col, const struct tv_value *v, size_t width,
+		 const char *prefix, bool utf8);
+
+/* Width of a column: its minimal width or its translated header, whichever is wider. */
+size_t format_col_width(const struct column *col, bool utf8);
+
+/* Tree glyphs before a thread row's name. */
+const char *format_tree_prefix(bool last, bool utf8);
+
+#endif

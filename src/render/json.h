@@ -1,0 +1,20 @@
+/* Batch JSON Lines output: one object per sample. */
+#ifndef TV_RENDER_JSON_H
+#define TV_RENDER_JSON_H
+
+#include "model/column.h"
+#include "model/snapshot.h"
+#include "util/buf.h"
+#include "view/rows.h"
+
+struct json_state {
+	const char *name;     /* e.g. "delayacct" */
+	const char *state;
+	const char *message;  /* may be NULL */
+};
+
+/* sel NULL: every column of cs. Appends exactly one line. */
+void json_render_sample(struct buf *out, const struct snapshot *s, double interval, const struct rows *rows,
+			const struct colset *cs, const struct colsel *sel, const struct json_state *extra);
+
+#endif

@@ -1,0 +1,87 @@
+#include "render/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "render/format.h"
+#include "util/i18n.h"
+#include "util/text.h"
+
+static void text_header(struct buf *out, const struct snapshot *s, const struct rows *rows,
+			const struct text_opts *o)
+{
+	char when[64];
+	time_t t = (time_t)s->wall;
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	size_t nthreads = 0;
+	for (size_t i = 0; i < rows->n; i++)
+		nthreads += rows->v[i].is_thread;
+	buf_addf(out, _("taskview %s - %s, interval %.2f s, %zu processes (%zu running), %zu threads; shown: %zu processes, %zu threads"),
+		 TV_VERSION, when, o->interval, s->sys_procs, s->sys_running, s->sys_threads, s->nprocs, nthreads);
+	buf_addc(out, '\n');
+}
+
+void text_render_sample(struct buf *out, const struct snapshot *s, const struct rows *rows,
+			const struct colset *cs, const struct colsel *sel, const struct text_opts *o)
+{
+	text_header(out, s, rows, o);
+	size_t *widths = calloc(sel->n ? sel->n : 1, sizeof(*widths));
+	if (!widths)
+		return;
+	for (size_t c = 0; c < sel->n; c++) {
+		const struct column *col = &cs->cols[sel->idx[c]];
+		widths[c] = format_col_width(col, o->utf8);
+		/* the last string column takes what it needs */
+		if (c + 1 == sel->n && col->align == COL_ALIGN_LEFT)
+			widths[c] = 0;
+	}
+	for (size_t c = 0; c < sel->n; c++) {
+		const struct column *col = &cs->cols[sel->idx[c]];
+		const char *h = _(col->header);
+		if (c)
+			buf_addc(out, ' ');
+		if (widths[c])
+			text_fit(out, h, widths[c], col->align == COL_ALIGN_LEFT, o->utf8);
+		else
+			text_sanitize(out, h, strlen(h), SIZE_MAX, o->utf8);
+	}
+	buf_addc(out, '\n');
+	for (size_t r = 0; r < rows->n; r++) {
+		const struct row *row = &rows->v[r];
+		bool tree_done = false;
+		size_t line_start = out->len;
+		for (size_t c = 0; c < sel->n; c++) {
+			const struct column *col = &cs->cols[sel->idx[c]];
+			struct tv_value v = column_value(col, row->task);
+			const char *prefix = NULL;
+			/* thread rows are indented under their process in the first name column */
+			if (row->is_thread && !tree_done && v.kind == TV_V_STR && col->type == COL_STRING &&
+			    col->align == COL_ALIGN_LEFT && (strcmp(col->id, "command") == 0 || strcmp(col->id, "comm") == 0)) {
+				prefix = format_tree_prefix(row->last_thread, o->utf8);
+				tree_done = true;
+			}
+			if (c)
+				buf_addc(out, ' ');
+			if (widths[c]) {
+				format_cell(out, col, &v, widths[c], prefix, o->utf8);
+			} else {
+				if (prefix)
+					buf_adds(out, prefix);
+				if (v.kind == TV_V_STR)
+					text_sanitize(out, v.s, strlen(v.s), SIZE_MAX, o->utf8);
+				else
+					format_cell(out, col, &v, format_col_width(col, o->utf8), NULL, o->utf8);
+			}
+		}
+		/* no trailing blanks */
+		while (out->len > line_start && out->data[out->len - 1] == ' ')
+			out->len--;
+		buf_addc(out, '\n');
+	}
+	free(widths);
+}

@@ -1,0 +1,208 @@
+#include "sample/proc_parse.h"
+
+#include <string.h>
+
+/* Reads an unsigned decimal at *p, advancing past it and one following space. */
+static int read_u64(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	if (s >= end || *s < '0' || *s > '9')
+		return -1;
+	while (s < end && *s >= '0' && *s <= '9')
+		x = x * 10 + (uint64_t)(*s++ - '0');
+	if (s < end && *s == ' ')
+		s++;
+	*p = s;
+	*v = x;
+	return 0;
+}
+
+static int read_i64(const char **p, const char *end, int64_t *v)
+{
+	int neg = 0;
+	if (*p < end && **p == '-') {
+		neg = 1;
+		(*p)++;
+	}
+	uint64_t u;
+	if (read_u64(p, end, &u) < 0)
+		return -1;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+static int skip_field(const char **p, const char *end)
+{
+	const char *s = *p;
+	while (s < end && *s != ' ')
+		s++;
+	if (s >= end)
+		return -1;
+	*p = s + 1;
+	return 0;
+}
+
+int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
+{
+	memset(out, 0, sizeof(*out));
+	const char *end = buf + len;
+	const char *open = memchr(buf, '(', len);
+	const char *close = NULL;
+	/* the name may itself contain ") " — the real end is the last ')' */
+	for (const char *q = end; q > buf; q--)
+		if (q[-1] == ')') {
+			close = q - 1;
+			break;
+		}
+	if (!open || !close || close < open)
+		return -1;
+	const char *p = buf;
+	uint64_t u;
+	if (read_u64(&p, open, &u) < 0)
+		return -1;
+	out->pid = (int32_t)u;
+	size_t n = (size_t)(close - open - 1);
+	if (n >= sizeof(out->comm))
+		n = sizeof(out->comm) - 1;
+	memcpy(out->comm, open + 1, n);
+	out->comm[n] = '\0';
+
+	p = close + 1;
+	if (p + 3 > end || *p != ' ')
+		return -1;
+	p++;
+	out->state = *p;
+	p += 2; /* state and its space */
+	int64_t v;
+	if (read_i64(&p, end, &v) < 0) /* 4 ppid */
+		return -1;
+	out->ppid = (int32_t)v;
+	for (int f = 5; f <= 13; f++) /* pgrp .. cmajflt */
+		if (skip_field(&p, end) < 0)
+			return -1;
+	if (read_u64(&p, end, &out->utime) < 0 || read_u64(&p, end, &out->stime) < 0)
+		return -1;
+	if (skip_field(&p, end) < 0 || skip_field(&p, end) < 0) /* cutime cstime */
+		return -1;
+	if (read_i64(&p, end, &v) < 0)
+		return -1;
+	out->prio = (int32_t)v;
+	if (read_i64(&p, end, &v) < 0)
+		return -1;
+	out->nice = (int32_t)v;
+	if (read_i64(&p, end, &out->nthreads) < 0)
+		return -1;
+	if (skip_field(&p, end) < 0) /* itrealvalue */
+		return -1;
+	if (read_u64(&p, end, &out->start_ticks) < 0)
+		return -1;
+	return 0;
+}
+
+/* Copies a Name: value, decoding the kernel's "\n" and "\\" escapes. */
+static void unescape_name(const char *s, const char *e, char *out, size_t cap)
+{
+	size_t o = 0;
+	while (s < e && o + 1 < cap) {
+		if (*s == '\\' && s + 1 < e && (s[1] == 'n' || s[1] == '\\')) {
+			out[o++] = s[1] == 'n' ? '\n' : '\\';
+			s += 2;
+		} else {
+			out[o++] = *s++;
+		}
+	}
+	out[o] = '\0';
+}
+
+static int64_t parse_num_field(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	int64_t v;
+	const char *p = s;
+	if (read_i64(&p, e, &v) < 0)
+		return TV_UNKNOWN;
+	return v;
+}
+
+int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->state = '?';
+	out->tgid = out->ppid = out->euid = out->threads = TV_UNKNOWN;
+	out->vm_size = out->vm_rss = out->vm_pte = out->vm_swap = out->vm_stk = out->vm_hwm = TV_UNKNOWN;
+	out->ctxt_vol = out->ctxt_invol = TV_UNKNOWN;
+	int have_name = 0;
+	const char *p = buf, *end = buf + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *colon = memchr(p, ':', (size_t)(le - p));
+		if (colon) {
+			size_t klen = (size_t)(colon - p);
+			const char *v = colon + 1;
+#define KEY(k) (klen == sizeof(k) - 1 && memcmp(p, k, klen) == 0)
+			if (KEY("Name")) {
+				if (v < le && *v == '\t')
+					v++;
+				unescape_name(v, le, out->name, sizeof(out->name));
+				have_name = 1;
+			} else if (KEY("State")) {
+				while (v < le && (*v == ' ' || *v == '\t'))
+					v++;
+				if (v < le)
+					out->state = *v;
+			} else if (KEY("Tgid")) {
+				out->tgid = parse_num_field(v, le);
+			} else if (KEY("PPid")) {
+				out->ppid = parse_num_field(v, le);
+			} else if (KEY("Uid")) {
+				/* real, effective, saved, fs: take the effective one */
+				const char *q = v;
+				while (q < le && (*q == ' ' || *q == '\t'))
+					q++;
+				while (q < le && *q != ' ' && *q != '\t')
+					q++;
+				out->euid = parse_num_field(q, le);
+			} else if (KEY("Threads")) {
+				out->threads = parse_num_field(v, le);
+			} else if (KEY("VmSize")) {
+				out->vm_size = parse_num_field(v, le);
+			} else if (KEY("VmRSS")) {
+				out->vm_rss = parse_num_field(v, le);
+			} else if (KEY("VmPTE")) {
+				out->vm_pte = parse_num_field(v, le);
+			} else if (KEY("VmSwap")) {
+				out->vm_swap = parse_num_field(v, le);
+			} else if (KEY("VmStk")) {
+				out->vm_stk = parse_num_field(v, le);
+			} else if (KEY("VmHWM")) {
+				out->vm_hwm = parse_num_field(v, le);
+			} else if (KEY("voluntary_ctxt_switches")) {
+				out->ctxt_vol = parse_num_field(v, le);
+			} else if (KEY("nonvoluntary_ctxt_switches")) {
+				out->ctxt_invol = parse_num_field(v, le);
+			}
+#undef KEY
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return have_name ? 0 : -1;
+}
+
+size_t proc_parse_cmdline(const char *buf, size_t len, char *out, size_t cap)
+{
+	if (cap == 0)
+		return 0;
+	while (len > 0 && buf[len - 1] == '\0')
+		len--;
+	if (len >= cap)
+		len = cap - 1;
+	for (size_t i = 0; i < len; i++)
+		out[i] = buf[i] == '\0' ? ' ' : buf[i];
+	out[len] = '\0';
+	return len;
+}

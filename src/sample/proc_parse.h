@@ -1,0 +1,42 @@
+/* Pure parsers for /proc files: functions over a buffer, no I/O. */
+#ifndef TV_SAMPLE_PROC_PARSE_H
+#define TV_SAMPLE_PROC_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/task.h"
+
+struct proc_stat {
+	int32_t pid;
+	char comm[TV_COMM_MAX]; /* raw bytes between the first '(' and the last ')' */
+	char state;
+	int32_t ppid;
+	uint64_t utime, stime;  /* clock ticks */
+	int32_t prio, nice;
+	int64_t nthreads;
+	uint64_t start_ticks;   /* since boot */
+};
+
+/* Parses /proc/PID/stat or /proc/PID/task/TID/stat. Returns 0, or -1 when malformed. */
+int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out);
+
+struct proc_status {
+	char name[TV_COMM_MAX]; /* unescaped Name: ("\n" and "\\" decoded) */
+	char state;
+	int64_t tgid, ppid, euid, threads;
+	int64_t vm_size, vm_rss, vm_pte, vm_swap, vm_stk, vm_hwm; /* KiB */
+	int64_t ctxt_vol, ctxt_invol;
+};
+
+/* Parses /proc/PID/status. Fields absent from the buffer are TV_UNKNOWN
+ * (kernel threads and zombies have no Vm* lines). Returns 0, or -1 when the
+ * buffer has no Name: line. */
+int proc_parse_status(const char *buf, size_t len, struct proc_status *out);
+
+/* Joins the NUL-separated arguments of /proc/PID/cmdline with spaces into out
+ * (size cap, always NUL-terminated). Returns the length written; 0 for an
+ * empty command line (kernel threads, zombies). */
+size_t proc_parse_cmdline(const char *buf, size_t len, char *out, size_t cap);
+
+#endif

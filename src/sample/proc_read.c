@@ -1,0 +1,37 @@
+#include "sample/proc_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+ssize_t proc_read_at(int dirfd, const char *name, char *buf, size_t cap)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	size_t len = 0;
+	/* /proc files are generated on read: one read() gets a consistent view
+	 * of small files; loop only for the rare larger ones */
+	while (len + 1 < cap) {
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+int proc_open_dir(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}

@@ -1,0 +1,14 @@
+/* Reading small /proc files relative to an open directory. */
+#ifndef TV_SAMPLE_PROC_READ_H
+#define TV_SAMPLE_PROC_READ_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Reads a whole file at dirfd/name into buf (NUL-terminated). Returns the
+ * length, or -errno (-ENOENT / -ESRCH: the task is gone; -EACCES: not ours). */
+ssize_t proc_read_at(int dirfd, const char *name, char *buf, size_t cap);
+/* Opens a directory relative to dirfd (AT_FDCWD for absolute); -errno on failure. */
+int proc_open_dir(int dirfd, const char *name);
+
+#endif

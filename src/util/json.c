@@ -1,0 +1,65 @@
+#include "util/json.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util/text.h"
+
+void json_add_string(struct buf *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	buf_addc(b, '"');
+	size_t i = 0;
+	while (i < len) {
+		unsigned char c = p[i];
+		if (c == '"' || c == '\\') {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)c);
+			i++;
+		} else if (c < 0x20) {
+			switch (c) {
+			case '\n': buf_adds(b, "\\n"); break;
+			case '\t': buf_adds(b, "\\t"); break;
+			case '\r': buf_adds(b, "\\r"); break;
+			case '\b': buf_adds(b, "\\b"); break;
+			case '\f': buf_adds(b, "\\f"); break;
+			default: {
+				char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+				buf_add(b, esc, 6);
+			}
+			}
+			i++;
+		} else if (c < 0x80) {
+			buf_addc(b, (char)c);
+			i++;
+		} else {
+			uint32_t cp;
+			size_t n = utf8_decode(p + i, len - i, &cp);
+			if (n == 0) {
+				buf_adds(b, "\xef\xbf\xbd"); /* U+FFFD */
+				i++;
+			} else {
+				buf_add(b, p + i, n);
+				i += n;
+			}
+		}
+	}
+	buf_addc(b, '"');
+}
+
+void json_add_double(struct buf *b, double v, int decimals)
+{
+	if (!isfinite(v)) {
+		buf_adds(b, "null");
+		return;
+	}
+	char tmp[64];
+	snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+	/* "-0.00" is valid JSON but confusing; print 0 */
+	if (tmp[0] == '-' && strtod(tmp, NULL) == 0.0)
+		snprintf(tmp, sizeof(tmp), "%.*f", decimals, 0.0);
+	buf_adds(b, tmp);
+}

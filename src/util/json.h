@@ -1,0 +1,15 @@
+/* JSON (RFC 8259) writing helpers. */
+#ifndef TV_UTIL_JSON_H
+#define TV_UTIL_JSON_H
+
+#include <stddef.h>
+
+#include "util/buf.h"
+
+/* Appends a quoted JSON string: control characters as \u00XX (or the short
+ * escapes), invalid UTF-8 bytes replaced by U+FFFD, valid UTF-8 kept as is. */
+void json_add_string(struct buf *b, const char *s, size_t len);
+/* Appends a number with up to `decimals` fraction digits; NaN/inf as null. */
+void json_add_double(struct buf *b, double v, int decimals);
+
+#endif

@@ -1,0 +1,35 @@
+#include "util/num.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+bool num_parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	if (!s || !*s || isspace((unsigned char)*s))
+		return false;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool num_parse_double(const char *s, double *out)
+{
+	if (!s || !*s || isspace((unsigned char)*s))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!isdigit((unsigned char)*p) && *p != '.' && *p != '-' && *p != '+')
+			return false;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}

@@ -1,0 +1,13 @@
+/* Strict number parsing for command-line and config values. */
+#ifndef TV_UTIL_NUM_H
+#define TV_UTIL_NUM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Whole string must be a decimal integer within [min, max]. */
+bool num_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
+/* Whole string must be a finite decimal number (no hex, no inf/nan). */
+bool num_parse_double(const char *s, double *out);
+
+#endif

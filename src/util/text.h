@@ -1,0 +1,35 @@
+/* Safe rendering of untrusted bytes (task names, command lines) for a terminal. */
+#ifndef TV_UTIL_TEXT_H
+#define TV_UTIL_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/buf.h"
+
+/* Decodes one UTF-8 sequence at s (n bytes available). Returns its length and
+ * stores the code point, or returns 0 for an invalid/truncated sequence. */
+size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+size_t utf8_encode(uint32_t cp, char out[4]);
+
+/* Appends a printable rendering of raw bytes: control characters as \n, \t,
+ * \e, \xNN; backslash as \\; invalid UTF-8 as U+FFFD. When utf8 is false,
+ * non-ASCII is shown as '?' (for non-UTF-8 terminals). Stops once the
+ * rendering would exceed max_cols display columns (SIZE_MAX for no limit).
+ * Returns the display width appended. */
+size_t text_sanitize(struct buf *out, const char *s, size_t len, size_t max_cols, bool utf8);
+
+/* Display width of a code point: 0, 1 or 2 columns. */
+int text_cp_width(uint32_t cp);
+
+/* Width the sanitized form of s would take. */
+size_t text_width(const char *s, size_t len, bool utf8);
+
+/* Appends s sanitized and padded/truncated to exactly cols display columns. */
+void text_fit(struct buf *out, const char *s, size_t cols, bool left_align, bool utf8);
+
+/* ASCII case-insensitive substring search over raw bytes (with UTF-8 left as is). */
+bool text_contains_icase(const char *hay, const char *needle);
+
+#endif

@@ -1,0 +1,107 @@
+#include "view/filter.h"
+
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/task.h"
+#include "util/num.h"
+#include "util/text.h"
+
+void filter_init(struct filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->uid = TV_UNKNOWN;
+}
+
+void filter_free(struct filter *f)
+{
+	if (!f)
+		return;
+	free(f->pids);
+	free(f->text);
+	filter_init(f);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+int filter_add_pids(struct filter *f, const char *list, char **bad)
+{
+	*bad = NULL;
+	const char *p = list;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		char *tok = strndup(p, n);
+		int64_t v;
+		if (!tok)
+			return -1;
+		if (!num_parse_int(tok, 1, INT32_MAX, &v)) {
+			*bad = tok;
+			return -1;
+		}
+		free(tok);
+		int32_t *np = realloc(f->pids, (f->npids + 1) * sizeof(*np));
+		if (!np)
+			return -1;
+		f->pids = np;
+		f->pids[f->npids++] = (int32_t)v;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	qsort(f->pids, f->npids, sizeof(*f->pids), cmp_i32);
+	size_t w = 0;
+	for (size_t i = 0; i < f->npids; i++)
+		if (w == 0 || f->pids[w - 1] != f->pids[i])
+			f->pids[w++] = f->pids[i];
+	f->npids = w;
+	return 0;
+}
+
+int filter_set_user(struct filter *f, const char *name_or_uid)
+{
+	struct passwd *pw = getpwnam(name_or_uid);
+	if (pw) {
+		f->uid = pw->pw_uid;
+		return 0;
+	}
+	int64_t v;
+	if (num_parse_int(name_or_uid, 0, UINT32_MAX - 1, &v)) {
+		f->uid = v;
+		return 0;
+	}
+	return -1;
+}
+
+int filter_set_text(struct filter *f, const char *text)
+{
+	free(f->text);
+	f->text = NULL;
+	if (text && *text && !(f->text = strdup(text)))
+		return -1;
+	return 0;
+}
+
+bool filter_wants_pid(const struct filter *f, int32_t id)
+{
+	if (!f || f->npids == 0)
+		return true;
+	return bsearch(&id, f->pids, f->npids, sizeof(*f->pids), cmp_i32) != NULL;
+}
+
+bool filter_wants_uid(const struct filter *f, int64_t uid)
+{
+	return !f || f->uid == TV_UNKNOWN || f->uid == uid;
+}
+
+bool filter_matches_text(const struct filter *f, const char *comm, const char *cmdline)
+{
+	if (!f || !f->text)
+		return true;
+	return (comm && text_contains_icase(comm, f->text)) ||
+	       (cmdline && text_contains_icase(cmdline, f->text));
+}

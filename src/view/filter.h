@@ -1,0 +1,29 @@
+/* Which processes are shown: PID list, user, text. */
+#ifndef TV_VIEW_FILTER_H
+#define TV_VIEW_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct filter {
+	int32_t *pids;   /* sorted, unique; a TID in the list selects its process */
+	size_t npids;
+	int64_t uid;     /* TV_UNKNOWN: any user */
+	char *text;      /* NULL: no text filter */
+};
+
+void filter_init(struct filter *f);
+void filter_free(struct filter *f);
+/* Adds "1,2,3" to the PID list. On error returns -1 and sets *bad (malloc'd). */
+int filter_add_pids(struct filter *f, const char *list, char **bad);
+/* Sets the user from a name or a numeric uid; -1 when no such user. */
+int filter_set_user(struct filter *f, const char *name_or_uid);
+int filter_set_text(struct filter *f, const char *text); /* NULL or "" clears */
+
+bool filter_wants_pid(const struct filter *f, int32_t id);
+bool filter_wants_uid(const struct filter *f, int64_t uid);
+/* Case-insensitive substring of the command line or the name. */
+bool filter_matches_text(const struct filter *f, const char *comm, const char *cmdline);
+
+#endif
