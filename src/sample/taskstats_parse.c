@@ -1,0 +1,262 @@
+#include "sample/taskstats_parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+/*
+ * Numbers of the taskstats ABI. They are written out here rather than taken
+ * from <linux/taskstats.h> so that the parser builds without that header and
+ * cannot silently follow whatever struct version it happens to describe.
+ */
+enum {
+	TS_CMD_GET = 1,
+	TS_GENL_VERSION = 1,
+	TS_CMD_ATTR_PID = 1,
+	TS_CMD_ATTR_TGID = 2,
+	TS_TYPE_PID = 1,
+	TS_TYPE_TGID = 2,
+	TS_TYPE_STATS = 3,
+	TS_TYPE_AGGR_PID = 4,
+	TS_TYPE_AGGR_TGID = 5,
+	TS_TYPE_NULL = 6,
+};
+
+/* Versions 1-6 moved fields around (v1 had no aligned(8) padding). */
+#define TS_FIRST_VERSION 7
+#define TS_INSERTED_MINMAX_VERSION 15
+
+/* Byte offsets inside struct taskstats; 0 means "not in this layout". */
+struct ts_layout {
+	uint16_t count[TV_DELAY_NCLASS];
+	uint16_t max[TV_DELAY_NCLASS]; /* total is count + 8 in every layout */
+	uint16_t min[TV_DELAY_NCLASS];
+	uint16_t run_real, utime, stime, nvcsw, nivcsw;
+};
+
+/* The first version that carries each class, in enum tv_delay_class order. */
+static const uint8_t ts_class_since[TV_DELAY_NCLASS] = {1, 1, 1, 7, 9, 11, 13, 14};
+
+/*
+ * v7..v14 and v16+: every version only appended. The aligned(8) members
+ * (cpu_count, ac_sched, ac_uid, ac_etime, ac_tgetime) leave holes at 10..15,
+ * 116..119, 140..143 and 372..375. v16 appended max/min pairs at 432.
+ */
+static const struct ts_layout ts_layout_appended = {
+	.count = {16, 32, 48, 312, 328, 352, 400, 416},
+	.max = {432, 448, 464, 480, 496, 512, 528, 544},
+	.min = {440, 456, 472, 488, 504, 520, 536, 552},
+	.run_real = 64, .utime = 152, .stime = 160, .nvcsw = 272, .nivcsw = 280,
+};
+
+/*
+ * v15 only (6.14): a max/min pair follows each class's total, so everything
+ * after cpu_delay_total moved by 16 bytes per earlier pair.
+ */
+static const struct ts_layout ts_layout_v15 = {
+	.count = {16, 48, 80, 360, 392, 432, 496, 528},
+	.max = {32, 64, 96, 376, 408, 448, 512, 544},
+	.min = {40, 72, 104, 384, 416, 456, 520, 552},
+	.run_real = 112, .utime = 200, .stime = 208, .nvcsw = 320, .nivcsw = 328,
+};
+
+/* Reads a u64 at off if it lies inside the payload; payloads are only 4-byte aligned. */
+static int64_t ts_field(const unsigned char *p, size_t len, size_t off)
+{
+	uint64_t v;
+
+	if (off == 0 || off > len || len - off < sizeof(v))
+		return TV_UNKNOWN;
+	memcpy(&v, p + off, sizeof(v));
+	return v > (uint64_t)INT64_MAX ? TV_UNKNOWN : (int64_t)v;
+}
+
+void ts_result_init(struct ts_result *out)
+{
+	out->version = 0;
+	out->nvcsw = out->nivcsw = TV_UNKNOWN;
+	out->utime_us = out->stime_us = TV_UNKNOWN;
+	out->cpu_run_real_ns = TV_UNKNOWN;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		out->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+}
+
+int ts_parse_stats(const void *payload, size_t len, struct ts_result *out)
+{
+	const unsigned char *p = payload;
+	const struct ts_layout *l;
+	uint16_t version;
+	bool minmax;
+
+	ts_result_init(out);
+	if (len < sizeof(version))
+		return -1;
+	memcpy(&version, p, sizeof(version));
+	out->version = version;
+	if (version < TS_FIRST_VERSION)
+		return -1;
+
+	l = version == TS_INSERTED_MINMAX_VERSION ? &ts_layout_v15 : &ts_layout_appended;
+	minmax = version >= TS_INSERTED_MINMAX_VERSION;
+
+	out->cpu_run_real_ns = ts_field(p, len, l->run_real);
+	out->utime_us = ts_field(p, len, l->utime);
+	out->stime_us = ts_field(p, len, l->stime);
+	out->nvcsw = ts_field(p, len, l->nvcsw);
+	out->nivcsw = ts_field(p, len, l->nivcsw);
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		if (version < ts_class_since[c])
+			continue;
+		out->delay[c].count = ts_field(p, len, l->count[c]);
+		out->delay[c].total_ns = ts_field(p, len, l->count[c] + 8u);
+		if (minmax) {
+			out->delay[c].max_ns = ts_field(p, len, l->max[c]);
+			out->delay[c].min_ns = ts_field(p, len, l->min[c]);
+		}
+	}
+	return 0;
+}
+
+/* One step of an attribute walk over [*pos, end); false at the end or on a malformed attribute. */
+static bool ts_attr_next(const unsigned char *base, size_t end, size_t *pos,
+			 uint16_t *type, const unsigned char **data, size_t *dlen)
+{
+	struct nlattr a;
+
+	if (*pos > end || end - *pos < sizeof(a))
+		return false;
+	memcpy(&a, base + *pos, sizeof(a));
+	if (a.nla_len < NLA_HDRLEN || a.nla_len > end - *pos)
+		return false;
+	*type = a.nla_type & NLA_TYPE_MASK;
+	*data = base + *pos + NLA_HDRLEN;
+	*dlen = a.nla_len - NLA_HDRLEN;
+	*pos += NLA_ALIGN(a.nla_len);
+	return true;
+}
+
+/* Reads one AGGR_PID / AGGR_TGID nest; true if it held both an id and decodable stats. */
+static bool ts_parse_aggr(const unsigned char *nest, size_t len, struct ts_reply *out)
+{
+	bool have_id = false, have_stats = false;
+	size_t pos = 0, dlen;
+	const unsigned char *data;
+	uint16_t type;
+
+	while (ts_attr_next(nest, len, &pos, &type, &data, &dlen)) {
+		switch (type) {
+		case TS_TYPE_PID:
+		case TS_TYPE_TGID: {
+			uint32_t id;
+
+			if (dlen < sizeof(id))
+				return false;
+			memcpy(&id, data, sizeof(id));
+			out->id = (int32_t)id;
+			have_id = true;
+			break;
+		}
+		case TS_TYPE_STATS:
+			have_stats = ts_parse_stats(data, dlen, &out->r) == 0;
+			break;
+		default: /* TS_TYPE_NULL pads STATS to 8 bytes on some architectures */
+			break;
+		}
+	}
+	return have_id && have_stats;
+}
+
+ssize_t ts_parse_msg(const void *buf, size_t len, uint16_t family, struct ts_reply *out)
+{
+	const unsigned char *p = buf;
+	struct nlmsghdr h;
+	size_t msglen, pos, dlen;
+	const unsigned char *data;
+	uint16_t type;
+
+	memset(out, 0, sizeof(*out));
+	ts_result_init(&out->r);
+	out->kind = TS_MSG_OTHER;
+	if (len < sizeof(h))
+		return -1;
+	memcpy(&h, p, sizeof(h));
+	if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len)
+		return -1;
+	msglen = h.nlmsg_len;
+	out->seq = h.nlmsg_seq;
+
+	if (h.nlmsg_type == NLMSG_ERROR) {
+		int32_t err; /* first member of struct nlmsgerr */
+
+		if (msglen - NLMSG_HDRLEN < sizeof(err))
+			return -1;
+		memcpy(&err, p + NLMSG_HDRLEN, sizeof(err));
+		out->kind = TS_MSG_ERROR;
+		/* errno values are below 4096; anything else is a malformed reply */
+		out->error = err == 0 ? 0 : (err < 0 && err > -4096 ? -err : EPROTO);
+	} else if (h.nlmsg_type == family && family >= NLMSG_MIN_TYPE) {
+		out->kind = TS_MSG_INVALID;
+		pos = NLMSG_HDRLEN + GENL_HDRLEN;
+		while (ts_attr_next(p, msglen, &pos, &type, &data, &dlen)) {
+			if (type != TS_TYPE_AGGR_PID && type != TS_TYPE_AGGR_TGID)
+				continue;
+			out->is_tgid = type == TS_TYPE_AGGR_TGID;
+			if (ts_parse_aggr(data, dlen, out))
+				out->kind = TS_MSG_STATS;
+			break;
+		}
+	}
+	msglen = NLMSG_ALIGN(msglen);
+	return (ssize_t)(msglen < len ? msglen : len);
+}
+
+size_t ts_build_request(void *buf, size_t size, uint16_t family, uint32_t seq,
+			int32_t id, bool tgid)
+{
+	const size_t len = NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN + sizeof(uint32_t);
+	unsigned char *p = buf;
+	struct nlmsghdr h = {
+		.nlmsg_len = (uint32_t)len,
+		.nlmsg_type = family,
+		.nlmsg_flags = NLM_F_REQUEST, /* no NLM_F_ACK: the reply itself answers */
+		.nlmsg_seq = seq,
+	};
+	struct genlmsghdr g = {.cmd = TS_CMD_GET, .version = TS_GENL_VERSION};
+	struct nlattr a = {
+		.nla_len = NLA_HDRLEN + sizeof(uint32_t),
+		.nla_type = tgid ? TS_CMD_ATTR_TGID : TS_CMD_ATTR_PID,
+	};
+	uint32_t v = (uint32_t)id;
+
+	if (size < NLMSG_ALIGN(len))
+		return 0;
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + NLMSG_HDRLEN, &g, sizeof(g));
+	memcpy(p + NLMSG_HDRLEN + GENL_HDRLEN, &a, sizeof(a));
+	memcpy(p + NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN, &v, sizeof(v));
+	return NLMSG_ALIGN(len);
+}
+
+double ts_delay_pct(int64_t prev_total_ns, int64_t cur_total_ns, double interval_s)
+{
+	if (prev_total_ns == TV_UNKNOWN || cur_total_ns == TV_UNKNOWN)
+		return NAN;
+	if (!(interval_s > 0) || !isfinite(interval_s) || cur_total_ns < prev_total_ns)
+		return NAN;
+	return (double)(cur_total_ns - prev_total_ns) / (interval_s * 1e7);
+}
+
+double ts_delay_avg_ms(int64_t prev_count, int64_t cur_count,
+		       int64_t prev_total_ns, int64_t cur_total_ns)
+{
+	if (prev_count == TV_UNKNOWN || cur_count == TV_UNKNOWN ||
+	    prev_total_ns == TV_UNKNOWN || cur_total_ns == TV_UNKNOWN)
+		return NAN;
+	/* counts keep going when a total wraps, so only the total can show it */
+	if (cur_count <= prev_count || cur_total_ns < prev_total_ns)
+		return NAN;
+	return (double)(cur_total_ns - prev_total_ns) / (double)(cur_count - prev_count) / 1e6;
+}

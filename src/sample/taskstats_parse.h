@@ -1,0 +1,81 @@
+/* Pure decoding of taskstats netlink replies and the arithmetic over two samples. */
+#ifndef TV_SAMPLE_TASKSTATS_PARSE_H
+#define TV_SAMPLE_TASKSTATS_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "model/task.h"
+
+/* The fields taskview uses from one struct taskstats; TV_UNKNOWN when absent. */
+struct ts_result {
+	uint16_t version;
+	int64_t nvcsw, nivcsw;          /* TV_UNKNOWN when absent */
+	int64_t utime_us, stime_us;
+	int64_t cpu_run_real_ns;
+	struct tv_delay delay[TV_DELAY_NCLASS]; /* count, total_ns, max_ns, min_ns; TV_UNKNOWN if the version lacks it or payload too short */
+};
+
+/* Sets every field to unknown. */
+void ts_result_init(struct ts_result *out);
+
+/*
+ * Decodes one TASKSTATS_TYPE_STATS payload of len bytes (any alignment).
+ * Offsets follow the payload's own version, never the installed header; a
+ * field is trusted only if it exists in that version and ends inside len.
+ * Counters above INT64_MAX cannot be represented and become TV_UNKNOWN.
+ * min_ns is 0 while the class has seen no non-zero delay (kernel convention).
+ * Returns 0, or -1 (every field TV_UNKNOWN) when len cannot hold the version
+ * or the version predates the layout fixed in 2.6.27 (v7).
+ */
+int ts_parse_stats(const void *payload, size_t len, struct ts_result *out);
+
+enum ts_msg_kind {
+	TS_MSG_STATS,   /* id, is_tgid and r are set */
+	TS_MSG_ERROR,   /* NLMSG_ERROR: error is a positive errno, 0 for an ACK */
+	TS_MSG_INVALID, /* our family, but without usable stats */
+	TS_MSG_OTHER,   /* another type (NOOP, DONE, other family): ignore */
+};
+
+struct ts_reply {
+	enum ts_msg_kind kind;
+	uint32_t seq;
+	int error;
+	int32_t id;
+	bool is_tgid;
+	struct ts_result r;
+};
+
+/*
+ * Decodes the netlink message at the start of buf (nlmsghdr, genlmsghdr,
+ * then AGGR_PID / AGGR_TGID nests holding PID / TGID and STATS; NULL padding
+ * and unknown attributes are skipped). family is the resolved TASKSTATS id.
+ * Returns the bytes the message occupies (to step to the next one), or -1
+ * when buf does not start with a well-formed message.
+ */
+ssize_t ts_parse_msg(const void *buf, size_t len, uint16_t family, struct ts_reply *out);
+
+/*
+ * Writes one TASKSTATS_CMD_GET request for a TID (tgid false) or a thread
+ * group into buf, without asking for an ACK. Returns its length, which is
+ * already aligned so requests can be packed back to back, or 0 if size is
+ * too small.
+ */
+size_t ts_build_request(void *buf, size_t size, uint16_t family, uint32_t seq,
+			int32_t id, bool tgid);
+
+/*
+ * Percent of the interval spent waiting, from two cumulative totals. Group
+ * replies sum threads, so this may exceed 100. NaN when either total is
+ * unknown, the interval is not positive, or the total went backwards
+ * (wrapped, or a new task under the same id).
+ */
+double ts_delay_pct(int64_t prev_total_ns, int64_t cur_total_ns, double interval_s);
+
+/* Mean delay per event in the interval, in ms. NaN when unknown or no event. */
+double ts_delay_avg_ms(int64_t prev_count, int64_t cur_count,
+		       int64_t prev_total_ns, int64_t cur_total_ns);
+
+#endif
