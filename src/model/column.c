@@ -240,6 +240,14 @@ void colsel_free(struct colsel *sel)
 	sel->n = 0;
 }
 
+bool colsel_has(const struct colsel *sel, int idx)
+{
+	for (size_t i = 0; i < sel->n; i++)
+		if (sel->idx[i] == idx)
+			return true;
+	return false;
+}
+
 unsigned colsel_needs(const struct colset *cs, const struct colsel *sel)
 {
 	unsigned needs = 0;

@@ -83,6 +83,7 @@ struct colsel {
 int colsel_parse(const struct colset *cs, const char *list, struct colsel *out, char **bad);
 int colsel_default(const struct colset *cs, struct colsel *out);
 void colsel_free(struct colsel *sel);
+bool colsel_has(const struct colsel *sel, int idx);
 unsigned colsel_needs(const struct colset *cs, const struct colsel *sel);
 char *colset_ids_joined(const struct colset *cs); /* "pid, tgid, …", malloc'd */
 

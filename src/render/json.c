@@ -46,6 +46,11 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 		const struct row *row = &rows->v[r];
 		buf_adds(out, r ? ", {" : "{");
 		buf_adds(out, row->is_thread ? "\"kind\": \"thread\"" : "\"kind\": \"process\"");
+		/* with -o, the identity of each task is still carried */
+		if (sel && colset_index(cs, "pid") >= 0 && !colsel_has(sel, colset_index(cs, "pid")))
+			buf_addf(out, ", \"pid\": %d", row->task->tid);
+		if (sel && colset_index(cs, "tgid") >= 0 && !colsel_has(sel, colset_index(cs, "tgid")))
+			buf_addf(out, ", \"tgid\": %d", row->task->tgid);
 		for (size_t c = 0; c < ncols; c++) {
 			const struct column *col = &cs->cols[sel ? (size_t)sel->idx[c] : c];
 			struct tv_value v = column_value(col, row->task);

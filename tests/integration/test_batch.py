@@ -1,0 +1,243 @@
+"""taskview batch mode against a real workload: grouping, memory, switch rates, sums."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tvtest import Workload, check, is_root, main, run, run_json, Skip  # noqa: E402
+
+MIB = 1024
+
+
+def sample(w, *extra, user=None):
+    lines = run_json("-H", "-p", str(w.pid), "-d", "1", *extra, user=user)
+    check(len(lines) == 1, f"one sample expected, got {len(lines)}")
+    return lines[0]
+
+
+def split(doc, pid):
+    procs = [t for t in doc["tasks"] if t["kind"] == "process"]
+    threads = [t for t in doc["tasks"] if t["kind"] == "thread"]
+    check(len(procs) == 1 and procs[0]["pid"] == pid, f"one process row for {pid}: {procs}")
+    return procs[0], threads
+
+
+def by_name(threads):
+    return {t["comm"]: t for t in threads}
+
+
+def check_workload_sample(w, doc, where):
+    proc, threads = split(doc, w.pid)
+    names = by_name(threads)
+    # main thread + pingA + pingB + 4 sleepers
+    check(len(threads) == 7, f"{where}: 7 thread rows, got {len(threads)}")
+    check(proc["threads"] == 7, f"{where}: threads column {proc['threads']}")
+    check(all(t["tgid"] == w.pid for t in threads), f"{where}: every thread grouped under its TGID")
+    check({t["pid"] for t in threads} == set(w.threads.values()) | {w.pid}, f"{where}: TIDs match")
+    check(proc["vm_size"] >= 1024 * MIB, f"{where}: VmSize {proc['vm_size']} KiB < 1 GiB mapping")
+    check(48 * MIB <= proc["vm_rss"] <= 48 * MIB + 40 * MIB, f"{where}: VmRSS {proc['vm_rss']} KiB not near 48 MiB")
+    check(proc["vm_pte"] > 0, f"{where}: VmPTE {proc['vm_pte']}")
+    check(0 < proc["rss_virt"] < 15, f"{where}: rss_virt {proc['rss_virt']}")
+    for n in ("pingA", "pingB"):
+        check(names[n]["ctxt_vol_rate"] > 1000, f"{where}: {n} {names[n]['ctxt_vol_rate']} vol switches/s")
+    for i in range(1, 5):
+        r = names[f"sleeper-{i}"]["ctxt_vol_rate"]
+        check(r is not None and r < 2, f"{where}: sleeper-{i} {r} switches/s")
+    for key in ("ctxt_vol_rate", "ctxt_invol_rate", "cpu"):
+        total = sum(t[key] for t in threads)
+        # threads and process are read microseconds apart; allow 3% + a little
+        check(abs(proc[key] - total) <= 0.03 * max(total, 1) + 2,
+              f"{where}: process {key} {proc[key]} != sum of threads {total}")
+    for t in threads:
+        check(t["vm_rss"] == proc["vm_rss"], f"{where}: thread memory is the address space's")
+    return proc, threads
+
+
+def test_workload_grouping_memory_rates():
+    with Workload("--ping", "--sleepers", "4", "--map-mib", "1024", "--touch-mib", "48") as w:
+        check_workload_sample(w, sample(w), "root" if is_root() else "user")
+
+
+def test_workload_without_privileges():
+    """As nobody: no taskstats; process sums come from every thread's status."""
+    if not is_root():
+        raise Skip("needs root to switch to nobody")
+    with Workload("--ping", "--sleepers", "4", "--map-mib", "1024", "--touch-mib", "48",
+                  preexec=lambda: (os.setgid(65534), os.setuid(65534))) as w:
+        doc = sample(w, user=65534)
+        check_workload_sample(w, doc, "nobody")
+
+
+def test_folded_process_sums_switches():
+    """Without -H the process row still carries the sum over all its threads."""
+    with Workload("--ping", "--sleepers", "2") as w:
+        doc = run_json("-p", str(w.pid), "-d", "1")[0]
+        check(len(doc["tasks"]) == 1 and doc["tasks"][0]["kind"] == "process", "only the process row")
+        check(doc["tasks"][0]["ctxt_vol_rate"] > 2000, f"sum of ping-pong rates: {doc['tasks'][0]}")
+
+
+def test_first_sample_has_measured_rates():
+    with Workload("--ping") as w:
+        docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "2")
+        check(len(docs) == 2, "two samples for -n 2")
+        for d in docs:
+            check(0.45 <= d["interval"] <= 1.0, f"interval {d['interval']}")
+            check(d["tasks"][0]["cpu"] is not None and d["tasks"][0]["ctxt_vol_rate"] > 0,
+                  "every sample has measured rates")
+
+
+def test_tid_selects_its_process():
+    with Workload("--ping") as w:
+        doc = run_json("-p", str(w.threads["pingB"]), "-d", "0.2")[0]
+        check([t["pid"] for t in doc["tasks"]] == [w.pid], "a TID selects its process")
+
+
+def test_filter_matches_thread_names():
+    with Workload("--sleepers", "1", "--name", "tvfiltered") as w:
+        doc = run_json("-F", "SLEEPER-1", "-d", "0.2", "-p", f"{w.pid},1")[0]
+        check([t["pid"] for t in doc["tasks"]] == [w.pid], f"filter by thread name: {doc['tasks']}")
+        doc = run_json("-F", "TVFILTER", "-d", "0.2")[0]
+        check(w.pid in [t["pid"] for t in doc["tasks"]], "filter by command name")
+
+
+def test_user_filter():
+    doc = run_json("-u", "0", "-d", "0.2")[0]
+    check(doc["tasks"] and all(t["user"] == "root" for t in doc["tasks"]), "only root's processes")
+
+
+def test_kernel_threads_unknown_memory():
+    doc = run_json("-p", "2", "-d", "0.2")[0]
+    t = doc["tasks"][0]
+    check(t["comm"] == "kthreadd" and t["vm_rss"] is None and t["vm_pte"] is None,
+          f"kernel thread memory is unknown, not 0: {t}")
+    check(t["command"] == "[kthreadd]", f"command falls back to [comm]: {t['command']}")
+
+
+def test_zombie_listed():
+    import subprocess
+    import time
+    parent = subprocess.Popen(["python3", "-c",
+                               "import os,sys,time\npid=os.fork()\nif pid==0: os._exit(0)\n"
+                               "print(pid, flush=True); time.sleep(30)"], stdout=subprocess.PIPE, text=True)
+    try:
+        zpid = int(parent.stdout.readline())
+        time.sleep(0.2)
+        doc = run_json("-p", str(zpid), "-d", "0.2")[0]
+        t = doc["tasks"][0]
+        check(t["state"] == "Z" and t["vm_size"] is None, f"zombie: {t}")
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def test_hostile_names_json_and_text():
+    name = "a\x1b[2J) R (\n\xe9"  # ESC sequence, fake stat field, newline, Latin-1 byte
+    raw = name.encode("latin-1")
+    env = dict(os.environ)
+    import subprocess
+    # comm is set with prctl: up to 15 bytes
+    p = subprocess.Popen(["python3", "-c", "import ctypes,sys,time\n"
+                          "ctypes.CDLL(None).prctl(15, sys.argv[1].encode('latin-1'), 0,0,0)\n"
+                          "print('ok', flush=True); time.sleep(30)", name],
+                         stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        p.stdout.readline()
+        r = run("-b", "--format", "json", "-p", str(p.pid), "-d", "0.2", "-o", "comm,state,cpu")
+        check(r.returncode == 0, r.stderr)
+        doc = json.loads(r.stdout)
+        comm = doc["tasks"][0]["comm"]
+        check(comm == "a\x1b[2J) R (\n\ufffd", f"comm escaped exactly in JSON: {comm!r}")
+        check(doc["tasks"][0]["state"] in "SR", "state parsed despite ') R (' in the name")
+        check(raw[:3] == b"a\x1b[", "sanity")
+        r = run("-b", "-p", str(p.pid), "-d", "0.2", "-o", "pid,comm")
+        check("\x1b" not in r.stdout, "no raw ESC in text output")
+        check("a\\e[2J) R (\\n" in r.stdout, f"escaped name in text: {r.stdout!r}")
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_text_output_indents_threads():
+    with Workload("--ping") as w:
+        r = run("-b", "-H", "-p", str(w.pid), "-d", "0.3", "-o", "pid,cpu,vm_rss,comm")
+        check(r.returncode == 0, r.stderr)
+        lines = r.stdout.splitlines()
+        check(lines[0].startswith("taskview "), "header line")
+        check(lines[1].split() == ["PID", "CPU%", "RES", "NAME"], f"column headers: {lines[1]}")
+        body = lines[2:]
+        check(len(body) == 4, f"process + main thread + 2 threads: {body}")
+        check(body[0].split()[0] == str(w.pid) and not any(g in body[0] for g in "├└|`"), "process row first")
+        check(all(("─ " in b) or ("- " in b) for b in body[1:]), f"thread rows indented: {body}")
+
+
+def test_cli_errors():
+    cases = [
+        (["--bogus"], "--bogus"), (["-n", "x"], "'x'"), (["-d", "0.01"], "0.01"),
+        (["-o", "pid,nope"], "nope"), (["-s", "nope"], "nope"), (["-p", "1,zz"], "zz"),
+        (["-u", "no-such-user-xyz"], "no-such-user-xyz"), (["--format", "xml"], "xml"),
+    ]
+    for args, needle in cases:
+        r = run("-b", *args)
+        check(r.returncode == 2, f"{args}: exit {r.returncode}")
+        check(needle in r.stderr, f"{args}: message names the bad value: {r.stderr}")
+    r = run("-b", "-o", "nope")
+    check("vm_pte" in r.stderr, "unknown column lists the valid ones")
+
+
+def test_missing_pid_exits_1():
+    r = run("-b", "-p", "999999999"[:7] if False else "4194303", "-d", "0.1")
+    check(r.returncode == 1 and "4194303" in r.stderr, f"no such process: {r.returncode} {r.stderr}")
+
+
+def test_list_columns_and_help():
+    r = run("--list-columns")
+    check(r.returncode == 0, r.stderr)
+    ids = [line.split()[0] for line in r.stdout.splitlines()]
+    for cid in ("pid", "tgid", "ppid", "user", "state", "nice", "prio", "cpu", "time", "threads", "vm_size",
+                "vm_rss", "rss_virt", "vm_pte", "vm_swap", "ctxt_vol", "ctxt_invol", "ctxt_vol_rate",
+                "ctxt_invol_rate", "comm", "command", "cpu_delay", "io_delay_avg"):
+        check(cid in ids, f"--list-columns lists {cid}")
+    r = run("--help")
+    check(r.returncode == 0 and "--batch" in r.stdout, "help")
+    r = run("--version")
+    check(r.returncode == 0 and r.stdout.startswith("taskview "), "version")
+
+
+def test_json_every_column_key():
+    r = run("--list-columns")
+    ids = [line.split()[0] for line in r.stdout.splitlines()]
+    doc = run_json("-p", "1", "-d", "0.2")[0]
+    t = doc["tasks"][0]
+    check(set(ids) <= set(t), f"JSON has every column id: missing {set(ids) - set(t)}")
+    check(isinstance(doc["timestamp"], float) and doc["interval"] > 0, "timestamp and interval")
+    check(doc["delayacct"]["state"] in ("on", "off", "no-permission", "unsupported"), "delayacct state")
+
+
+def test_sort_and_reverse():
+    docs = run_json("-s", "pid", "-d", "0.2")
+    pids = [t["pid"] for t in docs[0]["tasks"]]
+    check(pids == sorted(pids), "sorted by pid ascending")
+    docs = run_json("-s", "pid", "-r", "-d", "0.2")
+    pids = [t["pid"] for t in docs[0]["tasks"]]
+    check(pids == sorted(pids, reverse=True), "reversed")
+
+
+if __name__ == "__main__":
+    sys.exit(main([
+        test_workload_grouping_memory_rates,
+        test_workload_without_privileges,
+        test_folded_process_sums_switches,
+        test_first_sample_has_measured_rates,
+        test_tid_selects_its_process,
+        test_filter_matches_thread_names,
+        test_user_filter,
+        test_kernel_threads_unknown_memory,
+        test_zombie_listed,
+        test_hostile_names_json_and_text,
+        test_text_output_indents_threads,
+        test_cli_errors,
+        test_missing_pid_exits_1,
+        test_list_columns_and_help,
+        test_json_every_column_key,
+        test_sort_and_reverse,
+    ]))

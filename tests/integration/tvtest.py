@@ -1,0 +1,88 @@
+"""Shared helpers for taskview's integration tests (python3 standard library only)."""
+import json
+import os
+import subprocess
+import sys
+import time
+import traceback
+
+TASKVIEW = os.environ.get("TASKVIEW", "taskview")
+WORKLOAD = os.environ.get("WORKLOAD", "tv-workload")
+
+
+class Workload:
+    """A tv-workload process; reads its ready line with PID and thread IDs."""
+
+    def __init__(self, *args, env=None, preexec=None):
+        self.proc = subprocess.Popen([WORKLOAD, "--seconds", "120", *args], stdout=subprocess.PIPE,
+                                     env=env, preexec_fn=preexec, text=True)
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("workload did not start")
+        info = json.loads(line)
+        self.pid = info["pid"]
+        self.threads = info["threads"]
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def run(*args, env=None, timeout=60, user=None):
+    cmd = [TASKVIEW, *args]
+    if user:
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
+                          errors="surrogateescape")
+
+
+def run_json(*args, **kw):
+    r = run("-b", "--format", "json", *args, **kw)
+    if r.returncode != 0:
+        raise AssertionError(f"taskview exited {r.returncode}: {r.stderr}")
+    return [json.loads(line) for line in r.stdout.splitlines()]
+
+
+def check(cond, msg):
+    if not cond:
+        raise AssertionError(msg)
+
+
+def is_root():
+    return os.geteuid() == 0
+
+
+class Skip(Exception):
+    pass
+
+
+def main(tests):
+    passed = failed = skipped = 0
+    for t in tests:
+        name = t.__name__
+        start = time.monotonic()
+        try:
+            t()
+        except Skip as e:
+            skipped += 1
+            print(f"SKIP {name}: {e}")
+            continue
+        except Exception:  # noqa: BLE001 - report every failure and go on
+            failed += 1
+            print(f"FAIL {name}")
+            traceback.print_exc(file=sys.stdout)
+            continue
+        passed += 1
+        print(f"ok   {name} ({time.monotonic() - start:.1f}s)")
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    if failed:
+        return 1
+    if passed == 0 and skipped:
+        return 77
+    return 0

@@ -1,0 +1,203 @@
+/* A real workload for taskview's tests: named threads, a big sparse mapping,
+ * ping-pong over pipes, sleepers, optional CPU spinners, fdatasync writers,
+ * open descriptors and an oom_score_adj. Prints one JSON line with its PID
+ * and thread IDs once everything runs, then lives until killed or timed out. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_THREADS 64
+
+struct worker {
+	char name[16];
+	pid_t tid;
+	int in, out;      /* ping-pong pipe ends */
+	int cpu;          /* spinner: CPU to pin to, -1 none */
+	const char *dir;  /* fsync writer: directory */
+	void *(*fn)(void *);
+	pthread_t th;
+};
+
+static atomic_int ready_count;
+
+static void worker_start(struct worker *w)
+{
+	w->tid = (pid_t)syscall(SYS_gettid);
+	pthread_setname_np(pthread_self(), w->name);
+	atomic_fetch_add(&ready_count, 1);
+}
+
+static void *ping_main(void *arg)
+{
+	struct worker *w = arg;
+	worker_start(w);
+	char c = 'x';
+	/* pingA serves first; both then block on read: every hop is a voluntary switch */
+	if (strcmp(w->name, "pingA") == 0 && write(w->out, &c, 1) != 1)
+		return NULL;
+	for (;;) {
+		if (read(w->in, &c, 1) != 1 || write(w->out, &c, 1) != 1)
+			return NULL;
+	}
+}
+
+static void *sleeper_main(void *arg)
+{
+	worker_start(arg);
+	for (;;)
+		sleep(3600);
+	return NULL;
+}
+
+static void *spin_main(void *arg)
+{
+	struct worker *w = arg;
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	worker_start(w);
+	volatile unsigned long x = 0;
+	for (;;)
+		x++;
+	return NULL;
+}
+
+static void *fsync_main(void *arg)
+{
+	struct worker *w = arg;
+	worker_start(w);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tv-workload-%d.dat", w->dir, (int)getpid());
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	unlink(path);
+	if (fd < 0)
+		return NULL;
+	static char block[64 * 1024];
+	memset(block, 'z', sizeof(block));
+	for (unsigned long i = 0;; i++) {
+		if (pwrite(fd, block, sizeof(block), (off_t)((i % 256) * sizeof(block))) < 0)
+			return NULL;
+		fdatasync(fd);
+	}
+}
+
+static void usage(void)
+{
+	puts("usage: tv-workload [--ping] [--sleepers N] [--map-mib N] [--touch-mib N]\n"
+	     "                   [--spin N] [--fsync DIR] [--fds N] [--oom-adj N]\n"
+	     "                   [--name NAME] [--seconds S]");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"ping", no_argument, NULL, 'P'},   {"sleepers", required_argument, NULL, 's'},
+		{"map-mib", required_argument, NULL, 'm'}, {"touch-mib", required_argument, NULL, 't'},
+		{"spin", required_argument, NULL, 'c'}, {"fsync", required_argument, NULL, 'f'},
+		{"fds", required_argument, NULL, 'd'}, {"oom-adj", required_argument, NULL, 'o'},
+		{"name", required_argument, NULL, 'n'}, {"seconds", required_argument, NULL, 'S'},
+		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
+	};
+	int ping = 0, sleepers = 0, spin = 0, nfds = 0, oom_adj = -10000, seconds = 120;
+	long map_mib = 0, touch_mib = 0;
+	const char *fsync_dir = NULL, *name = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'P': ping = 1; break;
+		case 's': sleepers = atoi(optarg); break;
+		case 'm': map_mib = atol(optarg); break;
+		case 't': touch_mib = atol(optarg); break;
+		case 'c': spin = atoi(optarg); break;
+		case 'f': fsync_dir = optarg; break;
+		case 'd': nfds = atoi(optarg); break;
+		case 'o': oom_adj = atoi(optarg); break;
+		case 'n': name = optarg; break;
+		case 'S': seconds = atoi(optarg); break;
+		case 'h': usage(); return 0;
+		default: usage(); return 2;
+		}
+	}
+	if (name)
+		prctl(PR_SET_NAME, name, 0, 0, 0);
+	/* never outlive the test that started us */
+	prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+	alarm((unsigned)seconds);
+
+	if (map_mib > 0) {
+		size_t len = (size_t)map_mib << 20;
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED) {
+			perror("mmap");
+			return 1;
+		}
+		size_t touch = (size_t)touch_mib << 20;
+		for (size_t off = 0; off < touch && off < len; off += 4096)
+			p[off] = 1;
+	}
+	for (int i = 0; i < nfds; i++)
+		if (open("/dev/null", O_RDONLY) < 0) {
+			perror("open");
+			return 1;
+		}
+	if (oom_adj != -10000) {
+		FILE *f = fopen("/proc/self/oom_score_adj", "w");
+		if (!f || fprintf(f, "%d", oom_adj) < 0 || fclose(f) != 0) {
+			perror("oom_score_adj");
+			return 1;
+		}
+	}
+
+	static struct worker w[MAX_THREADS];
+	int n = 0;
+	if (ping) {
+		int ab[2], ba[2];
+		if (pipe(ab) < 0 || pipe(ba) < 0)
+			return 1;
+		w[n++] = (struct worker){.name = "pingA", .in = ba[0], .out = ab[1], .cpu = -1, .fn = ping_main};
+		w[n++] = (struct worker){.name = "pingB", .in = ab[0], .out = ba[1], .cpu = -1, .fn = ping_main};
+	}
+	for (int i = 0; i < sleepers && n < MAX_THREADS; i++) {
+		w[n] = (struct worker){.cpu = -1, .fn = sleeper_main};
+		snprintf(w[n].name, sizeof(w[n].name), "sleeper-%d", i + 1);
+		n++;
+	}
+	for (int i = 0; i < spin && n < MAX_THREADS; i++) {
+		w[n] = (struct worker){.cpu = 0, .fn = spin_main};
+		snprintf(w[n].name, sizeof(w[n].name), "spin-%d", i + 1);
+		n++;
+	}
+	if (fsync_dir && n < MAX_THREADS)
+		w[n++] = (struct worker){.name = "fsync", .dir = fsync_dir, .cpu = -1, .fn = fsync_main};
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&w[i].th, NULL, w[i].fn, &w[i]) != 0) {
+			perror("pthread_create");
+			return 1;
+		}
+	while (atomic_load(&ready_count) < n)
+		usleep(1000);
+
+	printf("{\"pid\": %d, \"threads\": {", (int)getpid());
+	for (int i = 0; i < n; i++)
+		printf("%s\"%s\": %d", i ? ", " : "", w[i].name, (int)w[i].tid);
+	printf("}}\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
