@@ -1,0 +1,181 @@
+/* Copies a plugin's descriptor and columns and checks them, naming the failing stage. */
+#include "sample/plugin_priv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/i18n.h"
+
+#define NAME_MAX_LEN 31
+#define ID_MAX_LEN 63
+#define HEADER_MAX_LEN 31
+#define DESC_MAX_LEN 300
+#define WIDTH_MAX 64
+
+/* A column must at least reach its type field. */
+#define COLUMN_MIN_SIZE (offsetof(struct taskview_column, type) + sizeof(uint32_t))
+
+static int fail(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* [a-z][a-z0-9_]* of at most max bytes: safe in ids, file names and JSON keys. */
+static bool ident_ok(const char *s, size_t len, size_t max)
+{
+	if (len == 0 || len > max || s[0] < 'a' || s[0] > 'z')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+			return false;
+	}
+	return true;
+}
+
+/* Headers and descriptions reach the terminal: printable ASCII only. */
+static bool text_ok(const char *s, size_t max)
+{
+	size_t len = strlen(s);
+	if (len > max)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return false;
+	return true;
+}
+
+void plugin_colinfo_free(struct plugin_colinfo *cols, uint32_t n)
+{
+	if (!cols)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		free(cols[i].id);
+		free(cols[i].header);
+		free(cols[i].desc);
+	}
+	free(cols);
+}
+
+static int check_column(const struct taskview_plugin *d, uint32_t i, const struct taskview_column *c,
+                        struct plugin_colinfo *out, char *why, size_t whylen)
+{
+	if (!c->id)
+		return fail(why, whylen, _("missing mandatory field: columns[%u].id"), i);
+	size_t nlen = strlen(d->name);
+	if (strncmp(c->id, d->name, nlen) != 0 || c->id[nlen] != '.' ||
+	    !ident_ok(c->id + nlen + 1, strlen(c->id + nlen + 1), ID_MAX_LEN - nlen - 1))
+		return fail(why, whylen, _("invalid field: column id \"%.80s\" is not \"%s.NAME\" with NAME of [a-z0-9_] starting with a letter (at most %d bytes in all)"),
+		            c->id, d->name, ID_MAX_LEN);
+	if (!c->header)
+		return fail(why, whylen, _("missing mandatory field: header of column %s"), c->id);
+	if (!*c->header || !text_ok(c->header, HEADER_MAX_LEN))
+		return fail(why, whylen, _("invalid field: header of column %s must be 1 to %d printable ASCII characters"),
+		            c->id, HEADER_MAX_LEN);
+	if (c->description && !text_ok(c->description, DESC_MAX_LEN))
+		return fail(why, whylen, _("invalid field: description of column %s must be at most %d printable ASCII characters"),
+		            c->id, DESC_MAX_LEN);
+	if (c->type == 0)
+		return fail(why, whylen, _("missing mandatory field: type of column %s"), c->id);
+	if (c->type > TASKVIEW_TYPE_STRING)
+		return fail(why, whylen, _("invalid field: type %u of column %s"), c->type, c->id);
+	if (c->flags & ~(uint32_t)TASKVIEW_COLUMN_COUNTER)
+		return fail(why, whylen, _("invalid field: unknown flags 0x%x of column %s"), c->flags, c->id);
+	bool counter = c->flags & TASKVIEW_COLUMN_COUNTER;
+	if (counter && c->type != TASKVIEW_TYPE_INTEGER && c->type != TASKVIEW_TYPE_BYTES)
+		return fail(why, whylen, _("invalid field: counter column %s must be of type integer or bytes"), c->id);
+	if (c->width > WIDTH_MAX)
+		return fail(why, whylen, _("invalid field: width %u of column %s is over %d"), c->width, c->id, WIDTH_MAX);
+	if (c->align > TASKVIEW_ALIGN_LEFT)
+		return fail(why, whylen, _("invalid field: align %u of column %s"), c->align, c->id);
+	if (c->rows > TASKVIEW_ROWS_THREAD)
+		return fail(why, whylen, _("invalid field: rows %u of column %s"), c->rows, c->id);
+
+	static const enum col_applies applies[] = {
+		[TASKVIEW_ROWS_BOTH] = COL_ROWS_BOTH,
+		[TASKVIEW_ROWS_PROCESS] = COL_ROWS_PROCESS,
+		[TASKVIEW_ROWS_THREAD] = COL_ROWS_THREAD,
+	};
+	size_t hlen = strlen(c->header);
+	*out = (struct plugin_colinfo){
+		.id = strdup(c->id),
+		.header = strdup(c->header),
+		.desc = strdup(c->description ? c->description : ""),
+		.type = c->type,
+		.width = c->width > hlen ? c->width : (uint32_t)hlen,
+		.align = c->align,
+		.counter = counter,
+		.applies = applies[c->rows],
+	};
+	if (!out->id || !out->header || !out->desc)
+		return fail(why, whylen, "%s", _("out of memory"));
+	return 0;
+}
+
+int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d,
+                    struct plugin_colinfo **colsp, char *why, size_t whylen)
+{
+	*colsp = NULL;
+	/* the version fields first: only they are the same in every ABI */
+	struct {
+		uint32_t struct_size;
+		uint16_t abi_major, abi_minor;
+	} head;
+	memcpy(&head, raw, sizeof(head));
+	if (head.struct_size < sizeof(head))
+		return fail(why, whylen, _("not a taskview plugin: descriptor size %u is too small"), head.struct_size);
+	if (head.abi_major != TASKVIEW_PLUGIN_ABI_MAJOR || head.abi_minor > TASKVIEW_PLUGIN_ABI_MINOR)
+		return fail(why, whylen, _("ABI mismatch: the plugin needs ABI %u.%u, taskview %s provides ABI %d.%d"),
+		            head.abi_major, head.abi_minor, TV_VERSION, TASKVIEW_PLUGIN_ABI_MAJOR, TASKVIEW_PLUGIN_ABI_MINOR);
+
+	/* an older, smaller descriptor: what it lacks reads as zero, i.e. "not provided" */
+	memset(d, 0, sizeof(*d));
+	memcpy(d, raw, head.struct_size < sizeof(*d) ? head.struct_size : sizeof(*d));
+	d->struct_size = sizeof(*d);
+
+	if (!d->name)
+		return fail(why, whylen, "%s", _("missing mandatory field: name"));
+	if (!ident_ok(d->name, strlen(d->name), NAME_MAX_LEN))
+		return fail(why, whylen, _("invalid field: name \"%.80s\" must be [a-z0-9_], starting with a letter, at most %d bytes"),
+		            d->name, NAME_MAX_LEN);
+	if (d->description && !text_ok(d->description, DESC_MAX_LEN))
+		return fail(why, whylen, _("invalid field: description must be at most %d printable ASCII characters"), DESC_MAX_LEN);
+	if (!d->columns || d->ncolumns == 0)
+		return fail(why, whylen, "%s", _("missing mandatory field: columns"));
+	if (d->column_size == 0)
+		return fail(why, whylen, "%s", _("missing mandatory field: column_size"));
+	if (d->column_size < COLUMN_MIN_SIZE)
+		return fail(why, whylen, _("invalid field: column_size %u is smaller than %zu"), d->column_size, COLUMN_MIN_SIZE);
+	if (!d->collect)
+		return fail(why, whylen, "%s", _("missing mandatory field: collect"));
+
+	struct plugin_colinfo *cols = calloc(d->ncolumns, sizeof(*cols));
+	if (!cols)
+		return fail(why, whylen, "%s", _("out of memory"));
+	for (uint32_t i = 0; i < d->ncolumns; i++) {
+		/* walk by the plugin's stride; fields it does not have stay zero */
+		struct taskview_column c;
+		memset(&c, 0, sizeof(c));
+		const char *src = (const char *)d->columns + (size_t)i * d->column_size;
+		memcpy(&c, src, d->column_size < sizeof(c) ? d->column_size : sizeof(c));
+		if (check_column(d, i, &c, &cols[i], why, whylen) < 0) {
+			plugin_colinfo_free(cols, i + 1);
+			return -1;
+		}
+		for (uint32_t k = 0; k < i; k++) {
+			if (strcmp(cols[k].id, cols[i].id) == 0) {
+				fail(why, whylen, _("duplicate column id: %s (declared twice by this plugin)"), cols[i].id);
+				plugin_colinfo_free(cols, i + 1);
+				return -1;
+			}
+		}
+	}
+	*colsp = cols;
+	return 0;
+}
