@@ -169,6 +169,16 @@ static bool ts_parse_aggr(const unsigned char *nest, size_t len, struct ts_reply
 	return have_id && have_stats;
 }
 
+/*
+ * A group reply sums counts and totals over its threads, but max and min
+ * are one thread's values (often 0 while count is not), not the group's.
+ */
+static void ts_drop_minmax(struct ts_result *r)
+{
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		r->delay[c].max_ns = r->delay[c].min_ns = TV_UNKNOWN;
+}
+
 ssize_t ts_parse_msg(const void *buf, size_t len, uint16_t family, struct ts_reply *out)
 {
 	const unsigned char *p = buf;
@@ -206,6 +216,8 @@ ssize_t ts_parse_msg(const void *buf, size_t len, uint16_t family, struct ts_rep
 			out->is_tgid = type == TS_TYPE_AGGR_TGID;
 			if (ts_parse_aggr(data, dlen, out))
 				out->kind = TS_MSG_STATS;
+			if (out->is_tgid)
+				ts_drop_minmax(&out->r);
 			break;
 		}
 	}

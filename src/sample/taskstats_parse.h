@@ -52,6 +52,8 @@ struct ts_reply {
  * Decodes the netlink message at the start of buf (nlmsghdr, genlmsghdr,
  * then AGGR_PID / AGGR_TGID nests holding PID / TGID and STATS; NULL padding
  * and unknown attributes are skipped). family is the resolved TASKSTATS id.
+ * Group (TGID) replies get max_ns/min_ns TV_UNKNOWN: the kernel sums counts
+ * and totals over the threads but not the extremes.
  * Returns the bytes the message occupies (to step to the next one), or -1
  * when buf does not start with a well-formed message.
  */

@@ -443,7 +443,10 @@ START_TEST(test_message_walk)
 	ck_assert_int_eq(rep.id, 1234);
 	ck_assert(rep.is_tgid);
 	ck_assert_uint_eq(rep.r.version, 16);
-	ck_assert_int_eq(rep.r.delay[TV_DELAY_IRQ].max_ns, (int64_t)expect(16, "irq_delay_max"));
+	ck_assert_int_eq(rep.r.delay[TV_DELAY_IRQ].total_ns, (int64_t)expect(16, "irq_delay_total"));
+	/* a group's extremes are not reported by the kernel */
+	ck_assert_int_eq(rep.r.delay[TV_DELAY_IRQ].max_ns, TV_UNKNOWN);
+	ck_assert_int_eq(rep.r.delay[TV_DELAY_CPU].min_ns, TV_UNKNOWN);
 
 	ck_assert_int_eq(ts_parse_msg(buf + a, b + c, FAMILY, &rep), (ssize_t)b);
 	ck_assert_int_eq(rep.kind, TS_MSG_ERROR);
@@ -456,6 +459,12 @@ START_TEST(test_message_walk)
 	ck_assert_int_eq(rep.id, 4321);
 	ck_assert_int_eq(rep.r.delay[TV_DELAY_THRASHING].count, TV_UNKNOWN);
 	ck_assert_int_eq(rep.r.delay[TV_DELAY_RECLAIM].count, (int64_t)expect(8, "freepages_count"));
+
+	/* a thread's extremes are kept */
+	size_t d = build_reply(buf, 80, 4, 99, 16);
+	ck_assert_int_eq(ts_parse_msg(buf, d, FAMILY, &rep), (ssize_t)d);
+	ck_assert_int_eq(rep.r.delay[TV_DELAY_IRQ].max_ns, (int64_t)expect(16, "irq_delay_max"));
+	ck_assert_int_eq(rep.r.delay[TV_DELAY_CPU].min_ns, (int64_t)expect(16, "cpu_delay_min"));
 
 	/* another family's message is not ours */
 	ck_assert_int_eq(ts_parse_msg(buf, a, FAMILY + 1, &rep), (ssize_t)a);
