@@ -1,0 +1,58 @@
+/* Per-task delay accounting through the kernel's taskstats netlink family. */
+#ifndef TV_SAMPLE_TASKSTATS_H
+#define TV_SAMPLE_TASKSTATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample/taskstats_parse.h"
+
+enum ts_state { TS_ON, TS_OFF, TS_NO_PERMISSION, TS_UNSUPPORTED };
+
+/* One socket and its state; not safe to share between threads. */
+struct ts_client;
+
+/*
+ * Never NULL unless out of memory. Resolves the TASKSTATS family once and
+ * probes permission with one query of our own pid; whatever goes wrong is
+ * reported by ts_state() and ts_message(), not here.
+ */
+struct ts_client *ts_open(void);
+void ts_close(struct ts_client *c);
+
+/* ON/OFF follow /proc/sys/kernel/task_delayacct as read at open or by ts_refresh_state(). */
+enum ts_state ts_state(const struct ts_client *c);
+void ts_refresh_state(struct ts_client *c);
+
+/* "on", "off", "no-permission", "unsupported" */
+const char *ts_state_name(enum ts_state s);
+
+/* One English line for the user (translate at display time); "" when on. */
+const char *ts_message(const struct ts_client *c);
+
+struct ts_query {
+	int32_t id;   /* TID, or TGID when tgid */
+	bool tgid;    /* sum of the whole thread group, exited threads included */
+	bool ok;      /* out: r is valid */
+	struct ts_result r;
+};
+
+/*
+ * Queries n tasks, pipelined, and fills q[i].ok and q[i].r. A task that
+ * vanished gets ok=false quietly. Classes other than cpu are TV_UNKNOWN while
+ * the switch is off (their counters are not moving), and every class is
+ * when the kernel lacks delay accounting. Never blocks for long: stragglers
+ * are given up as not ok. Returns 0, or -1 (all not ok) when the client
+ * cannot query or the socket fails.
+ */
+int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n);
+
+/*
+ * For tests and measurements: asks for a receive buffer of rcvbuf bytes
+ * (0 keeps it) and allows window requests in flight (0 derives it from the
+ * buffer). Returns the receive buffer the kernel granted, or -1.
+ */
+int ts_tune(struct ts_client *c, int rcvbuf, size_t window);
+
+#endif

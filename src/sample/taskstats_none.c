@@ -1,0 +1,68 @@
+/* The taskstats API for builds without libnl: always unsupported, so callers need no #ifdef. */
+#include "sample/taskstats.h"
+
+#include <stdlib.h>
+
+struct ts_client {
+	int unused; /* C needs a member; there is no state to keep */
+};
+
+struct ts_client *ts_open(void)
+{
+	return calloc(1, sizeof(struct ts_client));
+}
+
+void ts_close(struct ts_client *c)
+{
+	free(c);
+}
+
+enum ts_state ts_state(const struct ts_client *c)
+{
+	(void)c;
+	return TS_UNSUPPORTED;
+}
+
+void ts_refresh_state(struct ts_client *c)
+{
+	(void)c;
+}
+
+const char *ts_state_name(enum ts_state s)
+{
+	switch (s) {
+	case TS_ON:
+		return "on";
+	case TS_OFF:
+		return "off";
+	case TS_NO_PERMISSION:
+		return "no-permission";
+	case TS_UNSUPPORTED:
+		break;
+	}
+	return "unsupported";
+}
+
+const char *ts_message(const struct ts_client *c)
+{
+	(void)c;
+	return "taskview was built without taskstats support";
+}
+
+int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)
+{
+	(void)c;
+	for (size_t i = 0; i < n; i++) {
+		q[i].ok = false;
+		ts_result_init(&q[i].r);
+	}
+	return -1;
+}
+
+int ts_tune(struct ts_client *c, int rcvbuf, size_t window)
+{
+	(void)c;
+	(void)rcvbuf;
+	(void)window;
+	return -1;
+}
