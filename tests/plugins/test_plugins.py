@@ -1,0 +1,272 @@
+"""Column plugins through the real binary: rejections and exit statuses, discovery, the time
+budget, root's ownership rules, the shipped plugins on a workload, and a plugin built out of
+tree against the installed SDK only."""
+import glob
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from tvtest import Skip, Workload, check, is_root, main, run, run_json  # noqa: E402
+
+BUILD_DIR = os.environ.get("BUILD_DIR", "build")
+SOURCE_DIR = os.environ.get("SOURCE_DIR", ".")
+TEST_MODS = os.environ.get("PLUGIN_TEST_DIR", os.path.join(BUILD_DIR, "tests", "plugins"))
+SHIPPED = os.environ.get("PLUGIN_DIR", os.path.join(BUILD_DIR, "plugins"))
+
+
+def mod(name):
+    return os.path.join(TEST_MODS, name + ".so")
+
+
+def shipped(name):
+    path = os.path.join(SHIPPED, name + ".so")
+    if not os.path.exists(path):
+        raise Skip(f"{path} not built (-Dplugins=false?)")
+    return path
+
+
+def env_with(**kw):
+    env = dict(os.environ)
+    env.update(kw)
+    return env
+
+
+def make_tree(root, files):
+    """Creates root/taskview/plugins holding copies of files (name -> source), mode 0755."""
+    d = os.path.join(root, "taskview", "plugins")
+    os.makedirs(d)
+    for p in (root, os.path.join(root, "taskview"), d):
+        os.chmod(p, 0o755)
+    for name, src in files.items():
+        shutil.copy(src, os.path.join(d, name))
+        os.chmod(os.path.join(d, name), 0o755)
+    return d
+
+
+def task_row(doc, pid):
+    rows = [t for t in doc["tasks"] if t["kind"] == "process" and t["pid"] == pid]
+    check(len(rows) == 1, f"one process row for {pid}: {doc['tasks']}")
+    return rows[0]
+
+
+BROKEN = [
+    ("noentry", "not a taskview plugin: no taskview_plugin_v1 symbol"),
+    ("future_major", "ABI mismatch: the plugin needs ABI 2 (taskview_plugin_v2), taskview"),
+    ("wrong_major", "ABI mismatch: the plugin needs ABI 2.0, taskview"),
+    ("newer_minor", "ABI mismatch: the plugin needs ABI 1.1, taskview"),
+    ("null_field", "missing mandatory field: collect"),
+    ("dup_ids", "duplicate column id: dup.x"),
+]
+
+
+def test_check_plugin_rejects_with_stage():
+    for name, message in BROKEN:
+        r = run("--check-plugin", mod(name))
+        check(r.returncode == 1, f"{name}: --check-plugin exited {r.returncode}, want 1: {r.stderr}")
+        check(f"plugin {mod(name)}: {message}" in r.stderr, f"{name}: want '{message}' in: {r.stderr!r}")
+    r = run("--check-plugin", os.path.join(TEST_MODS, "no-such-plugin.so"))
+    check(r.returncode == 1 and "cannot load: No such file or directory" in r.stderr, r.stderr)
+    # a file that is not a shared object: the loader's own words, under the user's file name
+    r = run("--check-plugin", os.path.join(SOURCE_DIR, "tests", "plugins", "hello.c"))
+    check(r.returncode == 1 and "hello.c: cannot load: " in r.stderr and "/proc/self/fd" not in r.stderr, r.stderr)
+
+
+def test_check_plugin_good():
+    for name, ids in (("hello", ["hello.tid", "hello.comm", "hello.refreshes"]),
+                      ("older_small", ["old.tid", "old.ticks"])):
+        r = run("--check-plugin", mod(name))
+        check(r.returncode == 0, f"{name}: --check-plugin exited {r.returncode}: {r.stderr}")
+        for i in ids:
+            check(i in r.stdout, f"{name}: {i} not listed: {r.stdout}")
+        check("sample on taskview's own process" in r.stdout, r.stdout)
+    for name in ("io", "oom", "fds"):
+        r = run("--check-plugin", shipped(name))
+        check(r.returncode == 0, f"{name}: --check-plugin exited {r.returncode}: {r.stderr}")
+
+
+def test_explicit_failure_exits_2():
+    for name, message in BROKEN:
+        r = run("-b", "--format", "json", "--no-plugins", "--plugin", mod(name), "-p", str(os.getpid()))
+        check(r.returncode == 2, f"{name}: exited {r.returncode}, want 2")
+        check(message in r.stderr, f"{name}: want '{message}' in: {r.stderr!r}")
+        check(r.stdout == "", f"{name}: no sample expected: {r.stdout!r}")
+
+
+def test_older_plugin_values():
+    pid = os.getpid()
+    docs = run_json("--no-plugins", "--plugin", mod("older_small"), "-p", str(pid), "-d", "0.3",
+                    "-n", "2", "-o", "pid,old.tid,old.ticks")
+    check(len(docs) == 2, f"two samples: {docs}")
+    row = task_row(docs[-1], pid)
+    check(row["old.tid"] == pid, f"old.tid {row['old.tid']}")
+    # its counter stays at 1: a rate of zero, known
+    check(row["old.ticks"] == 0, f"old.ticks rate {row['old.ticks']}")
+
+
+def test_discovery_carries_on():
+    pid = os.getpid()
+    with tempfile.TemporaryDirectory() as root:
+        make_tree(root, {"hello.so": mod("hello"), "broken.so": mod("noentry"), "README": mod("noentry")})
+        env = env_with(XDG_DATA_HOME=root)
+        r = run("-b", "--format", "json", "-p", str(pid), "-o", "pid,hello.tid,hello.comm", env=env)
+        check(r.returncode == 0, f"exited {r.returncode}: {r.stderr}")
+        check("broken.so: not a taskview plugin" in r.stderr, f"message for the broken plugin: {r.stderr!r}")
+        check("README" not in r.stderr, r.stderr)
+        row = task_row(json.loads(r.stdout.splitlines()[0]), pid)
+        with open("/proc/self/comm") as f:
+            comm = f.read().strip().upper()
+        check(row["hello.tid"] == pid and row["hello.comm"] == comm, f"row {row}, want comm {comm}")
+        # --no-plugins: nothing discovered, the column does not exist
+        r = run("--no-plugins", "--list-columns", env=env)
+        check(r.returncode == 0 and "hello.tid" not in r.stdout, f"--no-plugins listed: {r.stdout}")
+        r = run("--list-columns", env=env)
+        check("hello.tid" in r.stdout, f"discovered column not listed: {r.stdout}")
+        # HOME is used when XDG_DATA_HOME is unset
+        home = os.path.join(root, "home")
+        make_tree(os.path.join(home, ".local", "share"), {"hello.so": mod("hello")})
+        env = env_with(HOME=home)
+        env.pop("XDG_DATA_HOME", None)
+        r = run("--list-columns", env=env)
+        check("hello.tid" in r.stdout, f"~/.local/share plugin not found: {r.stdout} {r.stderr}")
+
+
+def test_never_current_directory():
+    with tempfile.TemporaryDirectory() as d:
+        shutil.copy(mod("hello"), os.path.join(d, "hello.so"))
+        r = subprocess.run([os.path.abspath(os.environ.get("TASKVIEW", "taskview")), "--list-columns"],
+                           cwd=d, capture_output=True, text=True, env=env_with(XDG_DATA_HOME=d))
+        check("hello.tid" not in r.stdout, "a plugin was taken from the current directory")
+
+
+def test_slow_plugin_disabled():
+    pid = os.getpid()
+    r = run("-b", "--format", "json", "--no-plugins", "--plugin", mod("slow"), "-p", str(pid),
+            "-n", "2", "-d", "0.2", "-o", "pid,slow.value")
+    check(r.returncode == 0, f"exited {r.returncode}: {r.stderr}")
+    check("plugin slow (" in r.stderr and "disabled:" in r.stderr and "50 ms budget" in r.stderr,
+          f"no disable message: {r.stderr!r}")
+    for line in r.stdout.splitlines():
+        check(task_row(json.loads(line), pid)["slow.value"] is None, f"slow values must be unknown: {line}")
+
+
+def test_root_refuses_writable():
+    if not is_root():
+        raise Skip("the ownership rules apply to root")
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o755)
+        p = os.path.join(d, "hello.so")
+        shutil.copy(mod("hello"), p)
+        os.chmod(p, 0o666)
+        r = run("-b", "--format", "json", "--plugin", p, "-p", str(os.getpid()))
+        check(r.returncode == 2 and f"plugin {p}: refused: {p} is world-writable" in r.stderr, r.stderr)
+        r = run("--check-plugin", p)
+        check(r.returncode == 1 and "world-writable" in r.stderr, r.stderr)
+        os.chmod(p, 0o755)
+        os.chmod(d, 0o777)
+        r = run("--check-plugin", p)
+        check(r.returncode == 1 and f"{d} is world-writable" in r.stderr, f"directory not checked: {r.stderr}")
+        os.chmod(d, 0o755)
+        os.chown(p, 1, 1)
+        r = run("--check-plugin", p)
+        check(r.returncode == 1 and "is owned by uid 1, not by root" in r.stderr, r.stderr)
+        os.chown(p, 0, 0)
+        check(run("--check-plugin", p).returncode == 0, "a root-owned 0755 plugin must load")
+        # discovered: the user directory of another user is skipped, with a message
+        root = os.path.join(d, "xdg")
+        make_tree(root, {"hello.so": mod("hello")})
+        os.chown(os.path.join(root, "taskview", "plugins"), 1, 1)
+        r = run("--list-columns", env=env_with(XDG_DATA_HOME=root))
+        check("hello.tid" not in r.stdout and "skipped:" in r.stderr and "owned by uid 1" in r.stderr,
+              f"foreign plugin directory used: {r.stderr}")
+
+
+SHIPPED_COLS = "pid,io.read_rate,io.write_rate,io.cancelled,oom.score,oom.adj,fds.count"
+
+
+def test_shipped_plugins_on_workload():
+    plugins = ["--no-plugins"]
+    for name in ("io", "oom", "fds"):
+        plugins += ["--plugin", shipped(name)]
+    with tempfile.TemporaryDirectory(dir=BUILD_DIR) as d, \
+            Workload("--fds", "100", "--oom-adj", "500", "--fsync", d) as w:
+        docs = run_json(*plugins, "-p", str(w.pid), "-d", "0.5", "-o", SHIPPED_COLS)
+        row = task_row(docs[-1], w.pid)
+        check(row["fds.count"] is not None and row["fds.count"] >= 100, f"fds.count {row['fds.count']}")
+        check(row["oom.adj"] == 500, f"oom.adj {row['oom.adj']}")
+        check(row["oom.score"] is not None and row["oom.score"] >= 500, f"oom.score {row['oom.score']}")
+        check(row["io.write_rate"] is not None and row["io.write_rate"] > 0, f"io.write_rate {row['io.write_rate']}")
+        check(row["io.read_rate"] is not None and row["io.read_rate"] >= 0, f"io.read_rate {row['io.read_rate']}")
+        if is_root():
+            # someone else's process: no permission is unknown, never zero
+            docs = run_json(*plugins, "-p", str(w.pid), "-d", "0.3", "-o", SHIPPED_COLS, user="65534")
+            row = task_row(docs[-1], w.pid)
+            for k in ("io.read_rate", "io.write_rate", "io.cancelled", "fds.count"):
+                check(row[k] is None, f"{k} as another user: {row[k]}, want null")
+            check(row["oom.adj"] == 500, "oom_score_adj is world-readable")
+
+
+def test_exported_symbols():
+    nm = shutil.which("nm")
+    if not nm:
+        raise Skip("no nm")
+    for name in ("io", "oom", "fds"):
+        out = subprocess.run([nm, "-D", "--defined-only", shipped(name)], capture_output=True, text=True).stdout
+        syms = {line.split()[-1] for line in out.splitlines() if line.strip()} - {"_init", "_fini"}
+        check(syms == {"taskview_plugin_v1"}, f"{name}.so exports {sorted(syms)}")
+
+
+def test_out_of_tree_plugin():
+    cc = shlex.split(os.environ.get("CC", "cc"))
+    if not shutil.which("pkg-config") or not shutil.which(cc[0]):
+        raise Skip("needs pkg-config and a C compiler")
+    with tempfile.TemporaryDirectory() as dest:
+        r = subprocess.run(["meson", "install", "-C", BUILD_DIR, "--destdir", dest, "--no-rebuild", "--quiet"],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, f"meson install failed: {r.stdout} {r.stderr}")
+        pcs = glob.glob(os.path.join(dest, "**", "taskview-plugin.pc"), recursive=True)
+        check(len(pcs) == 1, f"taskview-plugin.pc installed once: {pcs}")
+        # the installed paths live under DESTDIR: let pkg-config prefix them
+        env = env_with(PKG_CONFIG_PATH=os.path.dirname(pcs[0]), PKG_CONFIG_SYSROOT_DIR=dest,
+                       PKG_CONFIG_LIBDIR=os.path.dirname(pcs[0]))
+        cflags = subprocess.run(["pkg-config", "--cflags", "taskview-plugin"], env=env,
+                                capture_output=True, text=True, check=True).stdout.split()
+        check(any(f.startswith("-I" + dest) for f in cflags), f"cflags {cflags}")
+        plugindir = subprocess.run(["pkg-config", "--variable=plugindir", "taskview-plugin"], env=env,
+                                   capture_output=True, text=True, check=True).stdout.strip()
+        check(plugindir.startswith(dest), f"plugindir {plugindir}")
+        if os.path.exists(os.path.join(SHIPPED, "io.so")):
+            check(os.path.exists(os.path.join(plugindir, "io.so")), f"io.so not in {plugindir}")
+        check(os.path.exists(os.path.join(dest, *cflags[0][len("-I" + dest):].split("/"), "taskview", "plugin.h")),
+              "header installed under include/taskview")
+
+        so = os.path.join(dest, "hello.so")
+        src = os.path.join(SOURCE_DIR, "tests", "plugins", "hello.c")
+        # no include path of the source tree: the installed SDK only
+        r = subprocess.run([*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", *cflags,
+                            "-o", so, src], capture_output=True, text=True)
+        check(r.returncode == 0, f"out-of-tree build failed: {r.stderr}")
+        pid = os.getpid()
+        docs = run_json("--no-plugins", "--plugin", so, "-p", str(pid), "-o", "pid,hello.tid,hello.half")
+        row = task_row(docs[-1], pid)
+        check(row["hello.tid"] == pid and row["hello.half"] == pid / 2, f"row {row}")
+
+
+if __name__ == "__main__":
+    sys.exit(main([
+        test_check_plugin_rejects_with_stage,
+        test_check_plugin_good,
+        test_explicit_failure_exits_2,
+        test_older_plugin_values,
+        test_discovery_carries_on,
+        test_never_current_directory,
+        test_slow_plugin_disabled,
+        test_root_refuses_writable,
+        test_shipped_plugins_on_workload,
+        test_exported_symbols,
+        test_out_of_tree_plugin,
+    ]))
