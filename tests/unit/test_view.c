@@ -1,0 +1,422 @@
+/*
+ * What is shown and in which order: rows (processes with their threads right
+ * after them), sorting (unknown last in both directions, ties by ID), and
+ * the PID / user / text filters.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/column.h"
+#include "model/snapshot.h"
+#include "model/task.h"
+#include "view/filter.h"
+#include "view/rows.h"
+#include "view/sort.h"
+
+/* ---- a small snapshot ----
+ *   tgid 1  cpu 5
+ *   tgid 2  cpu 50, threads 2 (10), 3 (40), 4 (unknown), 5 (10)
+ *   tgid 3  cpu unknown (a kernel thread: no memory either)
+ *   tgid 4  cpu 50, threads 4 (30), 6 (20)
+ *   tgid 7  cpu 0.5, threads read but only as stand-ins (not rows)
+ */
+static struct snapshot snap;
+static struct colset cs;
+
+static void set(struct tv_task *t, int32_t tid, int32_t tgid, double cpu, int64_t pte, const char *comm)
+{
+	task_init(t);
+	t->tid = tid;
+	t->tgid = tgid;
+	t->is_thread = false;
+	t->cpu_pct = cpu;
+	t->vm_pte = pte;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
+static struct tv_task *threads_of(struct tv_task *p, size_t n, bool rows)
+{
+	p->threads = calloc(n, sizeof(*p->threads));
+	ck_assert_ptr_nonnull(p->threads);
+	p->nthreads_read = n;
+	p->threads_complete = true;
+	p->threads_are_rows = rows;
+	return p->threads;
+}
+
+static void thread(struct tv_task *t, int32_t tid, int32_t tgid, double cpu)
+{
+	set(t, tid, tgid, cpu, 64, "worker");
+	t->is_thread = true;
+}
+
+static void setup(void)
+{
+	ck_assert_int_eq(colset_init(&cs), 0);
+	memset(&snap, 0, sizeof(snap));
+	snap.nprocs = 5;
+	snap.procs = calloc(snap.nprocs, sizeof(*snap.procs));
+	ck_assert_ptr_nonnull(snap.procs);
+	set(&snap.procs[0], 1, 1, 5.0, 40, "init");
+	set(&snap.procs[1], 2, 2, 50.0, 64, "server");
+	struct tv_task *t = threads_of(&snap.procs[1], 4, true);
+	thread(&t[0], 2, 2, 10.0);
+	thread(&t[1], 3, 2, 40.0);
+	thread(&t[2], 4, 2, NAN);
+	thread(&t[3], 5, 2, 10.0);
+	set(&snap.procs[2], 3, 3, NAN, TV_UNKNOWN, "kthreadd");
+	set(&snap.procs[3], 4, 4, 50.0, 8, "Browser");
+	t = threads_of(&snap.procs[3], 2, true);
+	thread(&t[0], 4, 4, 30.0);
+	thread(&t[1], 6, 4, 20.0);
+	set(&snap.procs[4], 7, 7, 0.5, 12, "daemon");
+	t = threads_of(&snap.procs[4], 1, false);
+	thread(&t[0], 7, 7, 0.5);
+}
+
+static void teardown(void)
+{
+	snapshot_free(&snap);
+	colset_free(&cs);
+}
+
+static struct view_opts opts(const char *sort_id, bool reverse, bool all_threads)
+{
+	int idx = colset_index(&cs, sort_id);
+	ck_assert_int_ge(idx, 0);
+	return (struct view_opts){.cs = &cs, .sort_col = idx, .reverse = reverse, .all_threads = all_threads};
+}
+
+/* The rows as "p2 t3 t2 ..." for readable comparisons. */
+static char *rows_str(const struct rows *r)
+{
+	static char out[256];
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < r->n; i++)
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%c%d", i ? " " : "", r->v[i].is_thread ? 't' : 'p',
+				      r->v[i].task->tid);
+	return out;
+}
+
+static void check_grouping(const struct rows *r)
+{
+	/* every thread row follows its process row or a sibling thread row */
+	int32_t current = -1;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct row *row = &r->v[i];
+		if (!row->is_thread) {
+			current = row->task->tgid;
+			continue;
+		}
+		ck_assert_int_eq(row->task->tgid, current);
+		bool next_is_sibling = i + 1 < r->n && r->v[i + 1].is_thread;
+		ck_assert_int_eq(row->last_thread, !next_is_sibling);
+	}
+}
+
+START_TEST(rows_cpu_descending_by_default)
+{
+	struct view_opts vo = opts("cpu", false, false);
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	/* ties (50, 50) by ID; unknown last */
+	ck_assert_str_eq(rows_str(&r), "p2 p4 p1 p7 p3");
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(rows_cpu_reversed)
+{
+	struct view_opts vo = opts("cpu", true, false);
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	/* ascending now, ties still by ID ascending, unknown still last */
+	ck_assert_str_eq(rows_str(&r), "p7 p1 p2 p4 p3");
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(rows_all_threads_grouped)
+{
+	struct view_opts vo = opts("cpu", false, true);
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	/* threads under their process, sorted by cpu within it (tie 2/5 by TID,
+	 * unknown last); process 7's threads are not rows */
+	ck_assert_str_eq(rows_str(&r), "p2 t3 t2 t5 t4 p4 t4 t6 p1 p7 p3");
+	check_grouping(&r);
+	ck_assert(r.v[0].unfolded);
+	ck_assert(!r.v[9].unfolded); /* 7: nothing to unfold */
+	ck_assert(r.v[4].last_thread);
+	ck_assert(!r.v[3].last_thread);
+	ck_assert(r.v[7].last_thread);
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(rows_all_threads_reversed)
+{
+	struct view_opts vo = opts("cpu", true, true);
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p7 p1 p2 t2 t5 t3 t4 p4 t6 t4 p3");
+	check_grouping(&r);
+	rows_free(&r);
+}
+END_TEST
+
+static bool only_4(void *ctx, int32_t tgid)
+{
+	(void)ctx;
+	return tgid == 4;
+}
+
+START_TEST(rows_only_expanded_show_threads)
+{
+	struct view_opts vo = opts("cpu", false, false);
+	vo.expanded = only_4;
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p2 p4 t4 t6 p1 p7 p3");
+	ck_assert(!r.v[0].unfolded);
+	ck_assert(r.v[1].unfolded);
+	ck_assert(!r.v[2].last_thread);
+	ck_assert(r.v[3].last_thread);
+	check_grouping(&r);
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(rows_sort_by_pid_ascending)
+{
+	struct view_opts vo = opts("pid", false, true);
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p1 p2 t2 t3 t4 t5 p3 p4 t4 t6 p7");
+	rows_free(&r);
+	vo.reverse = true;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p7 p4 t6 t4 p3 p2 t5 t4 t3 t2 p1");
+	check_grouping(&r);
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(rows_unknown_memory_last_both_ways)
+{
+	/* the kernel thread (no VmPTE) sorts last whichever way */
+	struct view_opts vo = opts("vm_pte", false, false);
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p2 p1 p7 p4 p3");
+	rows_free(&r);
+	vo.reverse = true;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p4 p7 p1 p2 p3");
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(rows_sort_by_name)
+{
+	struct view_opts vo = opts("comm", false, false);
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	/* byte order: upper case first */
+	ck_assert_str_eq(rows_str(&r), "p4 p7 p1 p3 p2");
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(rows_empty_snapshot)
+{
+	struct snapshot empty = {0};
+	struct view_opts vo = opts("cpu", false, true);
+	struct rows r;
+	ck_assert_int_eq(rows_build(&empty, &vo, &r), 0);
+	ck_assert_uint_eq(r.n, 0);
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(sort_unknown_user_last)
+{
+	struct tv_task a, b, c;
+	set(&a, 10, 10, 0, 0, "a");
+	set(&b, 11, 11, 0, 0, "b");
+	set(&c, 12, 12, 0, 0, "c");
+	a.user = NULL;
+	b.user = "zoe";
+	c.user = "adm";
+	const struct column *col = colset_find(&cs, "user");
+	ck_assert_ptr_nonnull(col);
+	const struct tv_task *v[] = {&a, &b, &c};
+	sort_tasks(v, 3, col, false);
+	ck_assert_int_eq(v[0]->tid, 12);
+	ck_assert_int_eq(v[1]->tid, 11);
+	ck_assert_int_eq(v[2]->tid, 10);
+	sort_tasks(v, 3, col, true);
+	ck_assert_int_eq(v[0]->tid, 11);
+	ck_assert_int_eq(v[1]->tid, 12);
+	ck_assert_int_eq(v[2]->tid, 10);
+}
+END_TEST
+
+/* ---- filters ---- */
+
+START_TEST(pids_sorted_unique)
+{
+	struct filter f;
+	filter_init(&f);
+	char *bad = NULL;
+	ck_assert_int_eq(filter_add_pids(&f, "30,1,30,2", &bad), 0);
+	ck_assert_ptr_null(bad);
+	ck_assert_int_eq(filter_add_pids(&f, "2,5", &bad), 0); /* a second -p adds to the list */
+	ck_assert_uint_eq(f.npids, 4);
+	ck_assert_int_eq(f.pids[0], 1);
+	ck_assert_int_eq(f.pids[1], 2);
+	ck_assert_int_eq(f.pids[2], 5);
+	ck_assert_int_eq(f.pids[3], 30);
+	ck_assert(filter_wants_pid(&f, 30));
+	ck_assert(filter_wants_pid(&f, 5));
+	ck_assert(!filter_wants_pid(&f, 3));
+	ck_assert(!filter_wants_pid(&f, 31));
+	filter_free(&f);
+}
+END_TEST
+
+START_TEST(pids_empty_token)
+{
+	struct filter f;
+	filter_init(&f);
+	char *bad = NULL;
+	ck_assert_int_eq(filter_add_pids(&f, "1,2,,3", &bad), -1);
+	ck_assert_ptr_nonnull(bad);
+	ck_assert_str_eq(bad, "");
+	free(bad);
+	filter_free(&f);
+}
+END_TEST
+
+START_TEST(pids_bad_tokens_named)
+{
+	static const char *const lists[] = {"1,x", "0", "-5", "7,99999999999", "4,", ",4", "1.5", "0x10", "2 "};
+	static const char *const toks[] = {"x", "0", "-5", "99999999999", "", "", "1.5", "0x10", "2 "};
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		struct filter f;
+		filter_init(&f);
+		char *bad = NULL;
+		ck_assert_msg(filter_add_pids(&f, lists[i], &bad) == -1, "accepted '%s'", lists[i]);
+		ck_assert_ptr_nonnull(bad);
+		ck_assert_str_eq(bad, toks[i]);
+		free(bad);
+		filter_free(&f);
+	}
+}
+END_TEST
+
+START_TEST(pids_none_wants_all)
+{
+	struct filter f;
+	filter_init(&f);
+	ck_assert(filter_wants_pid(&f, 1));
+	ck_assert(filter_wants_pid(&f, 123456));
+	ck_assert(filter_wants_pid(NULL, 5));
+	filter_free(&f);
+}
+END_TEST
+
+START_TEST(user_numeric_and_name)
+{
+	struct filter f;
+	filter_init(&f);
+	ck_assert(filter_wants_uid(&f, 0));
+	ck_assert(filter_wants_uid(&f, 1000));
+	ck_assert_int_eq(filter_set_user(&f, "4242"), 0);
+	ck_assert_int_eq(f.uid, 4242);
+	ck_assert(filter_wants_uid(&f, 4242));
+	ck_assert(!filter_wants_uid(&f, 0));
+	ck_assert(!filter_wants_uid(&f, TV_UNKNOWN));
+	ck_assert_int_eq(filter_set_user(&f, "root"), 0);
+	ck_assert_int_eq(f.uid, 0);
+	ck_assert(filter_wants_uid(&f, 0));
+	ck_assert(!filter_wants_uid(&f, 4242));
+	filter_free(&f);
+}
+END_TEST
+
+START_TEST(user_unknown)
+{
+	struct filter f;
+	filter_init(&f);
+	ck_assert_int_eq(filter_set_user(&f, "no-such-user-here"), -1);
+	ck_assert_int_eq(filter_set_user(&f, "-1"), -1);
+	ck_assert_int_eq(filter_set_user(&f, "4294967295"), -1); /* (uid_t)-1 means "no uid" */
+	ck_assert_int_eq(filter_set_user(&f, ""), -1);
+	ck_assert_int_eq(f.uid, TV_UNKNOWN);
+	filter_free(&f);
+}
+END_TEST
+
+START_TEST(text_case_insensitive)
+{
+	struct filter f;
+	filter_init(&f);
+	ck_assert(filter_matches_text(&f, "anything", NULL));
+	ck_assert_int_eq(filter_set_text(&f, "FiRe"), 0);
+	ck_assert(filter_matches_text(&f, "firefox", NULL));
+	ck_assert(filter_matches_text(&f, "Isolated Web Co", "/usr/lib/FIREFOX/firefox -contentproc"));
+	ck_assert(filter_matches_text(&f, "x", "campFIRE"));
+	ck_assert(!filter_matches_text(&f, "bash", "/bin/bash -l"));
+	ck_assert(!filter_matches_text(&f, "bash", NULL));
+	ck_assert(!filter_matches_text(&f, "fir", "fi re"));
+	/* an empty text clears the filter */
+	ck_assert_int_eq(filter_set_text(&f, ""), 0);
+	ck_assert(filter_matches_text(&f, "bash", NULL));
+	ck_assert_int_eq(filter_set_text(&f, "ä"), 0);
+	ck_assert(filter_matches_text(&f, "bär", NULL)); /* UTF-8 bytes match as they are */
+	filter_free(&f);
+}
+END_TEST
+
+static Suite *view_suite(void)
+{
+	Suite *s = suite_create("view");
+	TCase *tc = tcase_create("rows");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, rows_cpu_descending_by_default);
+	tcase_add_test(tc, rows_cpu_reversed);
+	tcase_add_test(tc, rows_all_threads_grouped);
+	tcase_add_test(tc, rows_all_threads_reversed);
+	tcase_add_test(tc, rows_only_expanded_show_threads);
+	tcase_add_test(tc, rows_sort_by_pid_ascending);
+	tcase_add_test(tc, rows_unknown_memory_last_both_ways);
+	tcase_add_test(tc, rows_sort_by_name);
+	tcase_add_test(tc, rows_empty_snapshot);
+	tcase_add_test(tc, sort_unknown_user_last);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("filter");
+	tcase_add_test(tc, pids_sorted_unique);
+	tcase_add_test(tc, pids_empty_token);
+	tcase_add_test(tc, pids_bad_tokens_named);
+	tcase_add_test(tc, pids_none_wants_all);
+	tcase_add_test(tc, user_numeric_and_name);
+	tcase_add_test(tc, user_unknown);
+	tcase_add_test(tc, text_case_insensitive);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(view_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
