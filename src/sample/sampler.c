@@ -319,27 +319,36 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 	return 0;
 }
 
-/* Ids in the PID list that are threads select their process: map them to TGIDs. */
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Ids in the PID list that are threads select their process: a copy of the
+ * filter with every such id replaced by its TGID (from its status file). */
 static struct filter *filter_with_tgids(struct sampler *s, const struct filter *f, struct pids_fetch *fe)
 {
 	if (!f || f->npids == 0)
 		return NULL;
+	size_t total = (size_t)fe->counts->total;
+	int32_t *procs = malloc((total ? total : 1) * sizeof(*procs));
 	struct filter *g = calloc(1, sizeof(*g));
-	if (!g)
-		return NULL;
-	filter_init(g);
-	g->uid = f->uid;
-	g->pids = malloc(f->npids * sizeof(*g->pids));
-	if (!g->pids) {
+	if (g)
+		filter_init(g);
+	if (!procs || !g || !(g->pids = malloc(f->npids * sizeof(*g->pids)))) {
+		free(procs);
+		filter_free(g);
 		free(g);
 		return NULL;
 	}
+	for (size_t k = 0; k < total; k++)
+		procs[k] = STACK_VAL(IT_PID, s_int, fe->stacks[k]);
+	qsort(procs, total, sizeof(*procs), cmp_i32);
+	g->uid = f->uid;
 	for (size_t i = 0; i < f->npids; i++) {
 		int32_t id = f->pids[i], tgid = id;
-		bool is_proc = false;
-		for (int k = 0; k < fe->counts->total && !is_proc; k++)
-			is_proc = STACK_VAL(IT_PID, s_int, fe->stacks[k]) == id;
-		if (!is_proc) {
+		if (!bsearch(&id, procs, total, sizeof(*procs), cmp_i32)) {
 			char name[48];
 			struct proc_status ps;
 			snprintf(name, sizeof(name), "%d/status", id);
@@ -349,15 +358,9 @@ static struct filter *filter_with_tgids(struct sampler *s, const struct filter *
 		}
 		g->pids[g->npids++] = tgid;
 	}
-	char *bad = NULL;
-	(void)bad;
+	free(procs);
+	qsort(g->pids, g->npids, sizeof(*g->pids), cmp_i32);
 	return g;
-}
-
-static int cmp_i32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return (x > y) - (x < y);
 }
 
 /* Asks taskstats for process sums (TGID) and for the thread rows shown. */
@@ -423,8 +426,6 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	size_t total = (size_t)fe->counts->total;
 	struct filter *byid = filter_with_tgids(s, o->filter, fe);
-	if (byid)
-		qsort(byid->pids, byid->npids, sizeof(*byid->pids), cmp_i32);
 	const struct filter *sel = byid ? byid : o->filter;
 
 	out->procs = calloc(total ? total : 1, sizeof(*out->procs));

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""CPU cost of one taskview refresh on a box with many threads.
+
+Starts P workload processes with T threads each (mostly sleeping), then runs
+taskview in batch mode with N and 1 iterations for each configuration and
+reports (cpu(N) - cpu(1)) / (N - 1): the user+system CPU of one refresh,
+start-up excluded.
+
+usage: bench_refresh.py TASKVIEW WORKLOAD [--procs 100] [--threads 100] [--iterations 21]
+"""
+import argparse
+import os
+import resource
+import subprocess
+import sys
+
+
+def cpu_of(cmd, env=None):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def per_refresh(base, n, repeat=3, **kw):
+    best = None
+    for _ in range(repeat):
+        many = cpu_of(base + ["-n", str(n)], **kw)
+        one = cpu_of(base + ["-n", "1"], **kw)
+        v = (many - one) / (n - 1)
+        best = v if best is None else min(best, v)
+    return best * 1000.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("taskview")
+    ap.add_argument("workload")
+    ap.add_argument("--procs", type=int, default=100)
+    ap.add_argument("--threads", type=int, default=100)
+    ap.add_argument("--iterations", type=int, default=21)
+    a = ap.parse_args()
+
+    procs = []
+    try:
+        for _ in range(a.procs):
+            p = subprocess.Popen([a.workload, "--sleepers", str(a.threads - 1), "--seconds", "600"],
+                                 stdout=subprocess.PIPE, text=True)
+            p.stdout.readline()
+            procs.append(p)
+        pids = ",".join(str(p.pid) for p in procs)
+        tv = [a.taskview, "-b", "--format", "json", "-d", "0.1"]
+        default_cols = ["-o", "pid,user,state,cpu,threads,vm_size,vm_rss,vm_pte,ctxt_vol_rate,ctxt_invol_rate,"
+                        "cpu_delay,io_delay,command"]
+        cases = [
+            ("all processes, default columns", tv + default_cols),
+            ("all processes, no switch/delay columns", tv + ["-o", "pid,user,state,cpu,threads,vm_size,vm_rss,vm_pte,command"]),
+            ("all processes, every column", tv),
+            ("the workload processes, threads shown (-H)", tv + default_cols + ["-H", "-p", pids]),
+            ("the workload, -H, no delay columns", tv + ["-H", "-p", pids, "-o", "pid,cpu,ctxt_vol_rate,comm"]),
+            ("one workload process, -H", tv + default_cols + ["-H", "-p", str(procs[0].pid)]),
+        ]
+        total_threads = a.procs * a.threads
+        print(f"{a.procs} processes x {a.threads} threads = {total_threads} workload threads; "
+              f"{a.iterations - 1} refreshes per measurement, best of 3")
+        print(f"{'case':48} {'ms CPU/refresh':>15}")
+        for name, cmd in cases:
+            print(f"{name:48} {per_refresh(cmd, a.iterations):15.2f}")
+        if os.geteuid() == 0:
+            nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            print(f"{'as nobody (no taskstats), default columns':48} "
+                  f"{per_refresh(nobody + tv + default_cols, a.iterations):15.2f}")
+    finally:
+        for p in procs:
+            p.kill()
+        for p in procs:
+            p.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
