@@ -254,8 +254,10 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 	{
 		struct proc_status ps;
 		n = proc_read_at(piddir, "status", s->buf, READ_CAP);
+		if (n == -ENOENT || n == -ESRCH)
+			return -1; /* vanished mid-scan */
 		if (n < 0 || proc_parse_status(s->buf, (size_t)n, &ps) < 0)
-			return -1;
+			proc_parse_status("", 0, &ps); /* unreadable: every field unknown */
 		memcpy(t->comm, ps.name, sizeof(t->comm));
 		t->vm_size = ps.vm_size;
 		t->vm_rss = ps.vm_rss;
