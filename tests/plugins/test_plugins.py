@@ -4,6 +4,7 @@ tree against the installed SDK only."""
 import glob
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -256,6 +257,50 @@ def test_out_of_tree_plugin():
         check(row["hello.tid"] == pid and row["hello.half"] == pid / 2, f"row {row}")
 
 
+def doc_examples():
+    """The complete plugins of docs/plugins.md and docs/taskview-plugins.7, as C sources."""
+    with open(os.path.join(SOURCE_DIR, "docs", "plugins.md")) as f:
+        md = f.read()
+    with open(os.path.join(SOURCE_DIR, "docs", "taskview-plugins.7")) as f:
+        man = f.read()
+    out = {"plugins.md": re.search(r"```c\n(.*?)```", md, re.S).group(1)}
+    block = [b for b in re.findall(r"^\.EX\n(.*?)^\.EE", man, re.S | re.M) if "taskview_plugin_v1(void)" in b]
+    check(len(block) == 1, "one complete example in the man page")
+    out["taskview-plugins.7"] = block[0].replace("\\-", "-").replace("\\e", "\\")
+    return out
+
+
+def test_doc_examples_build_and_load():
+    cc = shlex.split(os.environ.get("CC", "cc"))
+    if not shutil.which(cc[0]):
+        raise Skip("no C compiler")
+    with tempfile.TemporaryDirectory() as d:
+        for where, code in doc_examples().items():
+            src = os.path.join(d, "example.c")
+            so = os.path.join(d, "example.so")
+            with open(src, "w") as f:
+                f.write(code)
+            r = subprocess.run([*cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-shared", "-fPIC",
+                                "-I", os.path.join(SOURCE_DIR, "include"), "-o", so, src],
+                               capture_output=True, text=True)
+            check(r.returncode == 0, f"{where}: example does not build: {r.stderr}")
+            r = run("--check-plugin", so)
+            check(r.returncode == 0, f"{where}: example rejected: {r.stderr}")
+
+
+def test_man_page_lint():
+    page = os.path.join(SOURCE_DIR, "docs", "taskview-plugins.7")
+    ran = False
+    for cmd in (["groff", "-man", "-ww", "-z", page], ["mandoc", "-Tlint", page]):
+        if not shutil.which(cmd[0]):
+            continue
+        ran = True
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        check(r.returncode == 0 and not r.stdout and not r.stderr, f"{cmd[0]}: {r.stdout}{r.stderr}")
+    if not ran:
+        raise Skip("neither groff nor mandoc")
+
+
 if __name__ == "__main__":
     sys.exit(main([
         test_check_plugin_rejects_with_stage,
@@ -269,4 +314,6 @@ if __name__ == "__main__":
         test_shipped_plugins_on_workload,
         test_exported_symbols,
         test_out_of_tree_plugin,
+        test_doc_examples_build_and_load,
+        test_man_page_lint,
     ]))
