@@ -62,16 +62,24 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	struct app a;
-	rc = app_init(&a, &o, NULL, NULL);
+	/* interactive mode collects plugin messages for its status line: they
+	 * must not reach the terminal while curses owns it */
+	bool interactive = !o.batch && !o.list_columns;
+	struct tui_msgs msgs;
+	tui_msgs_init(&msgs);
+	rc = app_init(&a, &o, interactive ? tui_msgs_add : NULL, &msgs);
+	if (rc)
+		tui_msgs_flush(&msgs, stderr);
 	if (rc == 0) {
 		if (o.list_columns)
 			list_columns(&a);
 		else if (o.batch)
 			rc = batch_run(&a, &o);
 		else
-			rc = tui_run(&a, &o);
+			rc = tui_run(&a, &o, &msgs);
 	}
 	app_free(&a);
+	tui_msgs_free(&msgs);
 	cli_free(&o);
 	return rc;
 }

@@ -1,0 +1,20 @@
+/* Modal dialogs of the main screen. Each runs its own key loop over the
+ * main screen (redrawn beneath it on resize) and returns when done. */
+#ifndef TV_RENDER_TUI_DIALOGS_H
+#define TV_RENDER_TUI_DIALOGS_H
+
+#include "render/tui/state.h"
+
+void dialog_sort(struct tui *t);      /* sort_menu.c */
+void dialog_kill(struct tui *t);      /* signal_menu.c */
+void dialog_user(struct tui *t);      /* user_menu.c */
+void dialog_setup(struct tui *t);     /* setup.c */
+void dialog_help(struct tui *t);      /* help.c */
+void dialog_search(struct tui *t);    /* prompts.c */
+void dialog_filter(struct tui *t);    /* prompts.c */
+void dialog_pids(struct tui *t);      /* prompts.c */
+void dialog_delay(struct tui *t);     /* prompts.c */
+/* Jumps to the next row after the selection that matches the search text. */
+bool tui_search_next(struct tui *t, bool from_current);
+
+#endif
