@@ -1,9 +1,11 @@
 #include "util/json.h"
 
+#include <float.h>
+#include <locale.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include "util/text.h"
 
@@ -56,10 +58,23 @@ void json_add_double(struct buf *b, double v, int decimals)
 		buf_adds(b, "null");
 		return;
 	}
-	char tmp[64];
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 20)
+		decimals = 20;
+	/* every integer digit of the largest double fits: a value is never cut */
+	char tmp[DBL_MAX_10_EXP + 32];
 	snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+	/* taskview runs in the user's locale: JSON wants '.' whatever LC_NUMERIC says */
+	const char *dp = localeconv()->decimal_point;
+	size_t dl = strlen(dp);
+	char *q;
+	if (dl && strcmp(dp, ".") != 0 && (q = strstr(tmp, dp))) {
+		*q = '.';
+		memmove(q + 1, q + dl, strlen(q + dl) + 1);
+	}
 	/* "-0.00" is valid JSON but confusing; print 0 */
-	if (tmp[0] == '-' && strtod(tmp, NULL) == 0.0)
-		snprintf(tmp, sizeof(tmp), "%.*f", decimals, 0.0);
+	if (tmp[0] == '-' && tmp[1 + strspn(tmp + 1, "0.")] == '\0')
+		memmove(tmp, tmp + 1, strlen(tmp));
 	buf_adds(b, tmp);
 }
