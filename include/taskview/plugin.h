@@ -20,9 +20,11 @@
  * Callbacks and threads: every callback runs on taskview's sampling thread,
  * one at a time. While in a callback a plugin must not
  * - touch the terminal (write to stdout, stderr or /dev/tty, or read stdin),
- * - block or sleep: the callbacks of one plugin get 50 ms in total per
- *   refresh (TASKVIEW_PLUGIN_BUDGET_MS, CLOCK_MONOTONIC); a plugin that takes
- *   longer is disabled for the rest of the run and its columns show unknown,
+ * - block or sleep: the callbacks of one plugin get, per refresh, 50 ms plus
+ *   50 us for each task it was called for (TASKVIEW_PLUGIN_BUDGET_MS,
+ *   TASKVIEW_PLUGIN_BUDGET_US_PER_TASK; CLOCK_MONOTONIC, callbacks summed).
+ *   A plugin that takes longer is disabled for the rest of the run and its
+ *   columns show unknown,
  * - change the locale, signal dispositions or signal masks, the working
  *   directory, or the process's credentials or resource limits,
  * - call exit(), abort() or fork(), or create threads that call back,
@@ -44,8 +46,14 @@ extern "C" {
 #define TASKVIEW_PLUGIN_ABI_MAJOR 1
 #define TASKVIEW_PLUGIN_ABI_MINOR 0
 
-/* Cumulative time a plugin's callbacks may take in one refresh. */
+/*
+ * Time a plugin's callbacks may take in one refresh, summed: a fixed part
+ * plus a part per task collected, so that reading a /proc file or two per
+ * task stays well inside it with tens of thousands of threads shown, while a
+ * plugin that blocks is caught.
+ */
 #define TASKVIEW_PLUGIN_BUDGET_MS 50
+#define TASKVIEW_PLUGIN_BUDGET_US_PER_TASK 50
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TASKVIEW_PLUGIN_EXPORT __attribute__((visibility("default")))

@@ -67,8 +67,8 @@ static int sample_self(struct plugin_host *h, const struct plugin *p, FILE *out,
 
 	int rc = p->disabled ? 1 : 0;
 	if (!rc) {
-		fprintf(out, _("sample on taskview's own process (pid %d), %.1f ms of the %d ms budget:\n"),
-		        (int)t.tid, (double)p->spent_ns / 1e6, TASKVIEW_PLUGIN_BUDGET_MS);
+		fprintf(out, _("sample on taskview's own process (pid %d), %.2f ms; the budget is %d ms + %d us per task and refresh:\n"),
+		        (int)t.tid, (double)p->spent_ns / 1e6, TASKVIEW_PLUGIN_BUDGET_MS, TASKVIEW_PLUGIN_BUDGET_US_PER_TASK);
 		for (uint32_t k = 0; k < p->ncols; k++) {
 			fprintf(out, "  %-24s ", p->cols[k].id);
 			if (p->cols[k].applies == COL_ROWS_THREAD)

@@ -20,6 +20,7 @@
 #include "util/i18n.h"
 
 #define BUDGET_NS ((int64_t)TASKVIEW_PLUGIN_BUDGET_MS * 1000000)
+#define BUDGET_NS_PER_TASK ((int64_t)TASKVIEW_PLUGIN_BUDGET_US_PER_TASK * 1000)
 #define MSG_MAX 1024
 /* Entry symbols of other majors probed to tell "wrong ABI" from "not a plugin". */
 #define PROBE_MAJOR_MAX 16
@@ -415,11 +416,13 @@ size_t plugin_host_nslots(const struct plugin_host *h)
 static void charge(struct plugin_host *h, struct plugin *p, int64_t t0)
 {
 	p->spent_ns += now_ns() - t0;
-	if (p->disabled || p->spent_ns <= BUDGET_NS)
+	int64_t budget = BUDGET_NS + (int64_t)p->ncalls * BUDGET_NS_PER_TASK;
+	if (p->disabled || p->spent_ns <= budget)
 		return;
 	p->disabled = true;
-	say(h, _("plugin %s (%s): disabled: its callbacks took %lld ms in one refresh, over the %d ms budget; its columns show as unknown"),
-	    p->d.name, p->path, (long long)(p->spent_ns / 1000000), TASKVIEW_PLUGIN_BUDGET_MS);
+	say(h, _("plugin %s (%s): disabled: its callbacks took %.1f ms in one refresh, over its budget of %.1f ms (%d ms, plus %d us per task; tasks: %zu); its columns show as unknown"),
+	    p->d.name, p->path, (double)p->spent_ns / 1e6, (double)budget / 1e6,
+	    TASKVIEW_PLUGIN_BUDGET_MS, TASKVIEW_PLUGIN_BUDGET_US_PER_TASK, p->ncalls);
 }
 
 void plugin_host_begin(struct plugin_host *h)
@@ -429,6 +432,7 @@ void plugin_host_begin(struct plugin_host *h)
 	for (size_t i = 0; i < h->n; i++) {
 		struct plugin *p = &h->v[i];
 		p->spent_ns = 0;
+		p->ncalls = 0;
 		if (p->disabled || !p->d.begin)
 			continue;
 		int64_t t0 = now_ns();
@@ -442,31 +446,37 @@ static bool applies_to(enum col_applies a, bool is_thread)
 	return a == COL_ROWS_BOTH || (a == COL_ROWS_THREAD) == is_thread;
 }
 
+/* Marks the columns of p wanted on this row; false when none is. */
+static bool plugin_wants(struct plugin *p, const struct tv_task *t, const bool *shown)
+{
+	bool any = false;
+	for (uint32_t k = 0; k < p->ncols; k++) {
+		p->wanted[k] = (!shown || shown[p->first_slot + k]) && applies_to(p->cols[k].applies, t->is_thread);
+		any |= p->wanted[k];
+	}
+	return any;
+}
+
 void plugin_host_collect(struct plugin_host *h, struct tv_task *t, int dirfd, const bool *shown)
 {
-	if (!h || h->nslots == 0)
+	if (!h)
 		return;
-	if (!t->pvals) {
-		t->pvals = calloc(h->nslots, sizeof(*t->pvals));
-		if (!t->pvals)
-			return;
-		plugin_values_clear(t->pvals, h->nslots);
-	}
 	struct taskview_task task = {.t = t, .dirfd = dirfd};
 	for (size_t i = 0; i < h->n; i++) {
 		struct plugin *p = &h->v[i];
-		if (p->disabled)
+		if (p->disabled || !plugin_wants(p, t, shown))
 			continue;
-		bool any = false;
-		for (uint32_t k = 0; k < p->ncols; k++) {
-			p->wanted[k] = (!shown || shown[p->first_slot + k]) && applies_to(p->cols[k].applies, t->is_thread);
-			any |= p->wanted[k];
+		/* allocated only when some plugin column is wanted: hidden columns cost nothing */
+		if (!t->pvals) {
+			t->pvals = calloc(h->nslots, sizeof(*t->pvals));
+			if (!t->pvals)
+				return;
+			plugin_values_clear(t->pvals, h->nslots);
 		}
-		if (!any)
-			continue;
 		struct taskview_values v = {
 			.pv = t->pvals + p->first_slot, .cols = p->cols, .wanted = p->wanted, .n = p->ncols,
 		};
+		p->ncalls++;
 		int64_t t0 = now_ns();
 		p->d.collect(p->state, plugin_api_host(), &task, &v);
 		charge(h, p, t0);

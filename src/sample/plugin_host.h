@@ -43,12 +43,13 @@ size_t plugin_host_nslots(const struct plugin_host *h);
 /*
  * One refresh, on the sampling thread: begin, collect for each task, end.
  * msg_cb may be called from these when a plugin goes over its time budget
- * (TASKVIEW_PLUGIN_BUDGET_MS per refresh) and is disabled.
+ * (TASKVIEW_PLUGIN_BUDGET_MS + TASKVIEW_PLUGIN_BUDGET_US_PER_TASK for each task
+ * it was called for, per refresh) and is disabled.
  *
- * collect fills t->pvals (allocating nslots entries if NULL) for one task whose
- * /proc directory (/proc/PID, or /proc/PID/task/TID on thread rows) is open as
- * dirfd. shown is indexed by slot (NULL = every slot); plugins none of whose
- * columns is shown are not called.
+ * collect fills t->pvals for one task whose /proc directory (/proc/PID, or
+ * /proc/PID/task/TID on thread rows) is open as dirfd. shown is indexed by slot
+ * (NULL = every slot); plugins none of whose columns is shown (or applies to the
+ * row) are not called, and t->pvals (nslots entries) is allocated only when one is.
  */
 void plugin_host_begin(struct plugin_host *h);
 void plugin_host_collect(struct plugin_host *h, struct tv_task *t, int dirfd, const bool *shown);

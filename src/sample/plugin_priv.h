@@ -48,6 +48,7 @@ struct plugin {
 	bool inited;                /* free_state is owed */
 	bool disabled;              /* over budget: no more callbacks */
 	int64_t spent_ns;           /* callback time in the current refresh */
+	size_t ncalls;              /* collect calls in the current refresh */
 };
 
 struct plugin_host {
