@@ -177,12 +177,14 @@ struct taskview_plugin {
 	uint32_t ncolumns;
 	uint32_t column_size;
 
-	/* Mandatory. Called for every task (row) that shows at least one of the
-	 * plugin's columns; stores values with host->set_*. */
+	/* Mandatory. Called for every task (row) on which at least one of the
+	 * plugin's columns is wanted (shown or sorted by, and applying to the
+	 * row); stores values with host->set_*. */
 	void (*collect)(void *state, const struct taskview_host *host,
 	                const struct taskview_task *task, struct taskview_values *values);
 	/* Optional. Called once after loading, before any refresh. Returns 0,
-	 * or a negative errno to refuse loading. *state is handed to every
+	 * or a negative errno to refuse loading (after freeing what it
+	 * allocated: free_state is then not called). *state is handed to every
 	 * later callback (NULL unless set). */
 	int32_t (*init)(const struct taskview_host *host, void **state);
 	/* Optional. Called once before unloading; frees the state. */
