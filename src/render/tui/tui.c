@@ -10,6 +10,7 @@
 #include <curses.h>
 
 #include "render/tui/keymap.h"
+#include "render/tui/prefs.h"
 #include "render/tui/state.h"
 #include "sample/plugin_host.h"
 #include "sample/sampler.h"
@@ -116,6 +117,9 @@ int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
 	t.all_threads = o->threads;
 	int rc = 1;
 	char *err = NULL;
+	/* the settings file is read here, not in main: batch mode ignores it */
+	struct prefs prefs;
+	prefs_load(&t, &prefs);
 	if (tui_copy_filter(&t.filter, &o->filter) < 0) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		goto out;
@@ -151,7 +155,10 @@ int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
 	term_close();
 	if (rc)
 		fprintf(stderr, "taskview: %s\n", buf_str(&t.status));
+	else if (!term_quit_signal())
+		prefs_save(&t, &prefs);
 out:
+	prefs_free(&prefs);
 	free(err);
 	tui_msgs_flush(msgs, stderr);
 	int sig = term_quit_signal();

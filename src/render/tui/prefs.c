@@ -1,0 +1,151 @@
+#include "render/tui/prefs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/tui/state.h"
+#include "util/i18n.h"
+
+static void prefs_warn(void *ctx, unsigned line, const char *msg)
+{
+	char text[512];
+	snprintf(text, sizeof(text), _("taskviewrc line %u: %s"), line, msg);
+	tui_msgs_add(ctx, text);
+}
+
+char *prefs_columns_string(const struct app *a)
+{
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < a->sel.n; i++)
+		buf_addf(&b, "%s%s", i ? "," : "", a->cs.cols[a->sel.idx[i]].id);
+	char *s = strdup(buf_str(&b));
+	buf_free(&b);
+	return s;
+}
+
+/* Known ids of list, in order, once each; unknown ones are reported. */
+static void prefs_apply_columns(struct tui *t, const char *list)
+{
+	struct colsel sel = {0};
+	char *copy = strdup(list);
+	if (!copy)
+		return;
+	for (char *save = NULL, *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+		while (*id == ' ')
+			id++;
+		size_t n = strlen(id);
+		while (n && id[n - 1] == ' ')
+			id[--n] = '\0';
+		int idx = colset_index(&t->app->cs, id);
+		if (idx < 0) {
+			char text[256];
+			/* a newer version's column, or a plugin not loaded this time */
+			snprintf(text, sizeof(text), _("taskviewrc: unknown column '%s' skipped"), id);
+			tui_msgs_add(t->msgs, text);
+			continue;
+		}
+		bool dup = false;
+		for (size_t i = 0; i < sel.n && !dup; i++)
+			dup = sel.idx[i] == idx;
+		int *p = dup ? sel.idx : realloc(sel.idx, (sel.n + 1) * sizeof(*p));
+		if (!p)
+			break;
+		sel.idx = p;
+		if (!dup)
+			sel.idx[sel.n++] = idx;
+	}
+	free(copy);
+	if (sel.n) {
+		colsel_free(&t->app->sel);
+		t->app->sel = sel;
+	} else {
+		colsel_free(&sel);
+	}
+}
+
+void prefs_load(struct tui *t, struct prefs *p)
+{
+	memset(p, 0, sizeof(*p));
+	settings_init(&p->loaded);
+	const struct cli_opts *o = t->opts;
+	t->config_path = settings_path();
+	if (t->config_path) {
+		char *err = NULL;
+		if (settings_load(t->config_path, &p->loaded, prefs_warn, t->msgs, &err) < 0 && err)
+			tui_msgs_add(t->msgs, err);
+		free(err);
+	}
+	struct settings *s = &p->loaded;
+	if (!o->columns && s->columns)
+		prefs_apply_columns(t, s->columns);
+	if (!o->sort && s->sort) {
+		int idx = colset_index(&t->app->cs, s->sort);
+		if (idx >= 0) {
+			t->app->sort_col = idx;
+		} else {
+			char text[256];
+			snprintf(text, sizeof(text), _("taskviewrc: unknown sort column '%s' skipped"), s->sort);
+			tui_msgs_add(t->msgs, text);
+		}
+	}
+	if (!o->sort && !o->reverse && s->reverse >= 0)
+		t->app->reverse = s->reverse;
+	if (!o->delay_set && s->delay > 0)
+		t->delay = s->delay;
+	if (!o->threads && s->threads >= 0)
+		t->all_threads = s->threads;
+	p->start_columns = prefs_columns_string(t->app);
+	p->start_sort = t->app->sort_col;
+	p->start_reverse = t->app->reverse;
+	p->start_delay = t->delay;
+	p->start_threads = t->all_threads;
+}
+
+void prefs_save(struct tui *t, struct prefs *p)
+{
+	if (!t->config_path)
+		return;
+	struct settings *s = &p->loaded;
+	bool changed = false;
+	char *cols = prefs_columns_string(t->app);
+	if (cols && p->start_columns && strcmp(cols, p->start_columns) != 0) {
+		free(s->columns);
+		s->columns = cols;
+		cols = NULL;
+		changed = true;
+	}
+	free(cols);
+	if (t->app->sort_col != p->start_sort || t->app->reverse != p->start_reverse) {
+		char *id = strdup(t->app->cs.cols[t->app->sort_col].id);
+		if (id) {
+			free(s->sort);
+			s->sort = id;
+		}
+		s->reverse = t->app->reverse;
+		changed = true;
+	}
+	if (t->delay != p->start_delay) {
+		s->delay = t->delay;
+		changed = true;
+	}
+	if (t->all_threads != p->start_threads) {
+		s->threads = t->all_threads;
+		changed = true;
+	}
+	/* nothing changed: leave the file (and its comments) alone */
+	if (!changed)
+		return;
+	char *err = NULL;
+	if (settings_save(t->config_path, s, &err) < 0)
+		tui_msgs_add(t->msgs, err ? err : _("cannot save the settings"));
+	free(err);
+}
+
+void prefs_free(struct prefs *p)
+{
+	settings_free(&p->loaded);
+	free(p->start_columns);
+	p->start_columns = NULL;
+}

@@ -1,0 +1,366 @@
+#include "settings.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/i18n.h"
+#include "util/num.h"
+
+/* A settings file is a few hundred bytes; anything far larger is not ours. */
+#define SETTINGS_MAX_BYTES (256 * 1024)
+/* A broken file reports this many lines, then one summary. */
+#define SETTINGS_MAX_WARNINGS 8
+
+void settings_init(struct settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->reverse = -1;
+	s->threads = -1;
+	s->delay = -1;
+}
+
+void settings_free(struct settings *s)
+{
+	free(s->columns);
+	free(s->sort);
+	for (size_t i = 0; i < s->nextra; i++)
+		free(s->extra[i]);
+	free(s->extra);
+	settings_init(s);
+}
+
+struct parse_ctx {
+	settings_warn_fn warn;
+	void *ctx;
+	unsigned nwarn;
+};
+
+static void parse_warn(struct parse_ctx *p, unsigned line, const char *msg)
+{
+	if (!p->warn)
+		return;
+	if (p->nwarn < SETTINGS_MAX_WARNINGS)
+		p->warn(p->ctx, line, msg);
+	else if (p->nwarn == SETTINGS_MAX_WARNINGS)
+		p->warn(p->ctx, line, _("more bad lines ignored"));
+	p->nwarn++;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static bool parse_bool(const char *v, int *out)
+{
+	if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0 || strcmp(v, "yes") == 0)
+		*out = 1;
+	else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0 || strcmp(v, "no") == 0)
+		*out = 0;
+	else
+		return false;
+	return true;
+}
+
+/* Column lists and ids: printable ASCII only, so nothing odd reaches the table. */
+static bool is_id_list(const char *v)
+{
+	if (!*v)
+		return false;
+	for (const char *p = v; *p; p++)
+		if (*p <= ' ' && *p != ' ')
+			return false;
+		else if ((unsigned char)*p >= 0x7f)
+			return false;
+	return true;
+}
+
+static int replace_str(char **dst, const char *v)
+{
+	char *c = strdup(v);
+	if (!c)
+		return -1;
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+static int keep_extra(struct settings *s, const char *line)
+{
+	char **p = realloc(s->extra, (s->nextra + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	s->extra = p;
+	if (!(p[s->nextra] = strdup(line)))
+		return -1;
+	s->nextra++;
+	return 0;
+}
+
+/* One line, NUL-terminated and without its newline. */
+static int parse_line(struct settings *s, char *line, unsigned no, struct parse_ctx *p)
+{
+	while (is_blank(*line))
+		line++;
+	size_t n = strlen(line);
+	while (n && is_blank(line[n - 1]))
+		line[--n] = '\0';
+	if (!*line || *line == '#')
+		return 0;
+	char *eq = strchr(line, '=');
+	if (!eq) {
+		parse_warn(p, no, _("not a key=value line; ignored"));
+		return 0;
+	}
+	char *key = line, *val = eq + 1;
+	char *ke = eq;
+	while (ke > key && is_blank(ke[-1]))
+		ke--;
+	*ke = '\0';
+	while (is_blank(*val))
+		val++;
+	if (strcmp(key, "version") == 0) {
+		int64_t v;
+		if (!num_parse_int(val, 1, 1000000, &v))
+			parse_warn(p, no, _("bad version; ignored"));
+		else
+			s->version = (int)v;
+	} else if (strcmp(key, "columns") == 0) {
+		if (!is_id_list(val))
+			parse_warn(p, no, _("bad column list; ignored"));
+		else if (replace_str(&s->columns, val) < 0)
+			return -1;
+	} else if (strcmp(key, "sort") == 0) {
+		if (!is_id_list(val) || strchr(val, ',') || strchr(val, ' '))
+			parse_warn(p, no, _("bad sort column; ignored"));
+		else if (replace_str(&s->sort, val) < 0)
+			return -1;
+	} else if (strcmp(key, "reverse") == 0) {
+		if (!parse_bool(val, &s->reverse))
+			parse_warn(p, no, _("reverse must be 0 or 1; ignored"));
+	} else if (strcmp(key, "threads") == 0) {
+		if (!parse_bool(val, &s->threads))
+			parse_warn(p, no, _("threads must be 0 or 1; ignored"));
+	} else if (strcmp(key, "delay") == 0) {
+		double d;
+		if (!num_parse_double(val, &d) || d < 0.1 || d > 86400)
+			parse_warn(p, no, _("delay must be seconds, at least 0.1; ignored"));
+		else
+			s->delay = d;
+	} else {
+		/* a newer taskview's key: keep it for the next write, quietly when
+		 * the file says it is from a newer version */
+		if (s->version <= SETTINGS_VERSION)
+			parse_warn(p, no, _("unknown setting; ignored"));
+		bool printable = *key != '\0';
+		for (const char *c = key; *c && printable; c++)
+			printable = (unsigned char)*c > ' ' && (unsigned char)*c < 0x7f;
+		if (printable) {
+			size_t fl = strlen(key) + strlen(val) + 2;
+			char *full = malloc(fl);
+			if (!full)
+				return -1;
+			snprintf(full, fl, "%s=%s", key, val);
+			int rc = keep_extra(s, full);
+			free(full);
+			if (rc < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int settings_parse(const char *buf, size_t len, struct settings *out, settings_warn_fn warn, void *ctx)
+{
+	struct parse_ctx p = {warn, ctx, 0};
+	unsigned no = 0;
+	size_t i = 0;
+	while (i < len) {
+		size_t j = i;
+		while (j < len && buf[j] != '\n')
+			j++;
+		no++;
+		size_t n = j - i;
+		if (memchr(buf + i, '\0', n)) {
+			parse_warn(&p, no, _("binary data; ignored"));
+		} else {
+			char *line = malloc(n + 1);
+			if (!line)
+				return -1;
+			memcpy(line, buf + i, n);
+			line[n] = '\0';
+			int rc = parse_line(out, line, no, &p);
+			free(line);
+			if (rc < 0)
+				return -1;
+		}
+		i = j + 1;
+	}
+	return 0;
+}
+
+void settings_format(struct buf *out, const struct settings *s)
+{
+	buf_adds(out, "# taskview settings: written on quit by the interactive mode\n");
+	buf_addf(out, "version=%d\n", SETTINGS_VERSION);
+	if (s->columns)
+		buf_addf(out, "columns=%s\n", s->columns);
+	if (s->sort)
+		buf_addf(out, "sort=%s\n", s->sort);
+	if (s->reverse >= 0)
+		buf_addf(out, "reverse=%d\n", s->reverse);
+	if (s->delay > 0)
+		buf_addf(out, "delay=%g\n", s->delay);
+	if (s->threads >= 0)
+		buf_addf(out, "threads=%d\n", s->threads);
+	for (size_t i = 0; i < s->nextra; i++)
+		buf_addf(out, "%s\n", s->extra[i]);
+}
+
+static char *str_printf2(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s%s", a, b);
+	return s;
+}
+
+char *settings_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	/* the spec says a relative XDG_CONFIG_HOME is invalid and to be ignored */
+	if (xdg && xdg[0] == '/')
+		return str_printf2(xdg, "/taskview/taskviewrc");
+	const char *home = getenv("HOME");
+	if (home && home[0] == '/')
+		return str_printf2(home, "/.config/taskview/taskviewrc");
+	return NULL;
+}
+
+static char *err_printf(const char *what, const char *path, int e)
+{
+	size_t n = strlen(what) + strlen(path) + 128;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s %s: %s", what, path, strerror(e));
+	return s;
+}
+
+int settings_load(const char *path, struct settings *out, settings_warn_fn warn, void *ctx, char **err)
+{
+	*err = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		*err = err_printf(_("cannot read"), path, errno);
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		*err = err_printf(_("cannot read"), path, EINVAL);
+		return -1;
+	}
+	char *buf = malloc(SETTINGS_MAX_BYTES);
+	if (!buf) {
+		close(fd);
+		return -1;
+	}
+	size_t len = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + len, SETTINGS_MAX_BYTES - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*err = err_printf(_("cannot read"), path, errno);
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		if (n == 0 || (len += (size_t)n) == SETTINGS_MAX_BYTES)
+			break;
+	}
+	close(fd);
+	int rc = settings_parse(buf, len, out, warn, ctx);
+	free(buf);
+	return rc;
+}
+
+/* mkdir -p for the directory part of path. */
+static int make_dirs(const char *path)
+{
+	char *p = strdup(path);
+	if (!p)
+		return -1;
+	char *slash = strrchr(p, '/');
+	if (slash)
+		*slash = '\0';
+	for (char *c = p + 1; *c; c++) {
+		if (*c != '/')
+			continue;
+		*c = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*c = '/';
+	}
+	int rc = mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
+	free(p);
+	return rc;
+}
+
+int settings_save(const char *path, const struct settings *s, char **err)
+{
+	*err = NULL;
+	if (make_dirs(path) < 0) {
+		*err = err_printf(_("cannot create the directory of"), path, errno);
+		return -1;
+	}
+	char *tmp = str_printf2(path, ".XXXXXX");
+	if (!tmp)
+		return -1;
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		*err = err_printf(_("cannot write"), path, errno);
+		free(tmp);
+		return -1;
+	}
+	struct buf b;
+	buf_init(&b);
+	settings_format(&b, s);
+	size_t off = 0;
+	int e = b.oom ? ENOMEM : 0;
+	while (!e && off < b.len) {
+		ssize_t n = write(fd, b.data + off, b.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			e = errno;
+		else
+			off += (size_t)n;
+	}
+	/* the data must be on disk before the rename makes it the file */
+	if (!e && fsync(fd) < 0)
+		e = errno;
+	if (close(fd) < 0 && !e)
+		e = errno;
+	if (!e && rename(tmp, path) < 0)
+		e = errno;
+	buf_free(&b);
+	if (e) {
+		unlink(tmp);
+		*err = err_printf(_("cannot write"), path, e);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
