@@ -93,7 +93,7 @@ static const struct column builtin_columns[] = {
 	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_nice, 0, COL_ROWS_BOTH, false},
 	/* TRANSLATORS: column header, at most 5 characters */
 	{"prio", N_("PRI"), N_("Kernel scheduling priority"),
-	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_prio, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 4, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_prio, 0, COL_ROWS_BOTH, false},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"cpu", N_("CPU%"),
 	 /* xgettext:no-c-format */
@@ -104,7 +104,7 @@ static const struct column builtin_columns[] = {
 	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false},
 	/* TRANSLATORS: column header, at most 6 characters */
 	{"threads", N_("THR"), N_("Number of threads"),
-	 COL_INT, 4, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_threads, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_threads, 0, COL_ROWS_BOTH, false},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"vm_size", N_("VIRT"), N_("Virtual memory size (VmSize), KiB: reserved, not necessarily used"),
 	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_size, 0, COL_ROWS_BOTH, false},

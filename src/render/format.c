@@ -31,15 +31,19 @@ void format_number(const struct column *col, const struct tv_value *v, char *out
 		fmt_seconds(out, n, f);
 		break;
 	case COL_MS:
-		snprintf(out, n, f < 9.995 ? "%.2f" : f < 999.5 ? "%.1f" : "%.0f", f);
+		if (f < 9999999.5)
+			snprintf(out, n, f < 9.995 ? "%.2f" : f < 999.5 ? "%.1f" : "%.0f", f);
+		else
+			fmt_count(out, n, f); /* one wait of hours ends in this interval */
 		break;
 	case COL_FLOAT:
 		snprintf(out, n, "%.2f", f);
 		break;
 	case COL_INT:
-		if (v->kind == TV_V_INT)
-			snprintf(out, n, "%lld", (long long)v->i);
-		else
+		/* exact digits when they fit the column, else "1.50G": cutting a
+		 * number to the column width would show a wrong value */
+		if (v->kind != TV_V_INT ||
+		    snprintf(out, n, "%lld", (long long)v->i) > (col->width > 0 ? col->width : 20))
 			fmt_count(out, n, f);
 		break;
 	default:

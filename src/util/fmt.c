@@ -63,9 +63,12 @@ void fmt_seconds(char *out, size_t n, double s)
 	} else if (s < 100.0 * 3600.0) {
 		long t = (long)s;
 		snprintf(out, n, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
-	} else {
+	} else if (s < 100000.0 * 86400.0) {
 		long h = (long)(s / 3600.0);
 		snprintf(out, n, "%ldd%02ldh", h / 24, h % 24);
+	} else {
+		/* process rows sum the CPU time of every thread: days alone keep it in 9 columns */
+		snprintf(out, n, "%.0fd", floor(s / 86400.0));
 	}
 }
 
@@ -73,6 +76,8 @@ void fmt_percent(char *out, size_t n, double pct)
 {
 	if (pct < 999.95)
 		snprintf(out, n, "%.1f", pct);
-	else
+	else if (pct < 99999.5)
 		snprintf(out, n, "%.0f", pct);
+	else
+		fmt_count(out, n, pct); /* "250k": sums over thousands of threads */
 }

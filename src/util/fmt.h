@@ -11,9 +11,9 @@ void fmt_kib(char *out, size_t n, int64_t kib);
 void fmt_bytes(char *out, size_t n, double bytes);
 /* counts and rates: "123", "12.3k", "4.56M" (at most 6 characters) */
 void fmt_count(char *out, size_t n, double v);
-/* CPU seconds → "0:04.25" (m:ss.cc), "12:03:44" (h:mm:ss) or "3d04h" */
+/* CPU seconds → "0:04.25" (m:ss.cc), "12:03:44" (h:mm:ss), "3d04h" or "123456d" */
 void fmt_seconds(char *out, size_t n, double s);
-/* percent with one decimal below 1000, integer above */
+/* percent with one decimal below 1000, integer above, "250k" from 100000 */
 void fmt_percent(char *out, size_t n, double pct);
 
 #endif
