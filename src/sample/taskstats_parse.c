@@ -1,7 +1,6 @@
 #include "sample/taskstats_parse.h"
 
 #include <errno.h>
-#include <math.h>
 #include <string.h>
 
 #include <linux/genetlink.h>
@@ -250,25 +249,4 @@ size_t ts_build_request(void *buf, size_t size, uint16_t family, uint32_t seq,
 	memcpy(p + NLMSG_HDRLEN + GENL_HDRLEN, &a, sizeof(a));
 	memcpy(p + NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN, &v, sizeof(v));
 	return NLMSG_ALIGN(len);
-}
-
-double ts_delay_pct(int64_t prev_total_ns, int64_t cur_total_ns, double interval_s)
-{
-	if (prev_total_ns == TV_UNKNOWN || cur_total_ns == TV_UNKNOWN)
-		return NAN;
-	if (!(interval_s > 0) || !isfinite(interval_s) || cur_total_ns < prev_total_ns)
-		return NAN;
-	return (double)(cur_total_ns - prev_total_ns) / (interval_s * 1e7);
-}
-
-double ts_delay_avg_ms(int64_t prev_count, int64_t cur_count,
-		       int64_t prev_total_ns, int64_t cur_total_ns)
-{
-	if (prev_count == TV_UNKNOWN || cur_count == TV_UNKNOWN ||
-	    prev_total_ns == TV_UNKNOWN || cur_total_ns == TV_UNKNOWN)
-		return NAN;
-	/* counts keep going when a total wraps, so only the total can show it */
-	if (cur_count <= prev_count || cur_total_ns < prev_total_ns)
-		return NAN;
-	return (double)(cur_total_ns - prev_total_ns) / (double)(cur_count - prev_count) / 1e6;
 }

@@ -1,4 +1,4 @@
-/* Pure decoding of taskstats netlink replies and the arithmetic over two samples. */
+/* Pure decoding of taskstats netlink replies; rates over an interval are model/delta.h's. */
 #ifndef TV_SAMPLE_TASKSTATS_PARSE_H
 #define TV_SAMPLE_TASKSTATS_PARSE_H
 
@@ -67,17 +67,5 @@ ssize_t ts_parse_msg(const void *buf, size_t len, uint16_t family, struct ts_rep
  */
 size_t ts_build_request(void *buf, size_t size, uint16_t family, uint32_t seq,
 			int32_t id, bool tgid);
-
-/*
- * Percent of the interval spent waiting, from two cumulative totals. Group
- * replies sum threads, so this may exceed 100. NaN when either total is
- * unknown, the interval is not positive, or the total went backwards
- * (wrapped, or a new task under the same id).
- */
-double ts_delay_pct(int64_t prev_total_ns, int64_t cur_total_ns, double interval_s);
-
-/* Mean delay per event in the interval, in ms. NaN when unknown or no event. */
-double ts_delay_avg_ms(int64_t prev_count, int64_t cur_count,
-		       int64_t prev_total_ns, int64_t cur_total_ns);
 
 #endif

@@ -16,7 +16,7 @@
 struct ts_window {
 	uint32_t seq_base;
 	size_t n;
-	size_t limit;     /* most queries in flight at once; halves on each loss */
+	size_t limit;     /* most queries in flight at once; halves only on a receive-buffer overflow */
 	size_t inflight;
 	size_t left;      /* queries neither answered nor given up */
 	size_t cursor;    /* no pending query below this index */

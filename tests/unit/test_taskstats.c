@@ -13,6 +13,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include "model/delta.h"
 #include "sample/taskstats_parse.h"
 #include "sample/taskstats_window.h"
 
@@ -529,35 +530,39 @@ START_TEST(test_request)
 }
 END_TEST
 
-/* --- arithmetic --- */
+/* --- arithmetic: model/delta.h turns two taskstats samples into interval figures --- */
 
 START_TEST(test_pct)
 {
-	ck_assert_double_eq_tol(ts_delay_pct(0, 500000000, 1.0), 50.0, 1e-9);
-	ck_assert_double_eq_tol(ts_delay_pct(1000, 1000 + 300000000, 2.0), 15.0, 1e-9);
+	ck_assert_double_eq_tol(delta_delay_pct(0, 500000000, 1.0), 50.0, 1e-9);
+	ck_assert_double_eq_tol(delta_delay_pct(1000, 1000 + 300000000, 2.0), 15.0, 1e-9);
 	/* a thread group sums its threads */
-	ck_assert_double_eq_tol(ts_delay_pct(0, 3000000000, 1.0), 300.0, 1e-9);
-	ck_assert_double_eq_tol(ts_delay_pct(5, 5, 1.0), 0.0, 1e-12);
-	ck_assert(isnan(ts_delay_pct(TV_UNKNOWN, 5, 1.0)));
-	ck_assert(isnan(ts_delay_pct(5, TV_UNKNOWN, 1.0)));
-	ck_assert(isnan(ts_delay_pct(0, 5, 0.0)));
-	ck_assert(isnan(ts_delay_pct(0, 5, -1.0)));
-	ck_assert(isnan(ts_delay_pct(0, 5, NAN)));
-	ck_assert(isnan(ts_delay_pct(0, 5, INFINITY)));
+	ck_assert_double_eq_tol(delta_delay_pct(0, 3000000000, 1.0), 300.0, 1e-9);
+	ck_assert_double_eq_tol(delta_delay_pct(5, 5, 1.0), 0.0, 1e-12);
+	ck_assert(isnan(delta_delay_pct(TV_UNKNOWN, 5, 1.0)));
+	ck_assert(isnan(delta_delay_pct(5, TV_UNKNOWN, 1.0)));
+	ck_assert(isnan(delta_delay_pct(0, 5, 0.0)));
+	ck_assert(isnan(delta_delay_pct(0, 5, -1.0)));
+	ck_assert(isnan(delta_delay_pct(0, 5, NAN)));
 	/* wrapped total: unknown, never negative */
-	ck_assert(isnan(ts_delay_pct(INT64_MAX - 10, 20, 1.0)));
+	ck_assert(isnan(delta_delay_pct(INT64_MAX - 10, 20, 1.0)));
+	/* a new task under an old id starts again from a small total */
+	ck_assert(isnan(delta_delay_pct(4000000000, 1000, 1.0)));
 }
 END_TEST
 
 START_TEST(test_avg)
 {
-	ck_assert_double_eq_tol(ts_delay_avg_ms(0, 10, 0, 20000000), 2.0, 1e-9);
-	ck_assert_double_eq_tol(ts_delay_avg_ms(10, 14, 1000, 1000 + 2000000), 0.5, 1e-9);
-	ck_assert(isnan(ts_delay_avg_ms(10, 10, 0, 0)));           /* no event */
-	ck_assert(isnan(ts_delay_avg_ms(10, 12, 5000, 100)));      /* total wrapped, count went on */
-	ck_assert(isnan(ts_delay_avg_ms(12, 10, 0, 100)));         /* new task under an old id */
-	ck_assert(isnan(ts_delay_avg_ms(TV_UNKNOWN, 10, 0, 100)));
-	ck_assert(isnan(ts_delay_avg_ms(0, 10, 0, TV_UNKNOWN)));
+	ck_assert_double_eq_tol(delta_delay_avg_ms(0, 10, 0, 20000000), 2.0, 1e-9);
+	ck_assert_double_eq_tol(delta_delay_avg_ms(10, 14, 1000, 1000 + 2000000), 0.5, 1e-9);
+	ck_assert(isnan(delta_delay_avg_ms(10, 10, 0, 0)));           /* no event */
+	ck_assert(isnan(delta_delay_avg_ms(10, 12, 5000, 100)));      /* total wrapped, count went on */
+	ck_assert(isnan(delta_delay_avg_ms(10, 12, INT64_MAX - 10, 20))); /* wrapped near the top */
+	ck_assert(isnan(delta_delay_avg_ms(12, 10, 0, 100)));         /* new task under an old id */
+	ck_assert(isnan(delta_delay_avg_ms(TV_UNKNOWN, 10, 0, 100)));
+	ck_assert(isnan(delta_delay_avg_ms(0, TV_UNKNOWN, 0, 100)));
+	ck_assert(isnan(delta_delay_avg_ms(0, 10, TV_UNKNOWN, 100)));
+	ck_assert(isnan(delta_delay_avg_ms(0, 10, 0, TV_UNKNOWN)));
 }
 END_TEST
 
