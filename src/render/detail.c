@@ -1,0 +1,335 @@
+#include "render/detail.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/fmt.h"
+#include "util/i18n.h"
+
+/* In enum tv_delay_class order. */
+static const char *const class_names[TV_DELAY_NCLASS] = {
+	/* TRANSLATORS: delay class in the detail panel: waiting for a CPU */
+	N_("CPU delay"),
+	/* TRANSLATORS: delay class in the detail panel: waiting for block I/O */
+	N_("Block I/O delay"),
+	N_("Swap-in delay"),
+	N_("Memory reclaim delay"),
+	/* TRANSLATORS: delay class: waiting for pages re-read right after eviction */
+	N_("Thrashing delay"),
+	N_("Memory compaction delay"),
+	/* TRANSLATORS: delay class: copying a write-protected page on write */
+	N_("Write-protect copy delay"),
+	N_("IRQ handling delay"),
+};
+
+#define UNKNOWN_TEXT "-"
+
+void detail_lines_init(struct detail_lines *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void detail_lines_free(struct detail_lines *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].label);
+		free(l->v[i].value);
+	}
+	free(l->v);
+	detail_lines_init(l);
+}
+
+static void push(struct detail_lines *l, enum detail_kind kind, const char *label, const char *value)
+{
+	if (l->oom)
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 32;
+		struct detail_line *v = realloc(l->v, cap * sizeof(*v));
+		if (!v) {
+			l->oom = true;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	struct detail_line *d = &l->v[l->n];
+	d->kind = kind;
+	d->label = strdup(label);
+	d->value = value ? strdup(value) : NULL;
+	if (!d->label || (value && !d->value)) {
+		free(d->label);
+		free(d->value);
+		l->oom = true;
+		return;
+	}
+	l->n++;
+}
+
+static void row(struct detail_lines *l, const char *label, const char *value)
+{
+	push(l, DETAIL_ROW, label, value);
+}
+
+/* Appends printf output to a fixed buffer, cutting at its end. */
+static void cat(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *out, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(out);
+	if (len + 1 >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
+static bool known(int64_t v)
+{
+	return v != TV_UNKNOWN;
+}
+
+/* A duration in ms: "0.045 ms", "3.25 ms", "512.0 ms", "4.20 s", "12:03.45". */
+static void fmt_ms(char *out, size_t n, double ms)
+{
+	if (!isfinite(ms) || ms < 0)
+		snprintf(out, n, UNKNOWN_TEXT);
+	else if (ms < 1.0)
+		snprintf(out, n, _("%.3f ms"), ms);
+	else if (ms < 10.0)
+		snprintf(out, n, _("%.2f ms"), ms);
+	else if (ms < 1000.0)
+		snprintf(out, n, _("%.1f ms"), ms);
+	else if (ms < 60000.0)
+		snprintf(out, n, _("%.2f s"), ms / 1000.0);
+	else
+		fmt_seconds(out, n, ms / 1000.0);
+}
+
+static void fmt_ns(char *out, size_t n, int64_t ns)
+{
+	if (!known(ns))
+		snprintf(out, n, UNKNOWN_TEXT);
+	else
+		fmt_ms(out, n, (double)ns / 1e6);
+}
+
+static void fmt_int(char *out, size_t n, int64_t v)
+{
+	if (!known(v))
+		snprintf(out, n, UNKNOWN_TEXT);
+	else
+		snprintf(out, n, "%" PRId64, v);
+}
+
+static void fmt_pct(char *out, size_t n, double pct)
+{
+	if (!isfinite(pct)) {
+		snprintf(out, n, UNKNOWN_TEXT);
+		return;
+	}
+	char num[32];
+	fmt_percent(num, sizeof(num), pct);
+	snprintf(out, n, "%s%%", num);
+}
+
+/* prev when it is the same task as t, else NULL. */
+static const struct tv_task *same_task(const struct tv_task *t, const struct tv_task *prev)
+{
+	if (!prev || prev->tid != t->tid || prev->start_ticks != t->start_ticks)
+		return NULL;
+	return prev;
+}
+
+static void delay_rows(struct detail_lines *l, const struct tv_task *t, const struct tv_task *prev, int c,
+		       bool is_thread)
+{
+	const struct tv_delay *d = &t->delay[c];
+	char v[256], a[64], b[64];
+
+	if (!known(d->count) && !known(d->total_ns)) {
+		row(l, _(class_names[c]), UNKNOWN_TEXT);
+		return;
+	}
+
+	/* the interval: share of it, average per event, events */
+	v[0] = '\0';
+	fmt_pct(a, sizeof(a), t->delay_pct[c]);
+	/* TRANSLATORS: %s is a percentage such as "12.5%" */
+	cat(v, sizeof(v), _("%s of the interval"), a);
+	int64_t events = TV_UNKNOWN;
+	if (prev && known(prev->delay[c].count) && known(d->count) && d->count >= prev->delay[c].count)
+		events = d->count - prev->delay[c].count;
+	fmt_ms(a, sizeof(a), t->delay_avg_ms[c]);
+	cat(v, sizeof(v), "; ");
+	/* TRANSLATORS: %s is the mean duration of one delay, such as "0.45 ms" */
+	cat(v, sizeof(v), _("avg %s"), a);
+	fmt_int(a, sizeof(a), events);
+	cat(v, sizeof(v), "; ");
+	/* TRANSLATORS: %s is the number of delays that ended in the interval */
+	cat(v, sizeof(v), _("events: %s"), a);
+	row(l, _(class_names[c]), v);
+
+	/* since the task started: count, total, extremes */
+	v[0] = '\0';
+	fmt_int(a, sizeof(a), d->count);
+	cat(v, sizeof(v), _("events: %s"), a);
+	fmt_ns(a, sizeof(a), d->total_ns);
+	cat(v, sizeof(v), "; ");
+	/* TRANSLATORS: %s is the cumulative delay, such as "1.25 s" */
+	cat(v, sizeof(v), _("total %s"), a);
+	if (is_thread) {
+		fmt_ns(a, sizeof(a), d->max_ns);
+		/* the kernel keeps min at 0 until it sees a non-zero delay */
+		if (known(d->min_ns) && d->min_ns > 0)
+			fmt_ns(b, sizeof(b), d->min_ns);
+		else
+			snprintf(b, sizeof(b), UNKNOWN_TEXT);
+	} else {
+		snprintf(a, sizeof(a), UNKNOWN_TEXT);
+		snprintf(b, sizeof(b), UNKNOWN_TEXT);
+	}
+	cat(v, sizeof(v), "; ");
+	/* TRANSLATORS: longest and shortest single delay since start, durations */
+	cat(v, sizeof(v), _("max %s, min %s"), a, b);
+	/* TRANSLATORS: label of the cumulative line under each delay class; keep the indent */
+	row(l, _("  since start"), v);
+}
+
+static void kib_row(struct detail_lines *l, const char *label, int64_t kib)
+{
+	char v[96], h[32], exact[32];
+	if (!known(kib)) {
+		row(l, label, UNKNOWN_TEXT);
+		return;
+	}
+	fmt_kib(h, sizeof(h), kib);
+	snprintf(exact, sizeof(exact), "%" PRId64, kib);
+	/* TRANSLATORS: memory size: %1$s human-readable such as "1.5G", %2$s exact KiB */
+	snprintf(v, sizeof(v), _("%s (%s KiB)"), h, exact);
+	row(l, label, v);
+}
+
+static void ctxt_row(struct detail_lines *l, const char *label, int64_t total, double rate)
+{
+	char v[96], a[32], b[32];
+	fmt_int(a, sizeof(a), total);
+	if (isfinite(rate))
+		fmt_count(b, sizeof(b), rate);
+	else
+		snprintf(b, sizeof(b), UNKNOWN_TEXT);
+	/* TRANSLATORS: context switches: %1$s since start, %2$s per second in the interval */
+	snprintf(v, sizeof(v), _("%s in all, %s/s"), a, b);
+	row(l, label, v);
+}
+
+static const char *state_name(char s)
+{
+	switch (s) {
+	case 'R': return _("running");
+	case 'S': return _("sleeping");
+	case 'D': return _("uninterruptible wait");
+	case 'Z': return _("zombie");
+	case 'T': return _("stopped");
+	case 't': return _("stopped by a tracer");
+	case 'X': case 'x': return _("dead");
+	case 'I': return _("idle kernel thread");
+	case 'P': return _("parked");
+	case 'K': return _("waking to be killed");
+	case 'W': return _("waking");
+	default: return NULL;
+	}
+}
+
+static void task_rows(struct detail_lines *l, const struct tv_task *t, bool is_thread)
+{
+	char v[128], a[64];
+
+	push(l, DETAIL_HEADING, is_thread ? _("Thread") : _("Process"), NULL);
+	if (is_thread) {
+		fmt_int(a, sizeof(a), t->tid);
+		row(l, _("Thread ID"), a);
+		fmt_int(a, sizeof(a), t->tgid);
+		row(l, _("Process ID"), a);
+	} else {
+		fmt_int(a, sizeof(a), t->tgid);
+		row(l, _("Process ID"), a);
+		fmt_int(a, sizeof(a), t->nthreads);
+		row(l, _("Threads"), a);
+	}
+	fmt_int(a, sizeof(a), t->ppid);
+	row(l, _("Parent process ID"), a);
+
+	const char *sn = state_name(t->state);
+	if (sn)
+		snprintf(v, sizeof(v), "%c (%s)", t->state, sn);
+	else
+		snprintf(v, sizeof(v), UNKNOWN_TEXT);
+	row(l, _("State"), v);
+
+	fmt_pct(a, sizeof(a), t->cpu_pct);
+	/* TRANSLATORS: CPU use in the interval as a percentage of one CPU */
+	row(l, _("CPU in the interval"), a);
+	if (known(t->cpu_ticks))
+		fmt_seconds(a, sizeof(a), (double)t->cpu_ticks / 100.0); /* USER_HZ */
+	else
+		snprintf(a, sizeof(a), UNKNOWN_TEXT);
+	/* TRANSLATORS: cumulative user + system CPU time */
+	row(l, _("CPU time"), a);
+	if (t->start_ticks > 0) {
+		fmt_seconds(a, sizeof(a), (double)t->start_ticks / 100.0);
+		/* TRANSLATORS: %s is a time such as "1:02:03" counted from boot */
+		snprintf(v, sizeof(v), _("%s after boot"), a);
+	} else {
+		snprintf(v, sizeof(v), UNKNOWN_TEXT);
+	}
+	row(l, _("Started"), v);
+}
+
+void detail_build(const struct tv_task *t, const struct tv_task *prev, double interval, bool is_thread,
+		  struct detail_lines *out)
+{
+	char h[128];
+
+	detail_lines_free(out);
+	prev = same_task(t, prev);
+	task_rows(out, t, is_thread);
+
+	if (interval > 0 && isfinite(interval))
+		/* TRANSLATORS: section title; %.1f is the interval in seconds */
+		snprintf(h, sizeof(h), _("Delays (interval %.1f s)"), interval);
+	else
+		snprintf(h, sizeof(h), "%s", _("Delays"));
+	push(out, DETAIL_HEADING, h, NULL);
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		delay_rows(out, t, prev, c, is_thread);
+	if (!is_thread)
+		push(out, DETAIL_NOTE,
+		     /* xgettext:no-c-format */
+		     _("A process sums its threads, exited ones included, so its share can pass 100%; "
+		       "the kernel keeps max and min per thread only."),
+		     NULL);
+
+	push(out, DETAIL_HEADING, _("Memory"), NULL);
+	kib_row(out, _("Resident (VmRSS)"), t->vm_rss);
+	kib_row(out, _("Peak resident (VmHWM)"), t->vm_hwm);
+	kib_row(out, _("Virtual (VmSize)"), t->vm_size);
+	kib_row(out, _("Page tables (VmPTE)"), t->vm_pte);
+	kib_row(out, _("Stack (VmStk)"), t->vm_stk);
+	kib_row(out, _("Swapped out (VmSwap)"), t->vm_swap);
+	if (is_thread)
+		push(out, DETAIL_NOTE, _("Memory belongs to the address space: every thread shows its process's."),
+		     NULL);
+
+	push(out, DETAIL_HEADING, _("Context switches"), NULL);
+	/* TRANSLATORS: switches when the task waited (I/O, locks, sleep) */
+	ctxt_row(out, _("Voluntary"), t->ctxt_vol, t->ctxt_vol_rate);
+	/* TRANSLATORS: switches when the task was preempted */
+	ctxt_row(out, _("Involuntary"), t->ctxt_invol, t->ctxt_invol_rate);
+	if (!is_thread)
+		push(out, DETAIL_NOTE, _("Process rows count every thread of the group."), NULL);
+}

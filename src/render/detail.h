@@ -1,0 +1,53 @@
+/* The content of the per-task detail panel, as plain label/value lines. */
+#ifndef TV_RENDER_DETAIL_H
+#define TV_RENDER_DETAIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/task.h"
+
+enum detail_kind {
+	DETAIL_HEADING, /* a section title in label; value is NULL */
+	DETAIL_ROW,     /* label and value */
+	DETAIL_NOTE,    /* one sentence in label explaining the section above; value is NULL */
+};
+
+/*
+ * Labels and values are translated, NUL-terminated and owned by the list.
+ * They hold only text taskview wrote itself (no task names), but a renderer
+ * should still pass them through its usual cell sanitizing.
+ */
+struct detail_line {
+	enum detail_kind kind;
+	char *label;
+	char *value;
+};
+
+struct detail_lines {
+	struct detail_line *v;
+	size_t n, cap;
+	bool oom; /* an allocation failed: the list is incomplete */
+};
+
+void detail_lines_init(struct detail_lines *l);
+void detail_lines_free(struct detail_lines *l);
+
+/*
+ * Replaces the content of out with the details of one row: task (IDs,
+ * state, CPU time, start), every delay class (interval %, interval average,
+ * events in the interval, cumulative count and total, max and min), memory
+ * and context switches. Unknown figures read "-".
+ *
+ * t:         the task as sampled, with the derived fields delta_apply() set.
+ * prev:      the same task in the previous sample, or NULL; used only for
+ *            the number of events in the interval, and ignored unless its
+ *            tid and start time match t's.
+ * interval:  seconds between the two samples (<= 0 when there is none).
+ * is_thread: the row is a thread row (normally t->is_thread). Process rows
+ *            carry sums over the thread group: their max/min are unknown.
+ */
+void detail_build(const struct tv_task *t, const struct tv_task *prev, double interval, bool is_thread,
+		  struct detail_lines *out);
+
+#endif

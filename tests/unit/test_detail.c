@@ -1,0 +1,322 @@
+/*
+ * The detail panel's content: every delay class with interval and
+ * cumulative figures, memory, context switches, task facts; unknown
+ * figures as "-", max/min unknown on process rows.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/delta.h"
+#include "model/task.h"
+#include "render/detail.h"
+
+/* The value of the first row labelled label after the heading `after` (NULL: anywhere). */
+static const char *value_after(const struct detail_lines *l, const char *after, const char *label)
+{
+	bool in = after == NULL;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->v[i].kind == DETAIL_HEADING && after)
+			in = strncmp(l->v[i].label, after, strlen(after)) == 0;
+		if (in && l->v[i].kind == DETAIL_ROW && strcmp(l->v[i].label, label) == 0)
+			return l->v[i].value;
+	}
+	return NULL;
+}
+
+static const char *value_of(const struct detail_lines *l, const char *label)
+{
+	return value_after(l, NULL, label);
+}
+
+/* The cumulative line that follows a delay class's row. */
+static const char *since_start(const struct detail_lines *l, const char *class_label)
+{
+	for (size_t i = 0; i + 1 < l->n; i++)
+		if (l->v[i].kind == DETAIL_ROW && strcmp(l->v[i].label, class_label) == 0)
+			return strcmp(l->v[i + 1].label, "  since start") == 0 ? l->v[i + 1].value : NULL;
+	return NULL;
+}
+
+static size_t count_kind(const struct detail_lines *l, enum detail_kind k)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		n += l->v[i].kind == k;
+	return n;
+}
+
+#define ck_assert_contains(hay, needle)                                                                      \
+	do {                                                                                                 \
+		const char *h_ = (hay);                                                                      \
+		ck_assert_msg(h_ && strstr(h_, needle), "'%s' does not contain '%s'", h_ ? h_ : "(null)",  \
+			      needle);                                                                       \
+	} while (0)
+
+/* A thread 2 s apart in two samples; delays as a v16 kernel reports them. */
+static void make_pair(struct tv_task *prev, struct tv_task *cur, bool thread)
+{
+	task_init(prev);
+	task_init(cur);
+	for (int k = 0; k < 2; k++) {
+		struct tv_task *t = k ? cur : prev;
+		t->tid = thread ? 1235 : 1234;
+		t->tgid = 1234;
+		t->ppid = 1;
+		t->is_thread = thread;
+		t->start_ticks = 360000; /* one hour after boot */
+		t->state = 'R';
+		t->nthreads = 3;
+		t->vm_rss = 49152;
+		t->vm_hwm = 65536;
+		t->vm_size = 1048576 + 512;
+		t->vm_pte = 132;
+		t->vm_stk = 136;
+		t->vm_swap = 0;
+		for (int c = 0; c < TV_DELAY_NCLASS; c++)
+			t->delay[c] = (struct tv_delay){0, 0, 0, 0};
+	}
+	prev->cpu_ticks = 1000;
+	cur->cpu_ticks = 1200;
+	cur->cpu_pct = 100.0;
+	prev->ctxt_vol = 5000;
+	cur->ctxt_vol = 7000;
+	prev->ctxt_invol = 10;
+	cur->ctxt_invol = 30;
+	cur->ctxt_vol_rate = 1000.0;
+	cur->ctxt_invol_rate = 10.0;
+	/* cpu: 1 s of waiting in 2 s over 500 waits; 3 s since start */
+	prev->delay[TV_DELAY_CPU] = (struct tv_delay){750, 2000000000, 11000000, 10000};
+	cur->delay[TV_DELAY_CPU] = (struct tv_delay){1250, 3000000000, 12000000, 10000};
+	/* io: 4 waits of 5 ms */
+	prev->delay[TV_DELAY_IO] = (struct tv_delay){6, 30000000, 9000000, 2000000};
+	cur->delay[TV_DELAY_IO] = (struct tv_delay){10, 50000000, 9000000, 2000000};
+	if (!thread)
+		for (int c = 0; c < TV_DELAY_NCLASS; c++)
+			prev->delay[c].max_ns = prev->delay[c].min_ns = cur->delay[c].max_ns = cur->delay[c].min_ns =
+				TV_UNKNOWN;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		cur->delay_pct[c] = delta_delay_pct(prev->delay[c].total_ns, cur->delay[c].total_ns, 2.0);
+		cur->delay_avg_ms[c] = delta_delay_avg_ms(prev->delay[c].count, cur->delay[c].count,
+							  prev->delay[c].total_ns, cur->delay[c].total_ns);
+	}
+}
+
+START_TEST(test_thread_row)
+{
+	struct tv_task prev, cur;
+	struct detail_lines l;
+	make_pair(&prev, &cur, true);
+	detail_lines_init(&l);
+	detail_build(&cur, &prev, 2.0, true, &l);
+	ck_assert(!l.oom);
+
+	ck_assert_str_eq(l.v[0].label, "Thread");
+	ck_assert_int_eq(l.v[0].kind, DETAIL_HEADING);
+	ck_assert_ptr_null(l.v[0].value);
+	ck_assert_str_eq(value_of(&l, "Thread ID"), "1235");
+	ck_assert_str_eq(value_of(&l, "Process ID"), "1234");
+	ck_assert_str_eq(value_of(&l, "Parent process ID"), "1");
+	ck_assert_str_eq(value_of(&l, "State"), "R (running)");
+	ck_assert_str_eq(value_of(&l, "CPU in the interval"), "100.0%");
+	ck_assert_str_eq(value_of(&l, "CPU time"), "0:12.00");
+	ck_assert_str_eq(value_of(&l, "Started"), "1:00:00 after boot");
+
+	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0% of the interval; avg 2.00 ms; events: 500");
+	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 1250; total 3.00 s; max 12.0 ms, min 0.010 ms");
+	ck_assert_str_eq(value_of(&l, "Block I/O delay"), "1.0% of the interval; avg 5.00 ms; events: 4");
+	ck_assert_str_eq(since_start(&l, "Block I/O delay"), "events: 10; total 50.0 ms; max 9.00 ms, min 2.00 ms");
+	/* no event in the interval: no average; min 0 means "none seen yet" */
+	ck_assert_str_eq(value_of(&l, "Swap-in delay"), "0.0% of the interval; avg -; events: 0");
+	ck_assert_str_eq(since_start(&l, "Swap-in delay"), "events: 0; total 0.000 ms; max 0.000 ms, min -");
+	/* each of the eight classes: a row and its cumulative line */
+	static const char *const classes[] = {
+		"CPU delay", "Block I/O delay", "Swap-in delay", "Memory reclaim delay", "Thrashing delay",
+		"Memory compaction delay", "Write-protect copy delay", "IRQ handling delay",
+	};
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		ck_assert_ptr_nonnull(value_after(&l, "Delays", classes[i]));
+		ck_assert_ptr_nonnull(since_start(&l, classes[i]));
+	}
+
+	ck_assert_str_eq(value_after(&l, "Memory", "Resident (VmRSS)"), "48M (49152 KiB)");
+	ck_assert_str_eq(value_after(&l, "Memory", "Peak resident (VmHWM)"), "64M (65536 KiB)");
+	ck_assert_str_eq(value_after(&l, "Memory", "Virtual (VmSize)"), "1.0G (1049088 KiB)");
+	ck_assert_str_eq(value_after(&l, "Memory", "Page tables (VmPTE)"), "132K (132 KiB)");
+	ck_assert_str_eq(value_after(&l, "Memory", "Stack (VmStk)"), "136K (136 KiB)");
+	ck_assert_str_eq(value_after(&l, "Memory", "Swapped out (VmSwap)"), "0K (0 KiB)");
+
+	ck_assert_str_eq(value_after(&l, "Context switches", "Voluntary"), "7000 in all, 1000/s");
+	ck_assert_str_eq(value_after(&l, "Context switches", "Involuntary"), "30 in all, 10/s");
+
+	/* headings: task, delays with the interval, memory, switches */
+	ck_assert_uint_eq(count_kind(&l, DETAIL_HEADING), 4);
+	bool found = false;
+	for (size_t i = 0; i < l.n; i++)
+		found |= l.v[i].kind == DETAIL_HEADING && strcmp(l.v[i].label, "Delays (interval 2.0 s)") == 0;
+	ck_assert(found);
+	for (size_t i = 0; i < l.n; i++) {
+		ck_assert_ptr_nonnull(l.v[i].label);
+		ck_assert((l.v[i].kind == DETAIL_ROW) == (l.v[i].value != NULL));
+	}
+	detail_lines_free(&l);
+	ck_assert_uint_eq(l.n, 0);
+	ck_assert_ptr_null(l.v);
+}
+END_TEST
+
+START_TEST(test_process_row)
+{
+	struct tv_task prev, cur;
+	struct detail_lines l;
+	make_pair(&prev, &cur, false);
+	detail_lines_init(&l);
+	detail_build(&cur, &prev, 2.0, false, &l);
+	ck_assert(!l.oom);
+	ck_assert_str_eq(l.v[0].label, "Process");
+	ck_assert_str_eq(value_of(&l, "Process ID"), "1234");
+	ck_assert_str_eq(value_of(&l, "Threads"), "3");
+	ck_assert_ptr_null(value_of(&l, "Thread ID"));
+	/* a group reply has no max/min: never shown as 0 */
+	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 1250; total 3.00 s; max -, min -");
+	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0% of the interval; avg 2.00 ms; events: 500");
+	/* notes for the sums, none about shared memory */
+	ck_assert_uint_eq(count_kind(&l, DETAIL_NOTE), 2);
+	for (size_t i = 0; i < l.n; i++)
+		if (l.v[i].kind == DETAIL_NOTE)
+			ck_assert_ptr_null(l.v[i].value);
+	/* even if a caller passed extremes, a process row does not show them */
+	cur.delay[TV_DELAY_CPU].max_ns = 5;
+	detail_build(&cur, &prev, 2.0, false, &l);
+	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 1250; total 3.00 s; max -, min -");
+	detail_lines_free(&l);
+}
+END_TEST
+
+START_TEST(test_unknown_everything)
+{
+	struct tv_task t;
+	struct detail_lines l;
+	task_init(&t);
+	t.tid = t.tgid = 77;
+	detail_lines_init(&l);
+	detail_build(&t, NULL, 0.0, false, &l);
+	ck_assert(!l.oom);
+	ck_assert_str_eq(value_of(&l, "State"), "-");
+	ck_assert_str_eq(value_of(&l, "Threads"), "-");
+	ck_assert_str_eq(value_of(&l, "CPU in the interval"), "-");
+	ck_assert_str_eq(value_of(&l, "CPU time"), "-");
+	ck_assert_str_eq(value_of(&l, "Started"), "-");
+	/* an unknown class is one "-" row, without a cumulative line */
+	ck_assert_str_eq(value_of(&l, "CPU delay"), "-");
+	ck_assert_ptr_null(since_start(&l, "CPU delay"));
+	ck_assert_str_eq(value_of(&l, "IRQ handling delay"), "-");
+	ck_assert_str_eq(value_of(&l, "Resident (VmRSS)"), "-");
+	ck_assert_str_eq(value_of(&l, "Page tables (VmPTE)"), "-");
+	ck_assert_str_eq(value_of(&l, "Voluntary"), "- in all, -/s");
+	bool plain = false;
+	for (size_t i = 0; i < l.n; i++)
+		plain |= l.v[i].kind == DETAIL_HEADING && strcmp(l.v[i].label, "Delays") == 0;
+	ck_assert_msg(plain, "no interval in the heading without one");
+	detail_lines_free(&l);
+}
+END_TEST
+
+START_TEST(test_switch_off_classes)
+{
+	/* with the switch off only cpu is known: the other classes read "-" */
+	struct tv_task prev, cur;
+	struct detail_lines l;
+	make_pair(&prev, &cur, true);
+	for (int c = TV_DELAY_IO; c < TV_DELAY_NCLASS; c++) {
+		cur.delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+		cur.delay_pct[c] = cur.delay_avg_ms[c] = NAN;
+	}
+	detail_lines_init(&l);
+	detail_build(&cur, &prev, 2.0, true, &l);
+	ck_assert_contains(value_of(&l, "CPU delay"), "50.0% of the interval");
+	ck_assert_str_eq(value_of(&l, "Block I/O delay"), "-");
+	ck_assert_ptr_null(since_start(&l, "Block I/O delay"));
+	detail_lines_free(&l);
+}
+END_TEST
+
+START_TEST(test_prev_of_another_task)
+{
+	struct tv_task prev, cur;
+	struct detail_lines l;
+	make_pair(&prev, &cur, true);
+	prev.start_ticks++; /* an old task under the same id */
+	detail_lines_init(&l);
+	detail_build(&cur, &prev, 2.0, true, &l);
+	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0% of the interval; avg 2.00 ms; events: -");
+	detail_build(&cur, NULL, 2.0, true, &l);
+	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0% of the interval; avg 2.00 ms; events: -");
+	/* a counter that went backwards gives no event count either */
+	make_pair(&prev, &cur, true);
+	prev.delay[TV_DELAY_CPU].count = 5000;
+	detail_build(&cur, &prev, 2.0, true, &l);
+	ck_assert_contains(value_of(&l, "CPU delay"), "events: -");
+	detail_lines_free(&l);
+}
+END_TEST
+
+START_TEST(test_durations_and_sizes)
+{
+	struct tv_task t;
+	struct detail_lines l;
+	task_init(&t);
+	t.is_thread = true;
+	t.delay[TV_DELAY_CPU] = (struct tv_delay){3, 7200LL * 1000000000LL, 45000000, 7};
+	t.delay[TV_DELAY_IO] = (struct tv_delay){1, 125000000000LL, 999999, 999999};
+	t.delay_pct[TV_DELAY_CPU] = 1234.4; /* a large group sum: integer percent */
+	t.vm_rss = 3 * 1024 * 1024 / 2;
+	detail_lines_init(&l);
+	detail_build(&t, NULL, 1.0, true, &l);
+	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 3; total 2:00:00; max 45.0 ms, min 0.000 ms");
+	ck_assert_str_eq(since_start(&l, "Block I/O delay"), "events: 1; total 2:05.00; max 1.000 ms, min 1.000 ms");
+	ck_assert_contains(value_of(&l, "CPU delay"), "1234% of the interval");
+	ck_assert_str_eq(value_of(&l, "Resident (VmRSS)"), "1.5G (1572864 KiB)");
+	detail_lines_free(&l);
+}
+END_TEST
+
+START_TEST(test_rebuild_replaces)
+{
+	struct tv_task prev, cur;
+	struct detail_lines l;
+	make_pair(&prev, &cur, true);
+	detail_lines_init(&l);
+	detail_build(&cur, &prev, 2.0, true, &l);
+	size_t n = l.n;
+	detail_build(&cur, &prev, 2.0, true, &l);
+	ck_assert_uint_eq(l.n, n);
+	detail_lines_free(&l);
+	detail_lines_free(&l); /* twice is harmless */
+}
+END_TEST
+
+static Suite *detail_suite(void)
+{
+	Suite *s = suite_create("detail");
+	TCase *tc = tcase_create("build");
+	tcase_add_test(tc, test_thread_row);
+	tcase_add_test(tc, test_process_row);
+	tcase_add_test(tc, test_unknown_everything);
+	tcase_add_test(tc, test_switch_off_classes);
+	tcase_add_test(tc, test_prev_of_another_task);
+	tcase_add_test(tc, test_durations_and_sizes);
+	tcase_add_test(tc, test_rebuild_replaces);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(detail_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
