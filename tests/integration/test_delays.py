@@ -1,0 +1,273 @@
+"""Per-task delays against a real workload: CPU and block I/O delays, process
+sums, and what taskview says when it cannot measure them (no permission,
+switch off, built without taskstats).
+
+The measuring tests need root and kernel.task_delayacct=1 (CI sets both) and
+skip otherwise. The switch-off tests set the sysctl to 0 and restore it; meson
+runs this file alone (is_parallel false) so no other test sees the change.
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tvtest import Skip, Workload, check, is_root, main, run, run_json  # noqa: E402
+
+SYSCTL = "/proc/sys/kernel/task_delayacct"
+NOBODY = 65534
+DELAY_COLUMNS = [f"{c}_delay{s}" for c in ("cpu", "io", "swapin", "reclaim", "thrashing", "compact",
+                                            "wpcopy", "irq") for s in ("", "_avg")]
+COLUMNS = "pid,tgid,state,cpu,ctxt_vol_rate,ctxt_invol_rate," + ",".join(DELAY_COLUMNS) + ",comm"
+# tmpfs and friends never wait for a disk
+MEMORY_FS = {"tmpfs", "ramfs", "devtmpfs", "proc", "sysfs"}
+
+
+def sysctl_value():
+    try:
+        with open(SYSCTL) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def set_sysctl(value):
+    with open(SYSCTL, "w") as f:
+        f.write(value)
+
+
+def delay_state(user=None):
+    doc = run_json("-p", "1", "-d", "0.1", "-o", "pid,cpu_delay", user=user)[0]
+    return doc["delayacct"]
+
+
+def need_measuring():
+    """Root, the switch on, and a binary that can query: else skip."""
+    if not is_root():
+        raise Skip("needs root (CAP_NET_ADMIN) for taskstats")
+    if sysctl_value() != "1":
+        raise Skip("needs kernel.task_delayacct=1 (the CI script sets it)")
+    st = delay_state()
+    if st["state"] != "on":
+        raise Skip(f"delay accounting state is {st['state']}: {st['message']}")
+
+
+def need_taskstats():
+    st = delay_state()
+    if st["state"] == "unsupported":
+        raise Skip(f"no taskstats here: {st['message']}")
+
+
+def sample(pid, *extra, user=None, delay="1"):
+    docs = run_json("-H", "-p", str(pid), "-d", delay, "-o", COLUMNS, *extra, user=user)
+    check(len(docs) == 1, f"one sample expected, got {len(docs)}")
+    doc = docs[0]
+    procs = [t for t in doc["tasks"] if t["kind"] == "process"]
+    threads = [t for t in doc["tasks"] if t["kind"] == "thread"]
+    check(len(procs) == 1 and procs[0]["pid"] == pid, f"one process row for {pid}: {procs}")
+    return doc, procs[0], threads
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def disk_dir():
+    """A writable directory on a file system backed by a disk, or None."""
+    candidates = [os.environ.get("BUILD_DIR"), "/var/tmp", os.getcwd(), "/tmp"]
+    for d in candidates:
+        if not d or not os.path.isdir(d) or not os.access(d, os.W_OK):
+            continue
+        r = subprocess.run(["stat", "-f", "-c", "%T", d], capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout.strip() not in MEMORY_FS:
+            return d
+    return None
+
+
+def as_nobody():
+    os.setgroups([])
+    os.setgid(NOBODY)
+    os.setuid(NOBODY)
+
+
+def test_cpu_delay_two_spinners_on_one_cpu():
+    """Two threads pinned to one CPU each wait about half the time; the process sums them."""
+    need_measuring()
+    with Workload("--spin", "2") as w:
+        doc, proc, threads = sample(w.pid)
+        check(doc["delayacct"]["state"] == "on", f"state {doc['delayacct']}")
+        by_tid = {t["pid"]: t for t in threads}
+        spinners = [by_tid[w.threads[n]] for n in ("spin-1", "spin-2")]
+        for t in spinners:
+            check(is_number(t["cpu_delay"]) and 30 <= t["cpu_delay"] <= 70,
+                  f"{t['comm']}: cpu_delay {t['cpu_delay']} is not about half the interval")
+            check(is_number(t["cpu_delay_avg"]) and t["cpu_delay_avg"] > 0,
+                  f"{t['comm']}: cpu_delay_avg {t['cpu_delay_avg']}")
+            check(40 <= t["cpu"] <= 60, f"{t['comm']}: cpu {t['cpu']} (half a CPU each)")
+        total = sum(t["cpu_delay"] for t in threads)
+        check(abs(proc["cpu_delay"] - total) <= 0.05 * total + 3,
+              f"process cpu_delay {proc['cpu_delay']} != sum of its threads {total}")
+        check(80 <= proc["cpu_delay"] <= 120, f"process cpu_delay {proc['cpu_delay']} not about 100")
+        # the leader (main thread) sleeps: a process row copying it would read about 0
+        leader = by_tid[w.pid]
+        check(leader["cpu_delay"] is not None and leader["cpu_delay"] < 5,
+              f"leader thread cpu_delay {leader['cpu_delay']}")
+        check(proc["cpu_delay"] > leader["cpu_delay"] + 50, "process row is the group's, not the leader's")
+
+        # folded (no thread rows): the process row is still the group sum
+        docs = run_json("-p", str(w.pid), "-d", "1", "-o", "pid,cpu_delay")
+        rows = docs[0]["tasks"]
+        check(len(rows) == 1 and rows[0]["kind"] == "process", f"only the process row: {rows}")
+        check(80 <= rows[0]["cpu_delay"] <= 120, f"folded process cpu_delay {rows[0]['cpu_delay']}")
+
+
+def test_io_delay_fdatasync_writer():
+    """A thread writing and fdatasync-ing a file on a disk waits for block I/O."""
+    need_measuring()
+    d = disk_dir()
+    if not d:
+        raise Skip("no writable directory on a disk-backed file system")
+    with Workload("--fsync", d) as w:
+        doc, proc, threads = sample(w.pid)
+        by_tid = {t["pid"]: t for t in threads}
+        t = by_tid[w.threads["fsync"]]
+        check(is_number(t["io_delay"]) and t["io_delay"] > 0, f"fsync thread io_delay {t['io_delay']} in {d}")
+        check(is_number(t["io_delay_avg"]) and t["io_delay_avg"] > 0,
+              f"fsync thread io_delay_avg {t['io_delay_avg']}")
+        check(is_number(proc["io_delay"]) and proc["io_delay"] > 0, f"process io_delay {proc['io_delay']}")
+        total = sum(x["io_delay"] for x in threads)
+        check(abs(proc["io_delay"] - total) <= 0.1 * total + 3,
+              f"process io_delay {proc['io_delay']} != sum of its threads {total}")
+        leader = by_tid[w.pid]
+        check(leader["io_delay"] is not None and leader["io_delay"] < 1, f"leader io_delay {leader['io_delay']}")
+
+
+def check_no_permission(doc, proc, threads, w):
+    st = doc["delayacct"]
+    check(st["state"] == "no-permission", f"state {st}")
+    check(st["message"] and "CAP_NET_ADMIN" in st["message"], f"message names the capability: {st['message']}")
+    for t in [proc, *threads]:
+        for c in DELAY_COLUMNS:
+            check(t[c] is None, f"{t['kind']} {t['pid']}: {c} {t[c]} must be null without permission")
+        for c in ("cpu", "ctxt_vol_rate", "ctxt_invol_rate"):
+            check(is_number(t[c]), f"{t['kind']} {t['pid']}: {c} {t[c]} must still be measured")
+    ping = {t["comm"]: t for t in threads}
+    check(ping["pingA"]["ctxt_vol_rate"] > 1000, f"switch rates from /proc: {ping['pingA']['ctxt_vol_rate']}")
+    check(proc["ctxt_vol_rate"] > 2000, f"process switch rate summed over threads: {proc['ctxt_vol_rate']}")
+
+
+def test_unprivileged_user():
+    """Without CAP_NET_ADMIN: exit 0, state no-permission, null delays, the rest measured."""
+    need_taskstats()
+    if is_root():
+        with Workload("--ping", "--spin", "1", preexec=as_nobody) as w:
+            r = run("-b", "--format", "json", "-H", "-p", str(w.pid), "-d", "1", "-o", COLUMNS, user=NOBODY)
+            check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+            doc = json.loads(r.stdout)
+            rows = doc["tasks"]
+            procs = [t for t in rows if t["kind"] == "process"]
+            check(len(procs) == 1, f"one process row: {rows}")
+            check_no_permission(doc, procs[0], [t for t in rows if t["kind"] == "thread"], w)
+    else:
+        with Workload("--ping", "--spin", "1") as w:
+            doc, proc, threads = sample(w.pid)
+            check_no_permission(doc, proc, threads, w)
+
+
+def switch_off_then(fn):
+    """Runs fn with kernel.task_delayacct=0 and restores the old value."""
+    if not is_root():
+        raise Skip("needs root to change kernel.task_delayacct")
+    old = sysctl_value()
+    if old is None:
+        raise Skip("the kernel has no delay accounting switch")
+    need_taskstats()
+    try:
+        set_sysctl("0")
+        fn()
+    finally:
+        set_sysctl(old)
+
+
+def test_switch_off():
+    """Switch off: state off with a how-to, CPU delay still measured, the other classes null."""
+    def body():
+        with Workload("--spin", "2") as w:
+            doc, proc, threads = sample(w.pid)
+            st = doc["delayacct"]
+            check(st["state"] == "off", f"state {st}")
+            check(st["message"] and "task_delayacct=1" in st["message"], f"message tells how: {st['message']}")
+            by_tid = {t["pid"]: t for t in threads}
+            for t in (proc, by_tid[w.threads["spin-1"]], by_tid[w.threads["spin-2"]]):
+                check(is_number(t["cpu_delay"]) and t["cpu_delay"] > 20,
+                      f"{t['kind']} {t['pid']}: cpu_delay {t['cpu_delay']} is reported with the switch off")
+            for t in [proc, *threads]:
+                for c in DELAY_COLUMNS:
+                    if not c.startswith("cpu_"):
+                        check(t[c] is None, f"{t['kind']} {t['pid']}: {c} {t[c]} must be null when off")
+    switch_off_then(body)
+
+
+def text_run(*args, user=None):
+    # no plugins: their discovery notes (e.g. an unreadable $HOME as nobody) are not the subject
+    r = run("-b", "--no-plugins", "-p", "1", "-d", "0.1", *args, user=user)
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    return r.stderr
+
+
+def test_text_hint_when_on():
+    """Nothing on stderr when delays are measured."""
+    need_measuring()
+    err = text_run("-o", "pid,cpu_delay,io_delay,comm")
+    check(err == "", f"no hint when on: {err!r}")
+
+
+def test_text_hint_when_off():
+    """One line on stderr with a delay column shown and the switch off; none without a delay column."""
+    def body():
+        err = text_run("-o", "pid,cpu_delay,io_delay,comm")
+        lines = err.splitlines()
+        check(len(lines) == 1, f"one hint line: {err!r}")
+        check(lines[0].startswith("taskview: ") and "task_delayacct=1" in lines[0], f"hint: {lines[0]!r}")
+        err = text_run("-o", "pid,cpu,comm")
+        check(err == "", f"no hint without a delay column: {err!r}")
+        r = run("-b", "--no-plugins", "--format", "json", "-p", "1", "-d", "0.1", "-o", "pid,cpu_delay")
+        check(r.returncode == 0 and r.stderr == "", f"JSON carries the state, not a hint: {r.stderr!r}")
+    switch_off_then(body)
+
+
+def test_text_hint_without_permission():
+    need_taskstats()
+    user = NOBODY if is_root() else None
+    err = text_run("-o", "pid,cpu_delay,comm", user=user)
+    lines = err.splitlines()
+    check(len(lines) == 1 and "CAP_NET_ADMIN" in lines[0], f"one hint line naming the capability: {err!r}")
+
+
+def test_unsupported_build():
+    """A build without taskstats (or a kernel without the family): state unsupported, delays null."""
+    st = delay_state()
+    if st["state"] != "unsupported":
+        raise Skip(f"taskstats is available (state {st['state']})")
+    check(st["message"], "unsupported comes with a message")
+    with Workload("--spin", "1") as w:
+        doc, proc, threads = sample(w.pid, delay="0.5")
+        for t in [proc, *threads]:
+            for c in DELAY_COLUMNS:
+                check(t[c] is None, f"{t['kind']} {t['pid']}: {c} must be null")
+            check(is_number(t["cpu"]) and is_number(t["ctxt_vol_rate"]), f"other columns measured: {t}")
+    err = text_run("-o", "pid,cpu_delay,comm")
+    check(len(err.splitlines()) == 1, f"one hint line: {err!r}")
+
+
+if __name__ == "__main__":
+    sys.exit(main([
+        test_cpu_delay_two_spinners_on_one_cpu,
+        test_io_delay_fdatasync_writer,
+        test_unprivileged_user,
+        test_switch_off,
+        test_text_hint_when_on,
+        test_text_hint_when_off,
+        test_text_hint_without_permission,
+        test_unsupported_build,
+    ]))
