@@ -72,7 +72,9 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	filter_init(&o->filter);
 	o->delay = 1.0;
 	o->iterations = -1;
-	optind = 1;
+	/* 0, not 1: glibc then also forgets its position inside the previous
+	 * argv (which may be freed by now) and parses this one from the start */
+	optind = 0;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":bn:d:p:u:F:Hs:ro:hV", cli_long, NULL)) != -1) {

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -25,9 +26,14 @@ bool num_parse_double(const char *s, double *out)
 	for (const char *p = s; *p; p++)
 		if (!isdigit((unsigned char)*p) && *p != '.' && *p != '-' && *p != '+')
 			return false;
+	/* "0.5" whatever the user's locale: main() sets LC_ALL from the
+	 * environment, and strtod would want "0,5" under de_DE */
+	static locale_t c_numeric;
+	if (!c_numeric)
+		c_numeric = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	errno = 0;
 	char *end;
-	double v = strtod(s, &end);
+	double v = c_numeric ? strtod_l(s, &end, c_numeric) : strtod(s, &end);
 	if (errno || *end || !isfinite(v))
 		return false;
 	*out = v;

@@ -1,0 +1,379 @@
+/*
+ * Command-line parsing: defaults, repeatable options, and every usage error
+ * returning 2 with a message that names the offending value.
+ */
+#include <check.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "model/task.h"
+#include "util/buf.h"
+#include "util/num.h"
+
+struct parsed {
+	int rc;
+	struct cli_opts o;
+	char err[256];
+	char *argv[32];
+	int argc;
+};
+
+/* Parses "taskview" followed by the given arguments (NULL-terminated). */
+static struct parsed *parse(const char *first, ...)
+{
+	struct parsed *p = calloc(1, sizeof(*p));
+	ck_assert_ptr_nonnull(p);
+	p->argv[p->argc++] = strdup("taskview");
+	va_list ap;
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *)) {
+		ck_assert_int_lt(p->argc, 31);
+		p->argv[p->argc++] = strdup(a);
+	}
+	va_end(ap);
+	struct buf err;
+	buf_init(&err);
+	p->rc = cli_parse(p->argc, p->argv, &p->o, &err);
+	snprintf(p->err, sizeof(p->err), "%s", buf_str(&err));
+	buf_free(&err);
+	return p;
+}
+
+static void done(struct parsed *p)
+{
+	cli_free(&p->o);
+	for (int i = 0; i < p->argc; i++)
+		free(p->argv[i]);
+	free(p);
+}
+
+/* The parse must fail with 2 and a message containing every given piece. */
+static void expect_error(struct parsed *p, const char *piece)
+{
+	ck_assert_int_eq(p->rc, 2);
+	ck_assert_msg(strstr(p->err, piece) != NULL, "message \"%s\" lacks \"%s\"", p->err, piece);
+	done(p);
+}
+
+/* ---- defaults and accepted values ---- */
+
+START_TEST(defaults_interactive)
+{
+	struct parsed *p = parse(NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(!p->o.batch);
+	ck_assert_int_eq(p->o.iterations, 0); /* until quit */
+	ck_assert_double_eq(p->o.delay, 1.0);
+	ck_assert(!p->o.delay_set);
+	ck_assert_int_eq(p->o.format, CLI_FORMAT_TEXT);
+	ck_assert_uint_eq(p->o.filter.npids, 0);
+	ck_assert_int_eq(p->o.filter.uid, TV_UNKNOWN);
+	ck_assert_ptr_null(p->o.filter.text);
+	ck_assert_ptr_null(p->o.sort);
+	ck_assert_ptr_null(p->o.columns);
+	ck_assert_uint_eq(p->o.nplugins, 0);
+	done(p);
+}
+END_TEST
+
+START_TEST(defaults_batch)
+{
+	struct parsed *p = parse("-b", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(p->o.batch);
+	ck_assert_int_eq(p->o.iterations, 1);
+	ck_assert_double_eq(p->o.delay, 1.0);
+	done(p);
+}
+END_TEST
+
+START_TEST(batch_values)
+{
+	struct parsed *p = parse("-b", "-n", "5", "-d", "0.5", "--format", "json", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.iterations, 5);
+	ck_assert_double_eq_tol(p->o.delay, 0.5, 1e-12);
+	ck_assert(p->o.delay_set);
+	ck_assert_int_eq(p->o.format, CLI_FORMAT_JSON);
+	done(p);
+	p = parse("--batch", "--iterations=3", "--delay=0.1", "--format=text", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.iterations, 3);
+	ck_assert_double_eq_tol(p->o.delay, 0.1, 1e-12);
+	ck_assert_int_eq(p->o.format, CLI_FORMAT_TEXT);
+	done(p);
+	p = parse("-bn2", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(p->o.batch);
+	ck_assert_int_eq(p->o.iterations, 2);
+	done(p);
+}
+END_TEST
+
+START_TEST(view_options)
+{
+	struct parsed *p = parse("-H", "-r", "-s", "vm_pte", "-o", "pid,comm", "-F", "Fire", "--no-color",
+				 "--list-columns", "--no-plugins", "--check-plugin", "x.so", "-h", "-V", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(p->o.threads);
+	ck_assert(p->o.reverse);
+	ck_assert_str_eq(p->o.sort, "vm_pte");
+	ck_assert_str_eq(p->o.columns, "pid,comm");
+	ck_assert_str_eq(p->o.filter.text, "Fire");
+	ck_assert(p->o.no_color);
+	ck_assert(p->o.list_columns);
+	ck_assert(p->o.no_plugins);
+	ck_assert_str_eq(p->o.check_plugin, "x.so");
+	ck_assert(p->o.help);
+	ck_assert(p->o.version);
+	done(p);
+}
+END_TEST
+
+START_TEST(pid_repeatable)
+{
+	struct parsed *p = parse("-p", "30,1", "--pid", "2", "-p", "1", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_uint_eq(p->o.filter.npids, 3);
+	ck_assert_int_eq(p->o.filter.pids[0], 1);
+	ck_assert_int_eq(p->o.filter.pids[1], 2);
+	ck_assert_int_eq(p->o.filter.pids[2], 30);
+	done(p);
+}
+END_TEST
+
+START_TEST(plugin_repeatable)
+{
+	struct parsed *p = parse("--plugin", "a.so", "--plugin=/x/b.so", "--plugin", "a.so", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_uint_eq(p->o.nplugins, 3);
+	ck_assert_str_eq(p->o.plugins[0], "a.so");
+	ck_assert_str_eq(p->o.plugins[1], "/x/b.so");
+	ck_assert_str_eq(p->o.plugins[2], "a.so");
+	done(p);
+}
+END_TEST
+
+START_TEST(user_by_name_or_uid)
+{
+	struct parsed *p = parse("-u", "root", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.filter.uid, 0);
+	done(p);
+	p = parse("--user", "54321", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.filter.uid, 54321);
+	done(p);
+}
+END_TEST
+
+START_TEST(delay_minimum_accepted)
+{
+	struct parsed *p = parse("-d", "0.1", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	done(p);
+	p = parse("-d", "2", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_double_eq(p->o.delay, 2.0);
+	done(p);
+}
+END_TEST
+
+/* ---- usage errors ---- */
+
+START_TEST(error_unknown_option)
+{
+	expect_error(parse("-x", NULL), "unknown option '-x'");
+	expect_error(parse("--bogus", NULL), "unknown option '--bogus'");
+	expect_error(parse("-b", "--frobnicate=3", NULL), "'--frobnicate");
+	/* the first error wins, with its own name */
+	expect_error(parse("-bq", NULL), "unknown option '-q'");
+}
+END_TEST
+
+START_TEST(error_missing_value)
+{
+	expect_error(parse("-n", NULL), "'-n'");
+	expect_error(parse("-b", "--delay", NULL), "'--delay'");
+	expect_error(parse("-p", NULL), "'-p'");
+}
+END_TEST
+
+START_TEST(error_bad_iterations)
+{
+	static const char *const bad[] = {"0", "-1", "x", "1.5", "", "3x", " 3", "99999999999999999999"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "'%s'", bad[i]);
+		expect_error(parse("-b", "-n", bad[i], NULL), want);
+	}
+}
+END_TEST
+
+START_TEST(error_bad_delay)
+{
+	static const char *const bad[] = {"0.05", "0", "-1", "abc", "", "1e3", "nan", "inf", "0x1p3", ".", "1..2",
+					  "100000", "1,5"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "bad delay '%s'", bad[i]);
+		expect_error(parse("-d", bad[i], NULL), want);
+	}
+}
+END_TEST
+
+START_TEST(error_bad_pid_list)
+{
+	expect_error(parse("-p", "1,x,3", NULL), "bad PID 'x'");
+	expect_error(parse("-p", "0", NULL), "bad PID '0'");
+	expect_error(parse("-p", "1,2,,3", NULL), "bad PID ''");
+	expect_error(parse("-p", "5", "-p", "-7", NULL), "bad PID '-7'");
+}
+END_TEST
+
+START_TEST(error_unknown_user)
+{
+	expect_error(parse("-u", "no-such-user-here", NULL), "unknown user 'no-such-user-here'");
+	expect_error(parse("-u", "", NULL), "unknown user ''");
+}
+END_TEST
+
+START_TEST(error_unknown_format)
+{
+	expect_error(parse("-b", "--format", "xml", NULL), "unknown format 'xml'");
+	expect_error(parse("--format=JSON", NULL), "unknown format 'JSON'");
+}
+END_TEST
+
+START_TEST(error_stray_argument)
+{
+	expect_error(parse("-b", "top", NULL), "unexpected argument 'top'");
+}
+END_TEST
+
+START_TEST(parse_twice)
+{
+	/* a failed parse leaves no state behind for the next one */
+	expect_error(parse("-bq", NULL), "'-q'");
+	struct parsed *p = parse("-n", "4", "-b", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.iterations, 4);
+	done(p);
+}
+END_TEST
+
+/* ---- util/num ---- */
+
+START_TEST(num_int_strict)
+{
+	int64_t v = 0;
+	ck_assert(num_parse_int("42", 1, 100, &v));
+	ck_assert_int_eq(v, 42);
+	ck_assert(num_parse_int("1", 1, 100, &v));
+	ck_assert(num_parse_int("100", 1, 100, &v));
+	ck_assert(num_parse_int("-5", -10, 10, &v));
+	ck_assert_int_eq(v, -5);
+	v = 7;
+	ck_assert(!num_parse_int("0", 1, 100, &v));
+	ck_assert(!num_parse_int("101", 1, 100, &v));
+	ck_assert(!num_parse_int("", 1, 100, &v));
+	ck_assert(!num_parse_int(NULL, 1, 100, &v));
+	ck_assert(!num_parse_int(" 4", 1, 100, &v));
+	ck_assert(!num_parse_int("4 ", 1, 100, &v));
+	ck_assert(!num_parse_int("0x10", 0, 100, &v));
+	ck_assert(!num_parse_int("1e2", 0, 1000, &v));
+	ck_assert(!num_parse_int("99999999999999999999", 0, INT64_MAX, &v));
+	ck_assert_int_eq(v, 7); /* untouched on failure */
+}
+END_TEST
+
+START_TEST(num_double_strict)
+{
+	double v = 0;
+	ck_assert(num_parse_double("0.5", &v));
+	ck_assert_double_eq(v, 0.5);
+	ck_assert(num_parse_double("2", &v));
+	ck_assert_double_eq(v, 2.0);
+	ck_assert(num_parse_double("+1.25", &v));
+	ck_assert_double_eq(v, 1.25);
+	v = 9;
+	static const char *const bad[] = {"", " 1", "1 ", "1e3", "inf", "nan", "0x10", "1,5", ".", "1..2", "--1", "abc"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(!num_parse_double(bad[i], &v), "accepted '%s'", bad[i]);
+	ck_assert(!num_parse_double(NULL, &v));
+	ck_assert_double_eq(v, 9);
+}
+END_TEST
+
+START_TEST(num_double_ignores_locale)
+{
+	/* "-d 0.5" must mean half a second in a decimal-comma locale too */
+	static const char *const comma[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "nl_NL.UTF-8",
+					    "ru_RU.UTF-8", "de_DE", "fr_FR"};
+	const char *got = NULL;
+	for (size_t i = 0; i < sizeof(comma) / sizeof(comma[0]) && !got; i++)
+		if (setlocale(LC_NUMERIC, comma[i]))
+			got = comma[i];
+	if (!got) {
+		fprintf(stderr, "note: no decimal-comma locale installed; locale check not run\n");
+		return;
+	}
+	ck_assert_double_eq(strtod("0,5", NULL), 0.5); /* the locale really uses a comma */
+	double v = 0;
+	ck_assert(num_parse_double("0.5", &v));
+	ck_assert_double_eq(v, 0.5);
+	ck_assert(!num_parse_double("0,5", &v));
+	struct parsed *p = parse("-d", "0.25", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_double_eq(p->o.delay, 0.25);
+	done(p);
+	setlocale(LC_NUMERIC, "C");
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("accepted");
+	tcase_add_test(tc, defaults_interactive);
+	tcase_add_test(tc, defaults_batch);
+	tcase_add_test(tc, batch_values);
+	tcase_add_test(tc, view_options);
+	tcase_add_test(tc, pid_repeatable);
+	tcase_add_test(tc, plugin_repeatable);
+	tcase_add_test(tc, user_by_name_or_uid);
+	tcase_add_test(tc, delay_minimum_accepted);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_add_test(tc, error_unknown_option);
+	tcase_add_test(tc, error_missing_value);
+	tcase_add_test(tc, error_bad_iterations);
+	tcase_add_test(tc, error_bad_delay);
+	tcase_add_test(tc, error_bad_pid_list);
+	tcase_add_test(tc, error_unknown_user);
+	tcase_add_test(tc, error_unknown_format);
+	tcase_add_test(tc, error_stray_argument);
+	tcase_add_test(tc, parse_twice);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("num");
+	tcase_add_test(tc, num_int_strict);
+	tcase_add_test(tc, num_double_strict);
+	tcase_add_test(tc, num_double_ignores_locale);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cli_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
