@@ -46,7 +46,7 @@ const char *ts_state_name(enum ts_state s)
 const char *ts_message(const struct ts_client *c)
 {
 	(void)c;
-	return "taskview was built without taskstats support";
+	return "taskview was built without taskstats support (libnl-genl-3): per-task delays are not available";
 }
 
 int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)
