@@ -30,6 +30,8 @@ static void list_columns(const struct app *a)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
+	/* numbers are written and parsed with '.' everywhere: JSON, config, -d */
+	setlocale(LC_NUMERIC, "C");
 #if TV_ENABLE_NLS
 	bindtextdomain(TV_PACKAGE, TV_LOCALEDIR);
 	textdomain(TV_PACKAGE);
