@@ -2,7 +2,9 @@
  * ping-pong over pipes, sleepers, optional CPU spinners, fdatasync writers,
  * open descriptors and an oom_score_adj. Prints one JSON line with its PID
  * and thread IDs once everything runs, then lives until killed or timed out. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
