@@ -1,0 +1,396 @@
+"""Drives the real taskview binary in tmux: keys in, screen text out.
+
+Uses a private tmux server (its own socket, no user config), a fixed window
+size, and HOME/XDG_CONFIG_HOME in a temporary directory. Exit 77 (skip) when
+tmux is missing. Python 3 standard library only.
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+TASKVIEW = os.environ.get("TASKVIEW", "taskview")
+WORKLOAD = os.environ.get("WORKLOAD", "")
+WIDTH, HEIGHT = 120, 40
+
+
+class Tmux:
+    def __init__(self, home):
+        self.sock = f"tvtest-{os.getpid()}"
+        self.home = home
+        self.n = 0
+
+    def cmd(self, *args, check=True):
+        r = subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", *args],
+                           capture_output=True, text=True, errors="replace")
+        if check and r.returncode != 0:
+            raise AssertionError(f"tmux {args[0]} failed: {r.stderr.strip()}")
+        return r.stdout
+
+    def start(self, args, env=None, width=WIDTH, height=HEIGHT):
+        """Runs taskview in a new session; the shell prints its exit status after."""
+        self.n += 1
+        name = f"s{self.n}"
+        envs = {"HOME": self.home, "XDG_CONFIG_HOME": os.path.join(self.home, "cfg"),
+                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        envs.update(env or {})
+        assign = " ".join(f"{k}={shlex.quote(v)}" for k, v in envs.items())
+        line = f"env {assign} {shlex.quote(TASKVIEW)} {' '.join(shlex.quote(a) for a in args)}; " \
+               f"echo EXIT=$?; sleep 60"
+        self.cmd("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "sh", "-c", line)
+        return name
+
+    def keys(self, session, *keys):
+        self.cmd("send-keys", "-t", session, *keys)
+
+    def text(self, session, escapes=False):
+        return self.cmd("capture-pane", "-p", *(["-e"] if escapes else []), "-t", session)
+
+    def wait(self, session, pred, what, timeout=6.0):
+        """Polls the screen until pred(text) holds."""
+        end = time.monotonic() + timeout
+        text = ""
+        while time.monotonic() < end:
+            text = self.text(session)
+            if pred(text):
+                return text
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}; screen:\n{text}")
+
+    def wait_for(self, session, needle, timeout=6.0):
+        return self.wait(session, lambda t: needle in t, repr(needle), timeout)
+
+    def wait_gone(self, session, needle, timeout=6.0):
+        return self.wait(session, lambda t: needle not in t, f"{needle!r} to go", timeout)
+
+    def wait_exit(self, session, timeout=6.0):
+        """The exit status the shell printed after taskview ended."""
+        text = self.wait(session, lambda x: re.search(r"(?m)^EXIT=\d+", x), "exit", timeout)
+        return int(re.search(r"(?m)^EXIT=(\d+)", text).group(1)), text
+
+    def alive(self, session):
+        return not re.search(r"(?m)^EXIT=\d+", self.text(session))
+
+    def taskview_pid(self, session):
+        sh = int(self.cmd("display", "-p", "-t", session, "#{pane_pid}").strip())
+        with open(f"/proc/{sh}/task/{sh}/children") as f:
+            kids = f.read().split()
+        return int(kids[0]) if kids else None
+
+    def quit(self, session):
+        self.keys(session, "q")
+        rc, text = self.wait_exit(session)
+        self.cmd("kill-session", "-t", session, check=False)
+        assert rc == 0, f"exit status {rc}: {text}"
+        return text
+
+    def kill_server(self):
+        self.cmd("kill-server", check=False)
+
+
+class Workload:
+    """tv-workload with named threads, or a python stand-in when it is not built."""
+
+    def __init__(self, *args):
+        if WORKLOAD and os.access(WORKLOAD, os.X_OK):
+            cmd = [WORKLOAD, "--seconds", "120", *args]
+        else:
+            # from a file, so the command line stays short enough to read on screen
+            path = os.path.join(tempfile.gettempdir(), f"tv-standin-{os.getpid()}.py")
+            with open(path, "w") as f:
+                f.write(STANDIN)
+            cmd = [sys.executable, path, *args]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        info = json.loads(self.proc.stdout.readline())
+        self.pid = info["pid"]
+        self.threads = info["threads"]
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+# a process with named threads, printing the same ready line as tv-workload
+STANDIN = r"""
+import ctypes, json, os, sys, threading, time
+libc = ctypes.CDLL(None)
+args = sys.argv[1:]
+if "--name" in args:
+    libc.prctl(15, args[args.index("--name") + 1].encode("latin-1", "surrogateescape"), 0, 0, 0)
+tids = {}
+def run(name):
+    libc.prctl(15, name.encode(), 0, 0, 0)
+    tids[name] = threading.get_native_id()
+    time.sleep(120)
+for n in ("pingA", "pingB", "sleeper-1"):
+    threading.Thread(target=run, args=(n,), daemon=True).start()
+while len(tids) < 3:
+    time.sleep(0.01)
+print(json.dumps({"pid": os.getpid(), "threads": tids}), flush=True)
+time.sleep(120)
+"""
+
+
+def has_colour(screen):
+    """Whether an SGR sequence in screen sets a foreground or background colour."""
+    for params in re.findall(r"\x1b\[([0-9;]*)m", screen):
+        for p in params.split(";"):
+            if p and (30 <= int(p) <= 38 or 40 <= int(p) <= 48 or 90 <= int(p) <= 107):
+                return True
+    return False
+
+
+def table_rows(text):
+    """Screen lines below the column headers."""
+    lines = text.splitlines()
+    for i, l in enumerate(lines):
+        if l.lstrip().startswith("PID "):
+            return lines[i + 1:]
+    return []
+
+
+def test_fold_unfold(t):
+    w = Workload("--ping", "--sleepers", "2", "--name", "tv-fold")
+    try:
+        s = t.start(["-p", str(w.pid), "-d", "0.5", "-o", "pid,state,comm,command"])
+        text = t.wait_for(s, "tv-fold")
+        assert "pingA" not in text, "processes start folded"
+        # THR is not shown, so the marker carries the thread count
+        assert re.search(r"\+\d+ tv-fold", text), "a folded process shows +N"
+        t.keys(s, "Enter")
+        text = t.wait(s, lambda x: all(n in x for n in ("pingA", "pingB", "sleeper-1")), "threads")
+        assert "\u251c\u2500" in text or "\u2514\u2500" in text, "tree glyphs on a UTF-8 locale"
+        # Left on a thread row folds its process and selects it
+        t.keys(s, "Down", "Left")
+        t.wait_gone(s, "pingA")
+        t.keys(s, "H")
+        t.wait_for(s, "pingB")
+        t.keys(s, "H")
+        t.wait_gone(s, "pingB")
+        t.quit(s)
+        # -H starts unfolded; ASCII tree when the locale is not UTF-8
+        s = t.start(["-p", str(w.pid), "-H", "-o", "pid,comm"], env={"LANG": "C", "LC_ALL": "C"})
+        text = t.wait_for(s, "sleeper-2" if "sleeper-2" in w.threads else "sleeper-1")
+        assert "|- " in text or "`- " in text, text
+        t.quit(s)
+    finally:
+        w.stop()
+
+
+def test_sort_menu(t):
+    s = t.start(["-d", "0.5"])
+    t.wait_for(s, "PID")
+    t.keys(s, "F6")
+    t.wait_for(s, "Sort by")
+    t.keys(s, "Home", "Enter")
+    t.wait_gone(s, "Sort by")
+    # sorted by PID: init comes first
+    t.wait(s, lambda x: table_rows(x) and table_rows(x)[0].split()[0] == "1", "PID 1 first")
+    t.keys(s, "I")
+    t.wait(s, lambda x: table_rows(x) and table_rows(x)[0].split()[0] != "1", "inverted order")
+    t.keys(s, ">")
+    t.wait_for(s, "Sort by")
+    t.keys(s, "Escape")
+    t.wait_gone(s, "Sort by")
+    t.quit(s)
+
+
+def test_filter_search_kill(t):
+    victim = subprocess.Popen(["tv-victim-proc", "300"], executable="/bin/sleep")
+    w = Workload("--sleepers", "1", "--name", "tv-other")
+    try:
+        # other processes come and go: watch just these two
+        s = t.start(["-d", "0.5", "-p", f"{victim.pid},{w.pid}", "-o", "pid,user,cpu,comm,command"])
+        t.wait_for(s, "tv-other")
+        # filter: only matching processes, kept while browsing, Esc clears
+        t.keys(s, "\\")
+        t.keys(s, "-l", "tv-victim")
+        t.wait(s, lambda x: "tv-victim-proc" in x and "tv-other" not in x, "filtered list")
+        t.keys(s, "Enter", "Down", "Up")
+        text = t.wait_for(s, "Filter: tv-victim")
+        assert "tv-other" not in text
+        t.keys(s, "Escape")
+        t.wait_for(s, "tv-other")
+        # search jumps to the match; the kill dialog then names the selected task
+        t.keys(s, "/")
+        t.keys(s, "-l", "tv-victim")
+        t.keys(s, "Enter")
+        t.keys(s, "F9")
+        t.wait_for(s, "Send signal:")
+        t.keys(s, "Enter")
+        text = t.wait_for(s, f"Send SIGTERM to process {victim.pid}")
+        t.keys(s, "y")
+        deadline = time.monotonic() + 5
+        while victim.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert victim.poll() == -signal.SIGTERM, "the helper got SIGTERM"
+        t.wait_gone(s, "tv-victim-proc")
+        t.quit(s)
+    finally:
+        if victim.poll() is None:
+            victim.kill()
+        victim.wait()
+        w.stop()
+
+
+def test_help(t):
+    s = t.start([])
+    t.wait_for(s, "PID")
+    t.keys(s, "F1")
+    text = t.wait_for(s, "Keys:")
+    assert "vm_pte" in text or "Page-table" in text or "choose the sort column" in text
+    t.keys(s, "PageDown")
+    t.wait_for(s, "Page-table size")
+    t.keys(s, "x")
+    t.wait_gone(s, "Keys:")
+    t.keys(s, "?")
+    t.wait_for(s, "Keys:")
+    t.keys(s, "Escape")
+    t.wait_for(s, "F10Quit")
+    t.quit(s)
+
+
+def test_setup_and_settings(t):
+    s = t.start([])
+    t.wait_for(s, "USER")
+    t.keys(s, "F2")
+    t.wait_for(s, "Columns (shown first")
+    # pid is first, user second: hide user
+    t.keys(s, "Down", "Space", "Escape")
+    t.wait_gone(s, "Columns (shown first")
+    text = t.wait_gone(s, "USER")
+    assert "PID" in text
+    t.quit(s)
+    rc = os.path.join(t.home, "cfg", "taskview", "taskviewrc")
+    with open(rc) as f:
+        saved = f.read()
+    assert "columns=" in saved and "user" not in saved.split("columns=")[1].split("\n")[0], saved
+    # the next run starts without USER; -o on the command line wins
+    s = t.start([])
+    text = t.wait_for(s, "PID")
+    assert "USER" not in text
+    t.quit(s)
+    s = t.start(["-o", "pid,user,command"])
+    t.wait_for(s, "USER")
+    t.quit(s)
+    # a corrupt file: a message, never a crash
+    with open(rc, "a") as f:
+        f.write("garbage line\ncolumns=pid,no_such_column,command\nfuture_key=1\n")
+    s = t.start([])
+    t.wait_for(s, "taskviewrc")
+    t.wait_for(s, "COMMAND")
+    t.quit(s)
+    os.unlink(rc)
+
+
+def test_escape_name(t):
+    name = "\x1b[2J\x1b]0;pwn\x07"
+    w = Workload("--name", name)
+    try:
+        # the name as the last column: room for all of its escaped form
+        s = t.start(["-p", str(w.pid), "-o", "pid,threads,comm"])
+        text = t.wait_for(s, "\\e[2J")
+        assert "\\e]0;pwn\\x07" in text, text
+        assert "Tasks:" in text and "F10Quit" in text, "the rest of the screen is intact"
+        title = t.cmd("display", "-p", "-t", s, "#{pane_title}")
+        assert "pwn" not in title, f"the title changed: {title!r}"
+        # the column headers are where they belong
+        assert re.search(r"(?m)^ +PID +THR NAME *$", text), text
+        t.quit(s)
+        # the command line carries the same bytes as an argument
+        s = t.start(["-p", str(w.pid), "-o", "pid,command"])
+        text = t.wait_for(s, "--name \\e[2J")
+        assert "Tasks:" in text and "F10Quit" in text
+        t.quit(s)
+    finally:
+        w.stop()
+
+
+def test_resize(t):
+    s = t.start(["-d", "0.3"])
+    t.wait_for(s, "Tasks:")
+    for (x, y) in ((10, 3), (1, 1), (30, 5), (250, 80), (80, 24)):
+        t.cmd("resize-window", "-t", s, "-x", str(x), "-y", str(y))
+        time.sleep(0.4)
+        assert t.alive(s), f"taskview died at {x}x{y}: {t.text(s)}"
+    t.wait_for(s, "Tasks:")
+    t.wait_for(s, "F10Quit")
+    t.quit(s)
+
+
+def test_terminal(t):
+    # unknown TERM: a clear error and exit 1
+    s = t.start([], env={"TERM": "no-such-terminal-xyz"})
+    rc, text = t.wait_exit(s)
+    assert rc == 1 and "unknown terminal type" in text, text
+    t.cmd("kill-session", "-t", s)
+    for term in ("xterm", "vt100", "linux", "screen"):
+        s = t.start([], env={"TERM": term})
+        t.wait_for(s, "PID")
+        text = t.quit(s)
+        # terminals with an alternate screen get their old screen back
+        if term in ("xterm", "screen"):
+            assert "Tasks:" not in text, f"{term}: the screen was not restored"
+    # colour by default; NO_COLOR and --no-color: attributes only
+    for env, args, want in (({}, [], True), ({"NO_COLOR": "1"}, [], False), ({}, ["--no-color"], False)):
+        s = t.start(args, env={"TERM": "xterm-256color", **env})
+        t.wait_for(s, "PID")
+        time.sleep(0.2)
+        assert has_colour(t.text(s, escapes=True)) == want, f"colour with {env} {args}"
+        t.quit(s)
+    # SIGTERM: terminal restored, dies of the signal
+    s = t.start([])
+    t.wait_for(s, "PID")
+    pid = t.taskview_pid(s)
+    os.kill(pid, signal.SIGTERM)
+    rc, text = t.wait_exit(s)
+    assert rc == 143 and "Tasks:" not in text, text
+    t.cmd("kill-session", "-t", s)
+
+
+TESTS = [test_fold_unfold, test_sort_menu, test_filter_search_kill, test_help,
+         test_setup_and_settings, test_escape_name, test_resize, test_terminal]
+
+
+def main():
+    if not shutil.which("tmux"):
+        print("tmux not found: skipped")
+        return 77
+    home = tempfile.mkdtemp(prefix="tv-tui-")
+    t = Tmux(home)
+    # the server quits with its last session: keep one for the whole run
+    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
+    failed = 0
+    start = time.monotonic()
+    try:
+        for test in TESTS:
+            t0 = time.monotonic()
+            try:
+                test(t)
+                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
+            except Exception:
+                failed += 1
+                print(f"FAIL {test.__name__}")
+                traceback.print_exc()
+            t.cmd("kill-session", "-a", "-t", "keep", check=False)
+    finally:
+        t.kill_server()
+        shutil.rmtree(home, ignore_errors=True)
+        try:
+            os.unlink(os.path.join(tempfile.gettempdir(), f"tv-standin-{os.getpid()}.py"))
+        except FileNotFoundError:
+            pass
+    print(f"{len(TESTS) - failed}/{len(TESTS)} passed in {time.monotonic() - start:.1f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
