@@ -177,12 +177,12 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < sleepers && n < MAX_THREADS; i++) {
 		w[n] = (struct worker){.cpu = -1, .fn = sleeper_main};
-		snprintf(w[n].name, sizeof(w[n].name), "sleeper-%d", i + 1);
+		snprintf(w[n].name, sizeof(w[n].name), "sleeper-%hu", (unsigned short)(i + 1));
 		n++;
 	}
 	for (int i = 0; i < spin && n < MAX_THREADS; i++) {
 		w[n] = (struct worker){.cpu = 0, .fn = spin_main};
-		snprintf(w[n].name, sizeof(w[n].name), "spin-%d", i + 1);
+		snprintf(w[n].name, sizeof(w[n].name), "spin-%hu", (unsigned short)(i + 1));
 		n++;
 	}
 	if (fsync_dir && n < MAX_THREADS)
