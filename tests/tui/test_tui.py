@@ -332,12 +332,15 @@ def test_terminal(t):
     rc, text = t.wait_exit(s)
     assert rc == 1 and "unknown terminal type" in text, text
     t.cmd("kill-session", "-t", s)
-    for term in ("xterm", "vt100", "linux", "screen"):
+    for term in ("xterm", "xterm-256color", "vt100", "linux", "screen", "tmux-256color"):
+        if subprocess.run(["infocmp", term], capture_output=True).returncode != 0:
+            print(f"     (no terminfo for {term})")
+            continue
         s = t.start([], env={"TERM": term})
         t.wait_for(s, "PID")
         text = t.quit(s)
         # terminals with an alternate screen get their old screen back
-        if term in ("xterm", "screen"):
+        if term in ("xterm", "xterm-256color", "screen", "tmux-256color"):
             assert "Tasks:" not in text, f"{term}: the screen was not restored"
     # colour by default; NO_COLOR and --no-color: attributes only
     for env, args, want in (({}, [], True), ({"NO_COLOR": "1"}, [], False), ({}, ["--no-color"], False)):
@@ -346,6 +349,11 @@ def test_terminal(t):
         time.sleep(0.2)
         assert has_colour(t.text(s, escapes=True)) == want, f"colour with {env} {args}"
         t.quit(s)
+    # -n: quits by itself after that many refreshes
+    s = t.start(["-n", "2", "-d", "0.2"])
+    rc, text = t.wait_exit(s)
+    assert rc == 0, text
+    t.cmd("kill-session", "-t", s)
     # SIGTERM: terminal restored, dies of the signal
     s = t.start([])
     t.wait_for(s, "PID")

@@ -78,6 +78,8 @@ static int tui_wait_ms(const struct tui *t)
 static int tui_loop(struct tui *t)
 {
 	bool dirty = true;
+	/* -n N: quit after N refreshes, as top does; 0 runs until quit */
+	int64_t left = t->opts->iterations > 0 ? t->opts->iterations : -1;
 	while (!t->quit && !term_quit_signal()) {
 		if (dirty)
 			tui_draw(t);
@@ -88,6 +90,8 @@ static int tui_loop(struct tui *t)
 				if (tui_sample(t, false) < 0)
 					return 1;
 				dirty = true;
+				if (left > 0 && --left == 0)
+					t->quit = true;
 			} else if (t->status.len && t->status_until && tui_now() >= t->status_until) {
 				dirty = true; /* a hint faded */
 			}
