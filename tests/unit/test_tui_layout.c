@@ -33,18 +33,27 @@ static size_t shown_width(const char *s, size_t len)
 START_TEST(layout_normal)
 {
 	struct layout l;
+	/* two CPUs side by side on a wide screen */
 	layout_compute(40, 120, 2, &l);
 	ck_assert_int_eq(l.cpu_row, 0);
-	ck_assert_int_eq(l.cpu_lines, 2);
-	ck_assert_int_eq(l.cpu_per_line, 1);
-	ck_assert_int_eq(l.mem_row, 2);
-	ck_assert_int_eq(l.tasks_row, 3);
-	ck_assert_int_eq(l.info_row, 4);
-	ck_assert_int_eq(l.table_head_row, 5);
-	ck_assert_int_eq(l.table_top, 6);
+	ck_assert_int_eq(l.cpu_lines, 1);
+	ck_assert_int_eq(l.cpu_per_line, 2);
+	ck_assert_int_eq(l.mem_row, 1);
+	ck_assert_int_eq(l.tasks_row, 2);
+	ck_assert_int_eq(l.info_row, 3);
+	ck_assert_int_eq(l.table_head_row, 4);
+	ck_assert_int_eq(l.table_top, 5);
 	ck_assert_int_eq(l.keybar_row, 39);
 	ck_assert_int_eq(l.status_row, 38);
 	ck_assert_int_eq(l.table_top + l.table_lines, l.status_row);
+	/* one per line at 80 columns */
+	layout_compute(24, 80, 2, &l);
+	ck_assert_int_eq(l.cpu_lines, 2);
+	ck_assert_int_eq(l.cpu_per_line, 1);
+	/* 8 CPUs at 200 columns: 3 per line, 3 lines */
+	layout_compute(50, 200, 8, &l);
+	ck_assert_int_eq(l.cpu_per_line, 3);
+	ck_assert_int_eq(l.cpu_lines, 3);
 }
 END_TEST
 

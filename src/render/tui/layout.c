@@ -10,7 +10,14 @@ static int layout_cpu_grid(size_t ncpu, int max_lines, int cols)
 	if (ncpu == 0 || max_lines <= 0)
 		return 0;
 	int most = cols / LAYOUT_CPU_BAR_MIN;
-	for (int per = 1; per <= most; per++)
+	/* a wide screen puts bars side by side even when lines are free: the
+	 * table gets the rows */
+	int first = cols / LAYOUT_CPU_BAR_WIDE;
+	if (first < 1)
+		first = 1;
+	if ((size_t)first > ncpu)
+		first = (int)ncpu;
+	for (int per = first; per <= most; per++)
 		if ((ncpu + (size_t)per - 1) / (size_t)per <= (size_t)max_lines)
 			return per;
 	return 0;

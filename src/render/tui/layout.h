@@ -25,6 +25,8 @@ struct layout {
 
 /* The narrowest a CPU bar may get before the header falls back to a summary. */
 #define LAYOUT_CPU_BAR_MIN 16
+/* Bars this wide or more are split into columns. */
+#define LAYOUT_CPU_BAR_WIDE 60
 
 void layout_compute(int lines, int cols, size_t ncpu, struct layout *out);
 

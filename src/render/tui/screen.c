@@ -30,8 +30,7 @@ void tui_put(int y, int x, int w, const char *s, int attr)
 		w = COLS - x;
 	struct buf b;
 	buf_init(&b);
-	size_t used = text_sanitize(&b, s, strlen(s), (size_t)w, term_utf8());
-	(void)used;
+	text_sanitize(&b, s, strlen(s), (size_t)w, term_utf8());
 	tui_put_raw(y, x, &b, attr);
 	buf_free(&b);
 }
