@@ -258,6 +258,52 @@ def test_help(t):
     t.quit(s)
 
 
+def test_detail_panel(t):
+    w = Workload("--ping", "--sleepers", "1", "--name", "tv-detail")
+    try:
+        # the shown columns need neither status nor taskstats: the panel reads them itself
+        s = t.start(["-p", str(w.pid), "-d", "0.5", "-o", "pid,state,comm"], height=50)
+        t.wait_for(s, "tv-detail")
+        t.keys(s, "i")
+        text = t.wait(s, lambda x: "VmPTE" in x and "CPU delay" in x, "the detail panel")
+        assert f"Process {w.pid}: tv-detail" in text, text
+        assert re.search(r"VmPTE\) +\S+ \(\d+ KiB\)", text), "VmPTE is read while the panel is open"
+        # it follows the samples: the interval's figures come with the next one
+        t.wait_for(s, "Delays (interval")
+        t.keys(s, "Escape")
+        text = t.wait_gone(s, "VmPTE")
+        assert "tv-detail" in text and "F10Quit" in text and re.search(r"(?m)^ +PID ", text), text
+        # a thread row; q and i close the panel without quitting
+        t.keys(s, "Enter")
+        t.wait_for(s, "pingA")
+        t.keys(s, "Down", "i")
+        t.wait(s, lambda x: re.search(rf"Thread \d+ of process {w.pid}:", x), "the thread's panel")
+        t.keys(s, "q")
+        t.wait_gone(s, "of process")
+        assert t.alive(s), "q closes the panel, not taskview"
+        # scrolls when taller than the screen, and lives through tiny ones
+        t.keys(s, "i")
+        t.wait_for(s, "CPU delay")
+        t.cmd("resize-window", "-t", s, "-x", "80", "-y", "15")
+        t.wait_for(s, "lines 1-")
+        t.keys(s, "End")
+        t.wait_for(s, "Involuntary")
+        t.keys(s, "Home")
+        t.wait_for(s, "Process ID")
+        for (x, y) in ((10, 3), (1, 1), (3, 2), (40, 6)):
+            t.cmd("resize-window", "-t", s, "-x", str(x), "-y", str(y))
+            time.sleep(0.4)
+            assert t.alive(s), f"taskview died at {x}x{y}: {t.text(s)}"
+        t.cmd("resize-window", "-t", s, "-x", "120", "-y", "50")
+        t.wait_for(s, "CPU delay")
+        t.keys(s, "i")
+        t.wait_gone(s, "CPU delay")
+        t.wait_for(s, "F10Quit")
+        t.quit(s)
+    finally:
+        w.stop()
+
+
 def test_setup_and_settings(t):
     s = t.start([])
     t.wait_for(s, "USER")
@@ -364,7 +410,7 @@ def test_terminal(t):
     t.cmd("kill-session", "-t", s)
 
 
-TESTS = [test_fold_unfold, test_sort_menu, test_filter_search_kill, test_help,
+TESTS = [test_fold_unfold, test_sort_menu, test_filter_search_kill, test_help, test_detail_panel,
          test_setup_and_settings, test_escape_name, test_resize, test_terminal]
 
 

@@ -42,13 +42,12 @@ START_TEST(htop_keys)
 	ck_assert_int_eq(keymap_lookup('d'), ACT_DELAY);
 	ck_assert_int_eq(keymap_lookup('L' & 0x1f), ACT_REDRAW);
 	ck_assert_int_eq(keymap_lookup(27), ACT_ESCAPE);
+	ck_assert_int_eq(keymap_lookup('i'), ACT_DETAIL);
 }
 END_TEST
 
 START_TEST(reserved_keys)
 {
-	/* 'i' is kept free for a per-task detail panel */
-	ck_assert_int_eq(keymap_lookup('i'), ACT_NONE);
 	ck_assert_int_eq(keymap_lookup('x'), ACT_NONE);
 }
 END_TEST

@@ -138,6 +138,7 @@ void tui_act(struct tui *t, int action)
 	case ACT_PIDS: dialog_pids(t); break;
 	case ACT_SETUP: dialog_setup(t); break;
 	case ACT_KILL: dialog_kill(t); break;
+	case ACT_DETAIL: dialog_detail(t); break;
 	case ACT_FREEZE:
 		t->frozen = !t->frozen;
 		if (!t->frozen)

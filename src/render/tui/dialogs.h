@@ -14,6 +14,7 @@ void dialog_search(struct tui *t);    /* prompts.c */
 void dialog_filter(struct tui *t);    /* prompts.c */
 void dialog_pids(struct tui *t);      /* prompts.c */
 void dialog_delay(struct tui *t);     /* prompts.c */
+void dialog_detail(struct tui *t);    /* detail_panel.c: the selected task, kept up to date */
 /* Jumps to the next row after the selection that matches the search text. */
 bool tui_search_next(struct tui *t, bool from_current);
 

@@ -6,8 +6,7 @@
 
 #define CTRL(c) ((c) & 0x1f)
 
-/* htop's keys where htop has one, so its users need no manual. 'i' is left
- * free for a per-task detail panel. */
+/* htop's keys where htop has one, so its users need no manual. */
 static const struct key_binding bindings[] = {
 	/* 'k' kills, as in htop (behind a menu and a confirmation, so a vi
 	 * user's stray k is harmless); Ctrl-P/Ctrl-N move like Up/Down */
@@ -28,6 +27,7 @@ static const struct key_binding bindings[] = {
 	{'p', ACT_PIDS},
 	{KEY_F(2), ACT_SETUP}, {'S', ACT_SETUP},
 	{KEY_F(9), ACT_KILL}, {'k', ACT_KILL},
+	{'i', ACT_DETAIL},
 	{'z', ACT_FREEZE}, {'Z', ACT_FREEZE},
 	{'d', ACT_DELAY},
 	{CTRL('l'), ACT_REDRAW},
@@ -63,6 +63,7 @@ static const struct key_help help[] = {
 	{ACT_PIDS, N_("p"), N_("show only these PIDs (comma-separated)")},
 	{ACT_SETUP, N_("F2, S"), N_("setup: choose and order the columns")},
 	{ACT_KILL, N_("F9, k"), N_("send a signal to the selected task")},
+	{ACT_DETAIL, N_("i"), N_("details of the selected task: delays, memory, switches")},
 	{ACT_FREEZE, N_("z"), N_("freeze or resume updates")},
 	{ACT_DELAY, N_("d"), N_("change the refresh interval")},
 	{ACT_REDRAW, N_("Ctrl-L"), N_("redraw the screen")},

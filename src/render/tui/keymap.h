@@ -27,6 +27,7 @@ enum tui_action {
 	ACT_PIDS,
 	ACT_SETUP,
 	ACT_KILL,
+	ACT_DETAIL,
 	ACT_FREEZE,
 	ACT_DELAY,
 	ACT_REDRAW,
