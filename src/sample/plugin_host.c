@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -388,6 +389,17 @@ struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct co
 	h->msg_cb = msg_cb;
 	h->ctx = ctx;
 	size_t n0 = cs->n;
+	/* With file capabilities or setuid (setcap cap_net_admin+ep for delay
+	 * accounting), a plugin of the caller's choosing would run with those
+	 * privileges: only the system directory is trusted then. */
+	bool secure = getauxval(AT_SECURE) != 0;
+	if (secure && o->nexplicit) {
+		say(h, _("%s: refused: taskview runs with elevated privileges (file capabilities or setuid); only plugins from %s are loaded"),
+		    o->explicit_files[0], TV_PLUGINDIR);
+		plugin_host_free(h);
+		*fatal = true;
+		return NULL;
+	}
 	for (size_t i = 0; i < o->nexplicit; i++) {
 		seen_before(h, o->explicit_files[i]);
 		if (load_file(h, o->explicit_files[i], true, cs) < 0) {
@@ -398,7 +410,7 @@ struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct co
 		}
 	}
 	if (!o->no_discovery) {
-		char *user = user_plugin_dir();
+		char *user = secure ? NULL : user_plugin_dir();
 		if (user)
 			discover_dir(h, user, true, cs);
 		free(user);

@@ -224,6 +224,29 @@ def test_sort_and_reverse():
     check(pids == sorted(pids, reverse=True), "reversed")
 
 
+def test_capabilities_refuse_user_plugins():
+    """setcap cap_net_admin+ep: delays work for users, but no plugin of theirs loads."""
+    import shutil
+    import subprocess
+    import tempfile
+    if not is_root() or not shutil.which("setcap"):
+        raise Skip("needs root and setcap")
+    plugin = os.path.join(os.environ.get("BUILD_DIR", ""), "plugins", "io.so")
+    if not os.path.exists(plugin):
+        raise Skip("plugins not built")
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o755)
+        exe = os.path.join(d, "taskview")
+        shutil.copy(os.environ["TASKVIEW"], exe)
+        subprocess.run(["setcap", "cap_net_admin+ep", exe], check=True)
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe, "-b", "-p", "1", "-d", "0.1"]
+        r = subprocess.run(nobody + ["--plugin", plugin], capture_output=True, text=True)
+        check(r.returncode == 2 and "elevated privileges" in r.stderr, f"plugin refused: {r.returncode} {r.stderr}")
+        r = subprocess.run(nobody + ["--format", "json", "-o", "pid,cpu_delay"], capture_output=True, text=True)
+        check(r.returncode == 0, r.stderr)
+        check(json.loads(r.stdout)["delayacct"]["state"] in ("on", "off"), f"delays with the capability: {r.stdout}")
+
+
 if __name__ == "__main__":
     sys.exit(main([
         test_workload_grouping_memory_rates,
@@ -242,4 +265,5 @@ if __name__ == "__main__":
         test_list_columns_and_help,
         test_json_every_column_key,
         test_sort_and_reverse,
+        test_capabilities_refuse_user_plugins,
     ]))
