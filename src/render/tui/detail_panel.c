@@ -161,6 +161,16 @@ static bool panel_layout(struct panel *p, struct geom *g)
 		if (d->kind != DETAIL_NOTE && w > natural)
 			natural = w;
 	}
+	/* wide enough for the key hint with its line counter, which tells the
+	 * user there is more to scroll to */
+	struct buf hint;
+	buf_init(&hint);
+	buf_adds(&hint, _("Up/Down/PgUp/PgDn: scroll   Esc, q, i: close"));
+	buf_addf(&hint, _("   lines %zu-%zu of %zu"), p->dl.n * 2, p->dl.n * 2, p->dl.n * 2);
+	size_t hw = text_width(buf_str(&hint), hint.len, utf8);
+	buf_free(&hint);
+	if (hw > natural)
+		natural = hw;
 	size_t cols = (size_t)COLS;
 	g->w = (int)(natural + 2 < cols ? natural + 2 : cols);
 	g->inner = g->w >= 3 ? (size_t)g->w - 2 : (size_t)g->w;
