@@ -159,17 +159,30 @@ static int cmp_task_tid(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-/* Reads every thread of proc from /proc/PID/task. */
-static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, bool want_status)
+static DIR *task_dir_open(int piddir)
 {
 	int taskfd = proc_open_dir(piddir, "task");
 	if (taskfd < 0)
-		return;
+		return NULL;
 	DIR *d = fdopendir(taskfd);
-	if (!d) {
+	if (!d)
 		close(taskfd);
+	return d;
+}
+
+/* Does the view show this process's threads? Then they are read in full,
+ * queried one by one and handed to plugins. */
+static bool threads_shown(const struct sample_opts *o, int32_t tgid)
+{
+	return o->all_threads || (o->expanded && o->expanded(o->expanded_ctx, tgid));
+}
+
+/* Reads every thread of proc from /proc/PID/task. */
+static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, bool want_status)
+{
+	DIR *d = task_dir_open(piddir);
+	if (!d)
 		return;
-	}
 	size_t cap = proc->nthreads > 0 ? (size_t)proc->nthreads + 4 : 8;
 	struct tv_task *v = malloc(cap * sizeof(*v));
 	size_t n = 0;
@@ -198,14 +211,9 @@ static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, bo
 /* For the text filter: does any thread name match? Reads only task/TID/comm. */
 static bool threads_match_text(struct sampler *s, int piddir, const struct filter *f)
 {
-	int taskfd = proc_open_dir(piddir, "task");
-	if (taskfd < 0)
+	DIR *d = task_dir_open(piddir);
+	if (!d)
 		return false;
-	DIR *d = fdopendir(taskfd);
-	if (!d) {
-		close(taskfd);
-		return false;
-	}
 	bool hit = false;
 	struct dirent *de;
 	while (!hit && (de = readdir(d))) {
@@ -228,6 +236,8 @@ static bool threads_match_text(struct sampler *s, int piddir, const struct filte
 static void ctxt_sum_threads(struct tv_task *p)
 {
 	int64_t vol = 0, invol = 0;
+	if (p->nthreads_read == 0)
+		return; /* nothing read: unknown, not 0 */
 	for (size_t i = 0; i < p->nthreads_read; i++) {
 		const struct tv_task *t = &p->threads[i];
 		if (t->ctxt_vol == TV_UNKNOWN || t->ctxt_invol == TV_UNKNOWN)
@@ -240,13 +250,12 @@ static void ctxt_sum_threads(struct tv_task *p)
 }
 
 /* Reads what the shown columns need of one selected process. Returns -1 when it vanished or is filtered out. */
-static int process_read(struct sampler *s, const struct sample_opts *o, struct tv_task *t, int piddir,
-			bool *threads_shown)
+static int process_read(struct sampler *s, const struct sample_opts *o, struct tv_task *t, int piddir)
 {
 	const struct filter *f = o->filter;
 	bool want_text = f && f->text;
-	bool use_ts = ts_usable(s);
-	bool thread_sum = (o->needs & NEED_CTXT) && !use_ts;
+	bool thread_sum = (o->needs & NEED_CTXT) && !ts_usable(s);
+	bool read_threads = threads_shown(o, t->tgid) || (thread_sum && t->nthreads > 1);
 	ssize_t n;
 
 	/* status is read for every selected process: besides memory and switches
@@ -265,8 +274,8 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 		t->vm_swap = ps.vm_swap;
 		t->vm_stk = ps.vm_stk;
 		t->vm_hwm = ps.vm_hwm;
-		/* the leader's own switches: the process total only for one thread */
-		if (t->nthreads == 1 && thread_sum) {
+		/* the leader's own switches are the process total when it has no other thread */
+		if (thread_sum && !read_threads) {
 			t->threads = calloc(1, sizeof(*t->threads));
 			if (t->threads) {
 				struct tv_task *l = t->threads;
@@ -306,16 +315,8 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 	    !(t->nthreads > 1 && threads_match_text(s, piddir, f)))
 		return -1;
 
-	*threads_shown = o->all_threads || (o->expanded && o->expanded(o->expanded_ctx, t->tgid));
-	if (*threads_shown || (thread_sum && t->nthreads > 1)) {
-		if (t->nthreads_read) { /* drop the leader stand-in */
-			task_clear(&t->threads[0], 0);
-			free(t->threads);
-			t->threads = NULL;
-			t->nthreads_read = 0;
-		}
+	if (read_threads)
 		threads_read(s, piddir, t, thread_sum);
-	}
 	if (thread_sum)
 		ctxt_sum_threads(t);
 	return 0;
@@ -366,18 +367,19 @@ static struct filter *filter_with_tgids(struct sampler *s, const struct filter *
 }
 
 /* Asks taskstats for process sums (TGID) and for the thread rows shown. */
-static void taskstats_collect(struct sampler *s, struct snapshot *out, const bool *shown)
+static void taskstats_collect(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
 {
 	size_t nq = 0;
 	for (size_t i = 0; i < out->nprocs; i++)
-		nq += 1 + (shown[i] ? out->procs[i].nthreads_read : 0);
+		nq += 1 + (threads_shown(o, out->procs[i].tgid) ? out->procs[i].nthreads_read : 0);
 	struct ts_query *q = calloc(nq ? nq : 1, sizeof(*q));
 	if (!q)
 		return;
 	size_t k = 0;
 	for (size_t i = 0; i < out->nprocs; i++) {
+		bool shown = threads_shown(o, out->procs[i].tgid);
 		q[k++] = (struct ts_query){.id = out->procs[i].tgid, .tgid = true};
-		for (size_t j = 0; shown[i] && j < out->procs[i].nthreads_read; j++)
+		for (size_t j = 0; shown && j < out->procs[i].nthreads_read; j++)
 			q[k++] = (struct ts_query){.id = out->procs[i].threads[j].tid, .tgid = false};
 	}
 	if (ts_query_batch(s->ts, q, nq) < 0) {
@@ -388,7 +390,7 @@ static void taskstats_collect(struct sampler *s, struct snapshot *out, const boo
 	k = 0;
 	for (size_t i = 0; i < out->nprocs; i++) {
 		struct tv_task *p = &out->procs[i];
-		size_t nt = shown[i] ? p->nthreads_read : 0;
+		size_t nt = threads_shown(o, p->tgid) ? p->nthreads_read : 0;
 		for (size_t j = 0; j <= nt; j++, k++) {
 			struct tv_task *t = j == 0 ? p : &p->threads[j - 1];
 			if (!q[k].ok)
@@ -431,9 +433,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	const struct filter *sel = byid ? byid : o->filter;
 
 	out->procs = calloc(total ? total : 1, sizeof(*out->procs));
-	bool *shown = calloc(total ? total : 1, sizeof(*shown));
-	if (!out->procs || !shown) {
-		free(shown);
+	if (!out->procs) {
 		filter_free(byid);
 		free(byid);
 		*err = strdup("out of memory");
@@ -472,12 +472,13 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		int piddir = proc_open_dir(s->procfd, name);
 		if (piddir < 0)
 			continue; /* gone since the scan */
-		if (process_read(s, o, t, piddir, &shown[k]) < 0) {
+		if (process_read(s, o, t, piddir) < 0) {
 			task_clear(t, 0);
 		} else {
 			if (s->ph) {
 				plugin_host_collect(s->ph, t, piddir, o->plugin_shown);
-				for (size_t j = 0; shown[k] && j < t->nthreads_read; j++) {
+				bool shown = threads_shown(o, t->tgid);
+				for (size_t j = 0; shown && j < t->nthreads_read; j++) {
 					struct tv_task *th = &t->threads[j];
 					char tn[32];
 					snprintf(tn, sizeof(tn), "task/%d", th->tid);
@@ -496,13 +497,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		plugin_host_end(s->ph);
 	out->nprocs = k;
 	qsort(out->procs, k, sizeof(*out->procs), cmp_task_tgid);
-	/* qsort moved the rows: keep shown[] aligned by re-deriving it */
-	for (size_t i = 0; i < k; i++)
-		shown[i] = o->all_threads || (o->expanded && o->expanded(o->expanded_ctx, out->procs[i].tgid));
 	if (ts_usable(s) && (o->needs & (NEED_CTXT | NEED_DELAY)))
-		taskstats_collect(s, out, shown);
-	/* threads read only for a sum are not rows; keep them for the next delta */
-	free(shown);
+		taskstats_collect(s, o, out);
 	filter_free(byid);
 	free(byid);
 	return 0;
