@@ -365,21 +365,6 @@ void ts_refresh_state(struct ts_client *c)
 	c->acct = ts_read_acct();
 }
 
-const char *ts_state_name(enum ts_state s)
-{
-	switch (s) {
-	case TS_ON:
-		return "on";
-	case TS_OFF:
-		return "off";
-	case TS_NO_PERMISSION:
-		return "no-permission";
-	case TS_UNSUPPORTED:
-		break;
-	}
-	return "unsupported";
-}
-
 const char *ts_message(const struct ts_client *c)
 {
 	if (c->has_fault)

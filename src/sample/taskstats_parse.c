@@ -1,4 +1,5 @@
 #include "sample/taskstats_parse.h"
+#include "sample/taskstats.h"
 
 #include <errno.h>
 #include <string.h>
@@ -249,4 +250,20 @@ size_t ts_build_request(void *buf, size_t size, uint16_t family, uint32_t seq,
 	memcpy(p + NLMSG_HDRLEN + GENL_HDRLEN, &a, sizeof(a));
 	memcpy(p + NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN, &v, sizeof(v));
 	return NLMSG_ALIGN(len);
+}
+
+/* Shared by the netlink client and the build without it. */
+const char *ts_state_name(enum ts_state s)
+{
+	switch (s) {
+	case TS_ON:
+		return "on";
+	case TS_OFF:
+		return "off";
+	case TS_NO_PERMISSION:
+		return "no-permission";
+	case TS_UNSUPPORTED:
+		break;
+	}
+	return "unsupported";
 }
