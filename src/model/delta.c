@@ -56,14 +56,22 @@ static const struct tv_task *previous_of(const struct tv_task *old, const struct
 	return NULL;
 }
 
-static void task_rates(const struct tv_task *old, struct tv_task *t, double dt, const struct colset *cs,
-		       size_t npvals, const struct tv_task *zero)
+/* What every task's rates share in one delta step. */
+struct interval {
+	double dt;                  /* seconds */
+	double hz;                  /* clock ticks per second */
+	const struct colset *cs;
+	size_t npvals;
+	const struct tv_task *zero; /* counters of a task born in the interval */
+};
+
+static void task_rates(const struct tv_task *old, struct tv_task *t, const struct interval *iv)
 {
 	if (!old)
 		return;
-	long hz = sysconf(_SC_CLK_TCK);
+	double dt = iv->dt;
 	double r = delta_rate(old->cpu_ticks, t->cpu_ticks, dt);
-	t->cpu_pct = isnan(r) ? NAN : r / (double)(hz > 0 ? hz : 100) * 100.0;
+	t->cpu_pct = isnan(r) ? NAN : r / iv->hz * 100.0;
 	t->ctxt_vol_rate = delta_rate(old->ctxt_vol, t->ctxt_vol, dt);
 	t->ctxt_invol_rate = delta_rate(old->ctxt_invol, t->ctxt_invol, dt);
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
@@ -72,17 +80,17 @@ static void task_rates(const struct tv_task *old, struct tv_task *t, double dt, 
 							old->delay[c].total_ns, t->delay[c].total_ns);
 	}
 	/* plugin counters become rates; a newborn (no pvals) counts from zero */
-	for (size_t i = cs->nbuiltin; t->pvals && i < cs->n; i++) {
-		const struct column *col = &cs->cols[i];
+	for (size_t i = iv->cs->nbuiltin; t->pvals && i < iv->cs->n; i++) {
+		const struct column *col = &iv->cs->cols[i];
 		size_t slot = (size_t)col->arg;
-		if (!col->counter || slot >= npvals)
+		if (!col->counter || slot >= iv->npvals)
 			continue;
 		struct tv_pvalue *v = &t->pvals[slot];
 		const struct tv_pvalue *o = old->pvals ? &old->pvals[slot] : NULL;
 		double rate = NAN;
 		if (v->known && o && o->known)
 			rate = delta_rate(o->i, v->i, dt);
-		else if (v->known && old == zero)
+		else if (v->known && old == iv->zero)
 			rate = delta_rate(0, v->i, dt);
 		v->f = rate;
 		v->known = !isnan(rate);
@@ -125,10 +133,12 @@ void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct
 		return;
 	double dt = cur->mono - prev->mono;
 	const struct tv_task zero = newborn_counters();
+	long hz = sysconf(_SC_CLK_TCK);
+	const struct interval iv = {dt, hz > 0 ? (double)hz : 100.0, cs, cur->npvals, &zero};
 	for (size_t i = 0; i < cur->nprocs; i++) {
 		struct tv_task *p = &cur->procs[i];
 		const struct tv_task *old = same_task(snapshot_find(prev, p->tgid), p);
-		task_rates(previous_of(old, p, prev, &zero), p, dt, cs, cur->npvals, &zero);
+		task_rates(previous_of(old, p, prev, &zero), p, &iv);
 		if (!cur->ctxt_from_group)
 			ctxt_rates_from_threads(old, p, prev, dt, &zero);
 		for (size_t j = 0; j < p->nthreads_read; j++) {
@@ -139,7 +149,7 @@ void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct
 				if (!ot && old->threads_complete)
 					ot = &zero;
 			}
-			task_rates(previous_of(ot, t, prev, &zero), t, dt, cs, cur->npvals, &zero);
+			task_rates(previous_of(ot, t, prev, &zero), t, &iv);
 		}
 	}
 }
