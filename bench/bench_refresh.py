@@ -9,6 +9,7 @@ start-up excluded.
 usage: bench_refresh.py TASKVIEW WORKLOAD [--procs 100] [--threads 100] [--iterations 21]
 """
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -42,11 +43,12 @@ def main():
     a = ap.parse_args()
 
     procs = []
+    started = 0  # threads the workloads really run (tv-workload caps them)
     try:
         for _ in range(a.procs):
             p = subprocess.Popen([a.workload, "--sleepers", str(a.threads - 1), "--seconds", "600"],
                                  stdout=subprocess.PIPE, text=True)
-            p.stdout.readline()
+            started += 1 + len(json.loads(p.stdout.readline())["threads"])
             procs.append(p)
         pids = ",".join(str(p.pid) for p in procs)
         tv = [a.taskview, "-b", "--format", "json", "-d", "0.1"]
@@ -60,8 +62,7 @@ def main():
             ("the workload, -H, no delay columns", tv + ["-H", "-p", pids, "-o", "pid,cpu,ctxt_vol_rate,comm"]),
             ("one workload process, -H", tv + default_cols + ["-H", "-p", str(procs[0].pid)]),
         ]
-        total_threads = a.procs * a.threads
-        print(f"{a.procs} processes x {a.threads} threads = {total_threads} workload threads; "
+        print(f"{a.procs} processes, {started} workload threads ({a.threads} asked per process); "
               f"{a.iterations - 1} refreshes per measurement, best of 3")
         print(f"{'case':48} {'ms CPU/refresh':>15}")
         for name, cmd in cases:
