@@ -21,8 +21,17 @@ static void text_header(struct buf *out, const struct snapshot *s, const struct 
 	size_t nthreads = 0;
 	for (size_t i = 0; i < rows->n; i++)
 		nthreads += rows->v[i].is_thread;
-	buf_addf(out, _("taskview %s - %s, interval %.2f s, %zu processes (%zu running), %zu threads; shown: %zu processes, %zu threads"),
-		 TV_VERSION, when, o->interval, s->sys_procs, s->sys_running, s->sys_threads, s->nprocs, nthreads);
+	char procs[48], running[48], threads[48], sprocs[48], sthreads[48];
+	snprintf(procs, sizeof(procs), P_("%zu process", "%zu processes", s->sys_procs), s->sys_procs);
+	snprintf(running, sizeof(running), P_("%zu running", "%zu running", s->sys_running), s->sys_running);
+	snprintf(threads, sizeof(threads), P_("%zu thread", "%zu threads", s->sys_threads), s->sys_threads);
+	snprintf(sprocs, sizeof(sprocs), P_("%zu process", "%zu processes", s->nprocs), s->nprocs);
+	snprintf(sthreads, sizeof(sthreads), P_("%zu thread", "%zu threads", nthreads), nthreads);
+	/* TRANSLATORS: first line of batch text output. In order: version, date and time,
+	   interval in seconds, "N processes", "N running", "N threads" on the system,
+	   then "N processes", "N threads" shown below */
+	buf_addf(out, _("taskview %s - %s, interval %.2f s, %s (%s), %s; shown: %s, %s"),
+		 TV_VERSION, when, o->interval, procs, running, threads, sprocs, sthreads);
 	buf_addc(out, '\n');
 }
 

@@ -71,15 +71,19 @@ static int check_column(const struct taskview_plugin *d, uint32_t i, const struc
 	size_t nlen = strlen(d->name);
 	if (strncmp(c->id, d->name, nlen) != 0 || c->id[nlen] != '.' ||
 	    !ident_ok(c->id + nlen + 1, strlen(c->id + nlen + 1), ID_MAX_LEN - nlen - 1))
-		return fail(why, whylen, _("invalid field: column id \"%.80s\" is not \"%s.NAME\" with NAME of [a-z0-9_] starting with a letter (at most %d bytes in all)"),
+		return fail(why, whylen, P_("invalid field: column id \"%.80s\" is not \"%s.NAME\" with NAME of [a-z0-9_] starting with a letter (at most %d byte in all)",
+		               "invalid field: column id \"%.80s\" is not \"%s.NAME\" with NAME of [a-z0-9_] starting with a letter (at most %d bytes in all)",
+		               ID_MAX_LEN),
 		            c->id, d->name, ID_MAX_LEN);
 	if (!c->header)
 		return fail(why, whylen, _("missing mandatory field: header of column %s"), c->id);
 	if (!*c->header || !text_ok(c->header, HEADER_MAX_LEN))
-		return fail(why, whylen, _("invalid field: header of column %s must be 1 to %d printable ASCII characters"),
+		return fail(why, whylen, P_("invalid field: header of column %s must be 1 to %d printable ASCII character",
+		               "invalid field: header of column %s must be 1 to %d printable ASCII characters", HEADER_MAX_LEN),
 		            c->id, HEADER_MAX_LEN);
 	if (c->description && !text_ok(c->description, DESC_MAX_LEN))
-		return fail(why, whylen, _("invalid field: description of column %s must be at most %d printable ASCII characters"),
+		return fail(why, whylen, P_("invalid field: description of column %s must be at most %d printable ASCII character",
+		               "invalid field: description of column %s must be at most %d printable ASCII characters", DESC_MAX_LEN),
 		            c->id, DESC_MAX_LEN);
 	if (c->type == 0)
 		return fail(why, whylen, _("missing mandatory field: type of column %s"), c->id);
@@ -142,10 +146,12 @@ int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d
 	if (!d->name)
 		return fail(why, whylen, "%s", _("missing mandatory field: name"));
 	if (!ident_ok(d->name, strlen(d->name), NAME_MAX_LEN))
-		return fail(why, whylen, _("invalid field: name \"%.80s\" must be [a-z0-9_], starting with a letter, at most %d bytes"),
+		return fail(why, whylen, P_("invalid field: name \"%.80s\" must be [a-z0-9_], starting with a letter, at most %d byte",
+		               "invalid field: name \"%.80s\" must be [a-z0-9_], starting with a letter, at most %d bytes", NAME_MAX_LEN),
 		            d->name, NAME_MAX_LEN);
 	if (d->description && !text_ok(d->description, DESC_MAX_LEN))
-		return fail(why, whylen, _("invalid field: description must be at most %d printable ASCII characters"), DESC_MAX_LEN);
+		return fail(why, whylen, P_("invalid field: description must be at most %d printable ASCII character",
+		               "invalid field: description must be at most %d printable ASCII characters", DESC_MAX_LEN), DESC_MAX_LEN);
 	if (!d->columns || d->ncolumns == 0)
 		return fail(why, whylen, "%s", _("missing mandatory field: columns"));
 	if (d->column_size == 0)

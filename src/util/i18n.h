@@ -1,4 +1,4 @@
-/* gettext wrappers; compile to identity when NLS is disabled. */
+/* gettext wrappers; compile to English when NLS is disabled. */
 #ifndef TV_UTIL_I18N_H
 #define TV_UTIL_I18N_H
 
@@ -7,8 +7,10 @@
 #if TV_ENABLE_NLS
 #include <libintl.h>
 #define _(s) gettext(s)
+#define P_(one, many, n) ngettext(one, many, n)
 #else
 #define _(s) (s)
+#define P_(one, many, n) ((n) == 1 ? (one) : (many))
 #endif
 #define N_(s) (s)
 

@@ -93,7 +93,10 @@ static void tui_draw_status(struct tui *t)
 		/* plugin messages: show the newest, say how many came with it */
 		size_t extra = t->msgs->n - t->msgs->shown - 1;
 		if (extra)
-			tui_status(t, ROLE_ERROR, _("%s (and %zu more, printed on exit)"), t->msgs->v[t->msgs->n - 1], extra);
+			tui_status(t, ROLE_ERROR,
+				   /* TRANSLATORS: a plugin message, then how many more came with it */
+				   P_("%s (and %zu more, printed on exit)", "%s (and %zu more, printed on exit)", extra),
+				   t->msgs->v[t->msgs->n - 1], extra);
 		else
 			tui_status(t, ROLE_ERROR, "%s", t->msgs->v[t->msgs->n - 1]);
 		t->msgs->shown = t->msgs->n;
