@@ -17,6 +17,7 @@
 #include "sample/proc_read.h"
 #include "sample/taskstats.h"
 #include "sample/users.h"
+#include "util/i18n.h"
 
 /* Only fields of /proc/PID/stat: libproc2 then opens nothing else per process. */
 enum {
@@ -64,13 +65,13 @@ struct sampler *sampler_new(char **err)
 		return NULL;
 	s->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->procfd < 0 || faccessat(s->procfd, "self/stat", R_OK, 0) < 0) {
-		*err = strdup_printf("cannot read /proc: %s (is procfs mounted?)", strerror(errno));
+		*err = strdup_printf(_("cannot read /proc: %s (is procfs mounted?)"), strerror(errno));
 		goto fail;
 	}
 	s->buf = malloc(READ_CAP);
 	s->users = users_new();
 	if (!s->buf || !s->users || procps_pids_new(&s->info, sampler_items, IT_COUNT) < 0) {
-		*err = strdup("cannot initialise libproc2");
+		*err = strdup(_("cannot initialise libproc2"));
 		goto fail;
 	}
 	return s;
@@ -425,7 +426,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 
 	struct pids_fetch *fe = procps_pids_reap(s->info, PIDS_FETCH_TASKS_ONLY);
 	if (!fe) {
-		*err = strdup_printf("cannot read /proc: %s", strerror(errno));
+		*err = strdup_printf(_("cannot read /proc: %s"), strerror(errno));
 		return -1;
 	}
 	size_t total = (size_t)fe->counts->total;
@@ -436,7 +437,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	if (!out->procs) {
 		filter_free(byid);
 		free(byid);
-		*err = strdup("out of memory");
+		*err = strdup(_("out of memory"));
 		return -1;
 	}
 	if (s->ts)

@@ -22,6 +22,7 @@
 #include <netlink/socket.h>
 
 #include "sample/taskstats_window.h"
+#include "util/i18n.h"
 
 #define TS_SYSCTL "/proc/sys/kernel/task_delayacct"
 #define TS_RCVBUF_WANT (1 << 20) /* the kernel grants twice this */
@@ -55,11 +56,11 @@ struct ts_client {
 	unsigned char rbuf[TS_RBUF];
 };
 
-static const char ts_msg_off[] =
-	"delay accounting is off: switch it on with `sysctl kernel.task_delayacct=1` "
-	"(tasks started while it was off keep showing zeros)";
-static const char ts_msg_no_acct[] =
-	"the kernel was built without delay accounting (CONFIG_TASK_DELAY_ACCT)";
+static const char *const ts_msg_off =
+	N_("delay accounting is off: switch it on with `sysctl kernel.task_delayacct=1` "
+	   "(tasks started while it was off keep showing zeros)");
+static const char *const ts_msg_no_acct =
+	N_("the kernel was built without delay accounting (CONFIG_TASK_DELAY_ACCT)");
 
 static enum ts_acct ts_read_acct(void)
 {
@@ -74,13 +75,13 @@ static enum ts_acct ts_read_acct(void)
 	return n > 0 && b[0] == '1' ? TS_ACCT_ON : TS_ACCT_OFF;
 }
 
-/* Puts the client out of service; detail (may be NULL) follows text after a colon. */
+/* Puts the client out of service; detail (may be NULL) follows the translated text after a colon. */
 static void ts_fail(struct ts_client *c, enum ts_state s, const char *text, const char *detail)
 {
 	c->has_fault = true;
 	c->fault = s;
 	c->can_query = false;
-	snprintf(c->msg, sizeof(c->msg), "%s%s%s", text, detail ? ": " : "", detail ? detail : "");
+	snprintf(c->msg, sizeof(c->msg), "%s%s%s", _(text), detail ? ": " : "", detail ? detail : "");
 }
 
 static int64_t ts_now_ms(void)
@@ -211,8 +212,8 @@ static int ts_read_ready(struct ts_client *c, struct ts_window *w, struct ts_que
 			handled++;
 			if (!ts_handle(w, q, &rep)) {
 				ts_fail(c, TS_NO_PERMISSION,
-					"per-task delays need CAP_NET_ADMIN in the initial user namespace: "
-					"run as root or give the binary `setcap cap_net_admin+ep`", NULL);
+					N_("per-task delays need CAP_NET_ADMIN in the initial user namespace: "
+					   "run as root or give the binary `setcap cap_net_admin+ep`"), NULL);
 				return -1;
 			}
 		}
@@ -311,14 +312,14 @@ struct ts_client *ts_open(void)
 	}
 	err = genl_connect(c->sk);
 	if (err < 0) {
-		ts_fail(c, TS_UNSUPPORTED, "cannot open a generic netlink socket", nl_geterror(err));
+		ts_fail(c, TS_UNSUPPORTED, N_("cannot open a generic netlink socket"), nl_geterror(err));
 		return c;
 	}
 	err = genl_ctrl_resolve(c->sk, TASKSTATS_GENL_NAME);
 	if (err < 0) {
 		ts_fail(c, TS_UNSUPPORTED,
-			"the kernel offers no taskstats here (built without CONFIG_TASKSTATS, "
-			"or a network namespace on a kernel older than 2022)", NULL);
+			N_("the kernel offers no taskstats here (built without CONFIG_TASKSTATS, "
+			   "or a network namespace on a kernel older than 2022)"), NULL);
 		return c;
 	}
 	c->family = (uint16_t)err;
@@ -330,9 +331,9 @@ struct ts_client *ts_open(void)
 	struct ts_query self = {.id = (int32_t)getpid()};
 	int rc = ts_query_batch(c, &self, 1);
 	if (rc < 0 && !c->has_fault)
-		ts_fail(c, TS_UNSUPPORTED, "the taskstats socket failed", strerror(errno));
+		ts_fail(c, TS_UNSUPPORTED, N_("the taskstats socket failed"), strerror(errno));
 	else if (rc == 0 && !self.ok)
-		ts_fail(c, TS_UNSUPPORTED, "the kernel did not answer a taskstats query about taskview itself", NULL);
+		ts_fail(c, TS_UNSUPPORTED, N_("the kernel did not answer a taskstats query about taskview itself"), NULL);
 	return c;
 }
 
@@ -373,11 +374,11 @@ const char *ts_message(const struct ts_client *c)
 	case TS_ACCT_ON:
 		return "";
 	case TS_ACCT_OFF:
-		return ts_msg_off;
+		return _(ts_msg_off);
 	case TS_ACCT_ABSENT:
 		break;
 	}
-	return ts_msg_no_acct;
+	return _(ts_msg_no_acct);
 }
 
 int ts_tune(struct ts_client *c, int rcvbuf, size_t window)

@@ -25,10 +25,10 @@ void ts_close(struct ts_client *c);
 enum ts_state ts_state(const struct ts_client *c);
 void ts_refresh_state(struct ts_client *c);
 
-/* "on", "off", "no-permission", "unsupported" */
+/* "on", "off", "no-permission", "unsupported": stable names for scripts, not translated */
 const char *ts_state_name(enum ts_state s);
 
-/* One English line for the user (translate at display time); "" when on. */
+/* One translated line for the user; "" when on. */
 const char *ts_message(const struct ts_client *c);
 
 struct ts_query {

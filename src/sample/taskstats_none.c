@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "util/i18n.h"
+
 struct ts_client {
 	int unused; /* C needs a member; there is no state to keep */
 };
@@ -31,7 +33,7 @@ void ts_refresh_state(struct ts_client *c)
 const char *ts_message(const struct ts_client *c)
 {
 	(void)c;
-	return "taskview was built without taskstats support (libnl-genl-3): per-task delays are not available";
+	return _("taskview was built without taskstats support (libnl-genl-3): per-task delays are not available");
 }
 
 int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)

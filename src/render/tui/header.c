@@ -194,6 +194,29 @@ static void header_tasks(struct tui *t)
 	header_pair(y, &x, _("Uptime:"), v);
 }
 
+/* The delay-accounting state in the header, translated (JSON keeps the stable names). */
+static const char *header_delay_state(const struct ts_client *ts)
+{
+	if (!ts)
+		/* TRANSLATORS: delay accounting not in use (no shown column needs it); short */
+		return _("n/a");
+	switch (ts_state(ts)) {
+	case TS_ON:
+		/* TRANSLATORS: delay accounting state; short */
+		return _("on");
+	case TS_OFF:
+		/* TRANSLATORS: delay accounting state (the sysctl is 0); short */
+		return _("off");
+	case TS_NO_PERMISSION:
+		/* TRANSLATORS: delay accounting state (CAP_NET_ADMIN missing); short */
+		return _("no permission");
+	case TS_UNSUPPORTED:
+		break;
+	}
+	/* TRANSLATORS: delay accounting state (kernel or build lacks it); short */
+	return _("unsupported");
+}
+
 static void header_info(struct tui *t)
 {
 	int y = t->lay.info_row;
@@ -205,10 +228,8 @@ static void header_info(struct tui *t)
 		snprintf(host, sizeof(host), "-");
 	/* TRANSLATORS: header label */
 	header_pair(y, &x, _("Host:"), host);
-	/* TRANSLATORS: "n/a": delay accounting not in use (no shown column needs it) */
-	const char *state = t->app->ts ? ts_state_name(ts_state(t->app->ts)) : _("n/a");
 	/* TRANSLATORS: header label */
-	header_pair(y, &x, _("Delay acct:"), state);
+	header_pair(y, &x, _("Delay acct:"), header_delay_state(t->app->ts));
 	char v[64];
 	if (t->frozen)
 		/* TRANSLATORS: refresh interval while updates are frozen */
