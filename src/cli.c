@@ -33,31 +33,35 @@ static const struct option cli_long[] = {
 
 void cli_usage(FILE *f)
 {
-	fputs(_("Usage: taskview [options]\n"
-		"Show processes with their threads, memory, page tables, context switches\n"
-		"and delay accounting. Interactive unless -b is given.\n"
-		"\n"
-		"  -b, --batch              print samples and exit\n"
-		"      --format text|json   batch output format (default text; json: JSON Lines)\n"
-		"  -n, --iterations N       number of samples (batch default 1)\n"
-		"  -d, --delay SECONDS      interval between samples (default 1, minimum 0.1)\n"
-		"  -p, --pid LIST           only these PIDs (comma-separated, repeatable; a TID\n"
-		"                           selects its process)\n"
-		"  -u, --user NAME|UID      only processes of this user\n"
-		"  -F, --filter TEXT        only processes whose command or a thread name\n"
-		"                           contains TEXT (case-insensitive)\n"
-		"  -H, --threads            show every thread under its process\n"
-		"  -s, --sort ID            sort by this column\n"
-		"  -r, --reverse            reverse the sort order\n"
-		"  -o, --columns LIST       columns to show (comma-separated ids)\n"
-		"      --list-columns       list every column id, header and description\n"
-		"      --no-color           monochrome display (also: NO_COLOR=1)\n"
-		"      --plugin FILE        load a column plugin (repeatable)\n"
-		"      --no-plugins         do not load plugins from the plugin directories\n"
-		"      --check-plugin FILE  load and validate one plugin, list its columns\n"
-		"  -h, --help               show this help\n"
-		"  -V, --version            show the version\n"),
-	      f);
+	/* TRANSLATORS: --help, one entry per option. Keep every line under 80 columns,
+	   the descriptions starting in column 28, and the option names unchanged. */
+	static const char *const lines[] = {
+		N_("Usage: taskview [options]\n"
+		   "Show processes with their threads, memory, page tables, context switches\n"
+		   "and delay accounting. Interactive unless -b is given.\n\n"),
+		N_("  -b, --batch              print samples and exit\n"),
+		N_("      --format text|json   batch output format (default text; json: JSON Lines)\n"),
+		N_("  -n, --iterations N       number of samples (batch default 1)\n"),
+		N_("  -d, --delay SECONDS      interval between samples (default 1, minimum 0.1)\n"),
+		N_("  -p, --pid LIST           only these PIDs (comma-separated, repeatable; a TID\n"
+		   "                           selects its process)\n"),
+		N_("  -u, --user NAME|UID      only processes of this user\n"),
+		N_("  -F, --filter TEXT        only processes whose command or a thread name\n"
+		   "                           contains TEXT (case-insensitive)\n"),
+		N_("  -H, --threads            show every thread under its process\n"),
+		N_("  -s, --sort ID            sort by this column\n"),
+		N_("  -r, --reverse            reverse the sort order\n"),
+		N_("  -o, --columns LIST       columns to show (comma-separated ids)\n"),
+		N_("      --list-columns       list every column id, header and description\n"),
+		N_("      --no-color           monochrome display (also: NO_COLOR=1)\n"),
+		N_("      --plugin FILE        load a column plugin (repeatable)\n"),
+		N_("      --no-plugins         do not load plugins from the plugin directories\n"),
+		N_("      --check-plugin FILE  load and validate one plugin, list its columns\n"),
+		N_("  -h, --help               show this help\n"),
+		N_("  -V, --version            show the version\n"),
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		fputs(_(lines[i]), f);
 }
 
 static int cli_fail(struct buf *err, const char *fmt, const char *arg)

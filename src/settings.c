@@ -243,12 +243,13 @@ char *settings_path(void)
 	return NULL;
 }
 
-static char *err_printf(const char *what, const char *path, int e)
+/* fmt takes the path, then the error text. */
+static char *err_printf(const char *fmt, const char *path, int e)
 {
-	size_t n = strlen(what) + strlen(path) + 128;
+	size_t n = strlen(fmt) + strlen(path) + 128;
 	char *s = malloc(n);
 	if (s)
-		snprintf(s, n, "%s %s: %s", what, path, strerror(e));
+		snprintf(s, n, fmt, path, strerror(e));
 	return s;
 }
 
@@ -259,13 +260,13 @@ int settings_load(const char *path, struct settings *out, settings_warn_fn warn,
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
-		*err = err_printf(_("cannot read"), path, errno);
+		*err = err_printf(_("cannot read %s: %s"), path, errno);
 		return -1;
 	}
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		*err = err_printf(_("cannot read"), path, EINVAL);
+		*err = err_printf(_("cannot read %s: %s"), path, EINVAL);
 		return -1;
 	}
 	char *buf = malloc(SETTINGS_MAX_BYTES);
@@ -279,7 +280,7 @@ int settings_load(const char *path, struct settings *out, settings_warn_fn warn,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			*err = err_printf(_("cannot read"), path, errno);
+			*err = err_printf(_("cannot read %s: %s"), path, errno);
 			free(buf);
 			close(fd);
 			return -1;
@@ -321,7 +322,7 @@ int settings_save(const char *path, const struct settings *s, char **err)
 {
 	*err = NULL;
 	if (make_dirs(path) < 0) {
-		*err = err_printf(_("cannot create the directory of"), path, errno);
+		*err = err_printf(_("cannot create the directory of %s: %s"), path, errno);
 		return -1;
 	}
 	char *tmp = str_printf2(path, ".XXXXXX");
@@ -329,7 +330,7 @@ int settings_save(const char *path, const struct settings *s, char **err)
 		return -1;
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		*err = err_printf(_("cannot write"), path, errno);
+		*err = err_printf(_("cannot write %s: %s"), path, errno);
 		free(tmp);
 		return -1;
 	}
@@ -357,7 +358,7 @@ int settings_save(const char *path, const struct settings *s, char **err)
 	buf_free(&b);
 	if (e) {
 		unlink(tmp);
-		*err = err_printf(_("cannot write"), path, e);
+		*err = err_printf(_("cannot write %s: %s"), path, e);
 		free(tmp);
 		return -1;
 	}

@@ -105,8 +105,10 @@ int plugin_check_file(const char *path, FILE *out, FILE *err)
 	fprintf(out, _("columns:\n"));
 	for (uint32_t k = 0; k < p->ncols; k++) {
 		const struct plugin_colinfo *c = &p->cols[k];
-		fprintf(out, "  %-24s %-10s %s%s, %s, width %u\n", c->id, c->header, type_name(c),
-		        c->counter ? _(" counter (shown per second)") : "", rows_name(c->applies), c->width);
+		fprintf(out, "  %-24s %-10s %s%s, %s, ", c->id, c->header, type_name(c),
+		        c->counter ? _(" counter (shown per second)") : "", rows_name(c->applies));
+		/* TRANSLATORS: a plugin column's width in terminal cells */
+		fprintf(out, _("width %u\n"), c->width);
 		if (*c->desc)
 			fprintf(out, "  %-24s %s\n", "", c->desc);
 	}
