@@ -1,10 +1,13 @@
 /* fds: open file descriptors of a process. */
 #include <taskview/plugin.h>
 
+/* Marks a column description for taskview's catalog: the host translates it when shown. */
+#define N_(s) s
+
 static const struct taskview_column fds_columns[] = {
 	{
 		.id = "fds.count", .header = "FDS", .width = 5,
-		.description = "Open file descriptors (entries of /proc/PID/fd; needs permission to inspect the process)",
+		.description = N_("Open file descriptors (entries of /proc/PID/fd; needs permission to inspect the process)"),
 		.type = TASKVIEW_TYPE_INTEGER, .rows = TASKVIEW_ROWS_PROCESS,
 	},
 };

@@ -5,22 +5,25 @@
 
 #include <taskview/plugin.h>
 
+/* Marks a column description for taskview's catalog: the host translates it when shown. */
+#define N_(s) s
+
 enum { COL_READ, COL_WRITE, COL_CANCELLED };
 
 static const struct taskview_column io_columns[] = {
 	[COL_READ] = {
 		.id = "io.read_rate", .header = "READ/s", .width = 7,
-		.description = "Bytes per second fetched from storage (read_bytes of /proc/PID/io)",
+		.description = N_("Bytes per second fetched from storage (read_bytes of /proc/PID/io)"),
 		.type = TASKVIEW_TYPE_BYTES, .flags = TASKVIEW_COLUMN_COUNTER,
 	},
 	[COL_WRITE] = {
 		.id = "io.write_rate", .header = "WRITE/s", .width = 7,
-		.description = "Bytes per second sent towards storage, counted when pages are dirtied (write_bytes)",
+		.description = N_("Bytes per second sent towards storage, counted when pages are dirtied (write_bytes)"),
 		.type = TASKVIEW_TYPE_BYTES, .flags = TASKVIEW_COLUMN_COUNTER,
 	},
 	[COL_CANCELLED] = {
 		.id = "io.cancelled", .header = "CANCWR", .width = 6,
-		.description = "Bytes of dirtied page cache that were never written, e.g. truncated (cancelled_write_bytes)",
+		.description = N_("Bytes of dirtied page cache that were never written, e.g. truncated (cancelled_write_bytes)"),
 		.type = TASKVIEW_TYPE_BYTES,
 	},
 };

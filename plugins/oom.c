@@ -3,17 +3,20 @@
 
 #include <taskview/plugin.h>
 
+/* Marks a column description for taskview's catalog: the host translates it when shown. */
+#define N_(s) s
+
 enum { COL_SCORE, COL_ADJ };
 
 static const struct taskview_column oom_columns[] = {
 	[COL_SCORE] = {
 		.id = "oom.score", .header = "OOM", .width = 4,
-		.description = "OOM killer badness, 0 to 2000: the highest is killed first (oom_score)",
+		.description = N_("OOM killer badness, 0 to 2000: the highest is killed first (oom_score)"),
 		.type = TASKVIEW_TYPE_INTEGER, .rows = TASKVIEW_ROWS_PROCESS,
 	},
 	[COL_ADJ] = {
 		.id = "oom.adj", .header = "OOMADJ", .width = 6,
-		.description = "Adjustment added to the OOM score, -1000 (never kill) to 1000 (oom_score_adj)",
+		.description = N_("Adjustment added to the OOM score, -1000 (never kill) to 1000 (oom_score_adj)"),
 		.type = TASKVIEW_TYPE_INTEGER, .rows = TASKVIEW_ROWS_PROCESS,
 	},
 };
