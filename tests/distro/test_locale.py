@@ -15,17 +15,21 @@ import os
 import shutil
 import subprocess
 import sys
+import shlex
 import tempfile
+import time
 
 SOURCE_DIR = os.environ["SOURCE_DIR"]
 MESON = os.environ.get("MESON") or shutil.which("meson") or "meson"
 SKIP = 77
 
-# (language, full locale, words that must appear in --help, in the batch header)
+# (language, full locale, words that must appear in --help, in the batch header
+#  of a sample of one process: the singular form)
 LANGS = [
-    ("de", "de_DE.UTF-8", "Aufruf: taskview", "Intervall"),
-    ("fr", "fr_FR.UTF-8", "Utilisation : taskview", "intervalle"),
+    ("de", "de_DE.UTF-8", "Aufruf: taskview", "gezeigt: 1 Prozess,"),
+    ("fr", "fr_FR.UTF-8", "Utilisation : taskview", "affichés : 1 processus,"),
 ]
+ENGLISH = {**{k: v for k, v in os.environ.items() if not k.startswith("LC_")}, "LC_ALL": "C", "LANGUAGE": ""}
 
 
 def locales():
@@ -48,19 +52,76 @@ def env_for(lang, full, have):
     return None
 
 
-def catalog_translates(prefix, lang, word):
-    """Whether the installed catalog itself has the --help translation."""
+def translator(prefix, lang):
+    """The installed catalog of lang, wherever under prefix it went."""
     localedir = os.path.join(prefix, "share", "locale")
     for root, _dirs, files in os.walk(prefix):
         if "taskview.mo" in files and os.path.basename(os.path.dirname(root)) == lang:
             localedir = os.path.dirname(os.path.dirname(root))
+    return gettext.translation("taskview", localedir, languages=[lang])
+
+
+def catalog_translates(prefix, lang, word):
+    """Whether the installed catalog itself has the --help translation."""
     try:
-        t = gettext.translation("taskview", localedir, languages=[lang])
+        t = translator(prefix, lang)
     except OSError:
         return False
     usage = subprocess.run([os.path.join(prefix, "bin", "taskview"), "--help"], capture_output=True,
-                           text=True, env={**os.environ, "LC_ALL": "C", "LANGUAGE": ""}).stdout
-    return word in t.gettext(usage)
+                           text=True, env=ENGLISH).stdout
+    first = usage[:usage.index("\n\n") + 2]  # the --help text's first entry
+    return word in t.gettext(first)
+
+
+def check_headers(exe, env, tr):
+    """Every column shown at once: each translated header appears whole (the
+    column is as wide as its translated header), none is cut."""
+    ids = [line.split()[0] for line in run([exe, "--list-columns", "--no-plugins"], env=ENGLISH).stdout.splitlines()]
+    cmd = [exe, "-b", "-p", "1", "-d", "0.2", "--no-plugins", "-o", ",".join(ids)]
+    english = run(cmd, env=ENGLISH).stdout.splitlines()[1].split()
+    translated = run(cmd, env=env).stdout.splitlines()[1].split()
+    want = [tr.gettext(h) for h in english]
+    if translated != want:
+        return [f"headers {translated} are not the translated {want}"]
+    if translated == english:
+        return ["no column header is translated"]
+    return []
+
+
+TUI_COLUMNS = "pid,user,state,cpu,time,vm_rss,vm_pte,ctxt_vol_rate,cpu_delay,io_delay_avg,comm"
+# the delay-accounting states of the header, as the catalog must render them
+STATES = ["n/a", "on", "off", "no permission", "unsupported"]
+
+
+def check_tui(exe, env, tr, home):
+    """The interactive screen in tmux: the header says the delay state in the
+    language, and the table's column headers are the translated ones, whole."""
+    if not shutil.which("tmux"):
+        return []
+    sock = f"tvlocale-{os.getpid()}"
+    env = {**env, "HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "cfg"), "TERM": "xterm-256color"}
+    line = "env -i " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items() if k in
+                                ("PATH", "HOME", "XDG_CONFIG_HOME", "TERM", "LANG", "LC_ALL", "LANGUAGE"))
+    line += f" {shlex.quote(exe)} --no-plugins -p 1 -o {TUI_COLUMNS}; sleep 30"
+    tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+    subprocess.run([*tmux, "new-session", "-d", "-x", "200", "-y", "20", "sh", "-c", line], check=True)
+    want = [tr.gettext(h) for h in run([exe, "-b", "-p", "1", "-d", "0.1", "--no-plugins", "-o", TUI_COLUMNS],
+                                       env=ENGLISH).stdout.splitlines()[1].split()]
+    label = tr.gettext("Delay acct:")
+    states = [tr.gettext(x) for x in STATES]
+    screen = ""
+    try:
+        for _ in range(100):
+            screen = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True).stdout
+            heads = [x.split() for x in screen.splitlines() if x.split()[:1] == want[:1]]
+            if label in screen and heads and heads[0] == want:
+                after = screen.split(label, 1)[1].split()
+                if after and any(" ".join(after).startswith(st) for st in states):
+                    return []
+            time.sleep(0.1)
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+    return [f"the screen lacks {label!r} with one of {states}, or the headers {want}:\n{screen}"]
 
 
 def run(cmd, **kw):
@@ -120,6 +181,12 @@ def main():
                 else:
                     failures.append(f"{lang}: --help is not translated:\n{h.stdout[:300]}")
                 continue
+            wide = [line for line in h.stdout.splitlines() if len(line) >= 80]
+            if wide:
+                failures.append(f"{lang}: --help lines of 80 columns or more: {wide}")
+            tr = translator(prefix, lang)
+            failures += [f"{lang}: {m}" for m in check_headers(exe, env, tr)]
+            failures += [f"{lang}: {m}" for m in check_tui(exe, env, tr, tmp)]
             b = subprocess.run([exe, "-b", "-p", "1", "-d", "0.2", "--no-plugins"],
                                capture_output=True, text=True, env=env, timeout=30)
             if b.returncode != 0:

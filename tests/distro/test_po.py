@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Translations: po/POTFILES lists every source file with marked strings, and
+"""Translations: po/POTFILES lists every source file with marked strings;
 each language in po/LINGUAS passes `msgfmt --check` with nothing fuzzy or
-untranslated.
-
-Strings added to the sources since the last `meson compile taskview-update-po`
-are reported (not failed): translating them is a release step.
+untranslated and has every string the sources mark today; a translated
+multi-line text (the --help entries) keeps its lines under 80 columns.
 """
+import gettext
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import unicodedata
 
 SOURCE_DIR = os.environ["SOURCE_DIR"]
 SKIP = 77
-MARKED = re.compile(r'\bN?_\(\s*"')
+MARKED = re.compile(r'\b[NP]?_\(\s*"')
+# the keywords of po/meson.build
+KEYWORDS = ["--keyword=_", "--keyword=N_", "--keyword=P_:1,2"]
 
 
 def read_list(path):
@@ -42,6 +44,28 @@ def msgids(po):
     return ids
 
 
+def width(text):
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wide_lines(po):
+    """Translated lines of 80 columns or more where the English lines are shorter."""
+    with tempfile.TemporaryDirectory() as tmp:
+        mo = os.path.join(tmp, "t.mo")
+        subprocess.run(["msgfmt", "-o", mo, po], check=True)
+        with open(mo, "rb") as f:
+            catalog = gettext.GNUTranslations(f)._catalog
+    bad = []
+    for key, text in catalog.items():
+        english = key[0] if isinstance(key, tuple) else key
+        if "\n" not in english or not text or max(width(x) for x in english.split("\n")) >= 80:
+            continue
+        for line in text.split("\n"):
+            if width(line) >= 80:
+                bad.append(f"line of {width(line)} columns: {line!r}")
+    return bad
+
+
 def main():
     po_dir = os.path.join(SOURCE_DIR, "po")
     failures = []
@@ -49,7 +73,7 @@ def main():
     for path in listed:
         if not os.path.exists(os.path.join(SOURCE_DIR, path)):
             failures.append(f"POTFILES lists {path}, which does not exist")
-    for root, _dirs, files in os.walk(os.path.join(SOURCE_DIR, "src")):
+    for root, _dirs, files in [w for d in ("src", "plugins") for w in os.walk(os.path.join(SOURCE_DIR, d))]:
         for name in sorted(files):
             if not name.endswith((".c", ".h")):
                 continue
@@ -79,18 +103,26 @@ def main():
     if shutil.which("xgettext"):
         with tempfile.TemporaryDirectory() as tmp:
             pot = os.path.join(tmp, "t.pot")
-            r = subprocess.run(["xgettext", "--keyword=_", "--keyword=N_", "--from-code=UTF-8", "-o", pot,
+            r = subprocess.run(["xgettext", *KEYWORDS, "--from-code=UTF-8", "-o", pot,
                                 "-D", SOURCE_DIR, "-f", os.path.join(po_dir, "POTFILES")],
                                capture_output=True, text=True)
-            if r.returncode == 0 and os.path.exists(pot):
+            if r.returncode != 0 or not os.path.exists(pot):
+                failures.append(f"xgettext failed: {r.stderr.strip()}")
+            else:
                 current = msgids(pot)
                 for lang in read_list(os.path.join(po_dir, "LINGUAS")):
                     po = os.path.join(po_dir, lang + ".po")
                     if os.path.exists(po):
-                        new = current - msgids(po)
+                        new = sorted(current - msgids(po))
                         if new:
-                            print(f"note: {len(new)} source strings not yet in {lang}.po "
-                                  "(meson compile taskview-pot taskview-update-po)")
+                            failures.append(f"{lang}.po lacks {len(new)} source strings "
+                                            f"(meson compile taskview-pot taskview-update-po), e.g. {new[0]!r}")
+
+    if shutil.which("msgfmt"):
+        for lang in read_list(os.path.join(po_dir, "LINGUAS")):
+            po = os.path.join(po_dir, lang + ".po")
+            if os.path.exists(po):
+                failures += [f"{lang}: {m}" for m in wide_lines(po)]
 
     for f in failures:
         print("FAIL:", f)
