@@ -103,7 +103,7 @@ static size_t escape_byte(unsigned char c, char out[5])
 	return 4;
 }
 
-size_t text_sanitize(struct buf *out, const char *s, size_t len, size_t max_cols, bool utf8)
+static size_t sanitize(struct buf *out, const char *s, size_t len, size_t max_cols, bool utf8, bool own)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t cols = 0, i = 0;
@@ -111,7 +111,7 @@ size_t text_sanitize(struct buf *out, const char *s, size_t len, size_t max_cols
 		char tmp[5];
 		size_t n, w, adv;
 		uint32_t cp;
-		if (p[i] < 0x20 || p[i] == 0x7f || p[i] == '\\') {
+		if (p[i] < 0x20 || p[i] == 0x7f || (p[i] == '\\' && !own)) {
 			n = escape_byte(p[i], tmp);
 			w = n;
 			adv = 1;
@@ -149,6 +149,16 @@ size_t text_sanitize(struct buf *out, const char *s, size_t len, size_t max_cols
 		i += adv;
 	}
 	return cols;
+}
+
+size_t text_sanitize(struct buf *out, const char *s, size_t len, size_t max_cols, bool utf8)
+{
+	return sanitize(out, s, len, max_cols, utf8, false);
+}
+
+size_t text_sanitize_own(struct buf *out, const char *s, size_t len, size_t max_cols, bool utf8)
+{
+	return sanitize(out, s, len, max_cols, utf8, true);
 }
 
 size_t text_width(const char *s, size_t len, bool utf8)

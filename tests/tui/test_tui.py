@@ -247,6 +247,7 @@ def test_help(t):
     t.keys(s, "F1")
     text = t.wait_for(s, "Keys:")
     assert "vm_pte" in text or "Page-table" in text or "choose the sort column" in text
+    assert re.search(r"(?m)^ *\\, F4 ", text), "the filter key shows as one backslash"
     t.keys(s, "PageDown")
     t.wait_for(s, "Page-table size")
     t.keys(s, "x")

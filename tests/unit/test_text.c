@@ -173,6 +173,19 @@ START_TEST(sanitize_escape_sequences)
 }
 END_TEST
 
+START_TEST(sanitize_own_text_keeps_backslash)
+{
+	/* a key name like "\, F4" shows with one backslash; controls are still escaped */
+	struct buf b;
+	buf_init(&b);
+	const char *key = "\\, F4\x1b[2J";
+	size_t w = text_sanitize_own(&b, key, strlen(key), SIZE_MAX, true);
+	ck_assert_str_eq(buf_str(&b), "\\, F4\\e[2J");
+	ck_assert_uint_eq(w, 10);
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(sanitize_c1_bidi_zero_width)
 {
 	/* U+009B is a one-byte CSI on some terminals; U+202E flips text; U+200B hides */
@@ -344,6 +357,7 @@ static Suite *text_suite(void)
 	tc = tcase_create("sanitize");
 	tcase_add_test(tc, sanitize_plain_ascii);
 	tcase_add_test(tc, sanitize_escape_sequences);
+	tcase_add_test(tc, sanitize_own_text_keeps_backslash);
 	tcase_add_test(tc, sanitize_c1_bidi_zero_width);
 	tcase_add_test(tc, sanitize_invalid_utf8);
 	tcase_add_test(tc, sanitize_valid_utf8);

@@ -57,7 +57,7 @@ void dialog_help(struct tui *t)
 		for (int y = 0; y < h && top + (size_t)y < n; y++) {
 			const struct help_line *l = &v[top + (size_t)y];
 			if (l->left) {
-				tui_put(y, 0, 22, l->left, term_attr(ROLE_HEADER_LABEL));
+				tui_put_own(y, 0, 22, l->left, term_attr(ROLE_HEADER_LABEL));
 				tui_put(y, 23, COLS - 23, l->right, term_attr((enum term_role)l->attr_role));
 			} else {
 				tui_put(y, 0, COLS, l->right, term_attr((enum term_role)l->attr_role));

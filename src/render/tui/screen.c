@@ -22,7 +22,7 @@ void tui_put_raw(int y, int x, const struct buf *b, int attr)
 	attrset(A_NORMAL);
 }
 
-void tui_put(int y, int x, int w, const char *s, int attr)
+static void put_text(int y, int x, int w, const char *s, int attr, bool own)
 {
 	if (w <= 0 || x < 0 || x >= COLS)
 		return;
@@ -30,9 +30,22 @@ void tui_put(int y, int x, int w, const char *s, int attr)
 		w = COLS - x;
 	struct buf b;
 	buf_init(&b);
-	text_sanitize(&b, s, strlen(s), (size_t)w, term_utf8());
+	if (own)
+		text_sanitize_own(&b, s, strlen(s), (size_t)w, term_utf8());
+	else
+		text_sanitize(&b, s, strlen(s), (size_t)w, term_utf8());
 	tui_put_raw(y, x, &b, attr);
 	buf_free(&b);
+}
+
+void tui_put(int y, int x, int w, const char *s, int attr)
+{
+	put_text(y, x, w, s, attr, false);
+}
+
+void tui_put_own(int y, int x, int w, const char *s, int attr)
+{
+	put_text(y, x, w, s, attr, true);
 }
 
 static double now_mono(void)

@@ -73,6 +73,8 @@ void tui_draw(struct tui *t);
 void tui_status(struct tui *t, enum term_role role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Draws untrusted or translated text at (y, x), cut to w columns. */
 void tui_put(int y, int x, int w, const char *s, int attr);
+/* The same for taskview's own text: a backslash shows as itself. */
+void tui_put_own(int y, int x, int w, const char *s, int attr);
 /* A pre-sanitized line of exactly-known width. */
 void tui_put_raw(int y, int x, const struct buf *b, int attr);
 
