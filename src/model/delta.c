@@ -25,10 +25,16 @@ double delta_delay_avg_ms(int64_t prev_count, int64_t cur_count, int64_t prev_ns
 	return (double)(cur_ns - prev_ns) / (double)(cur_count - prev_count) / 1e6;
 }
 
-/* The same task in the previous snapshot: same ID and same start time. */
+/* The same task in the previous snapshot: same ID and, where both are known, same start time. */
 static const struct tv_task *same_task(const struct tv_task *old, const struct tv_task *t)
 {
-	return old && old->start_ticks == t->start_ticks ? old : NULL;
+	if (!old)
+		return NULL;
+	/* a TID seen in the same process an interval ago is the same thread unless
+	 * PIDs wrapped within it; a counter that went down then reads as unknown */
+	if (old->start_ticks == TV_START_UNKNOWN || t->start_ticks == TV_START_UNKNOWN)
+		return old;
+	return old->start_ticks == t->start_ticks ? old : NULL;
 }
 
 /* Counters of a task born during the interval: all known and zero. */
@@ -51,7 +57,7 @@ static const struct tv_task *previous_of(const struct tv_task *old, const struct
 {
 	if (old)
 		return old;
-	if ((double)t->start_ticks > prev->boot_ticks)
+	if (t->start_ticks != TV_START_UNKNOWN && (double)t->start_ticks > prev->boot_ticks)
 		return zero;
 	return NULL;
 }

@@ -38,11 +38,15 @@ struct tv_pvalue {
 	char *s;     /* string values, owned */
 };
 
+/* A thread of a folded process whose stat was not read: matched by TID within its process. */
+#define TV_START_UNKNOWN UINT64_MAX
+
 struct tv_task {
 	int32_t tid;     /* == tgid on process rows */
 	int32_t tgid;
 	int32_t ppid;
-	uint64_t start_ticks; /* with tid: the identity of a task across refreshes */
+	uint64_t start_ticks; /* with tid: the identity of a task across refreshes;
+	                       * TV_START_UNKNOWN for a thread read only for its switches */
 	bool is_thread;
 
 	char state;      /* '?' when unknown */

@@ -280,7 +280,7 @@ static void task_rows(struct detail_lines *l, const struct tv_task *t, bool is_t
 		snprintf(a, sizeof(a), UNKNOWN_TEXT);
 	/* TRANSLATORS: cumulative user + system CPU time */
 	row(l, _("CPU time"), a);
-	if (t->start_ticks > 0) {
+	if (t->start_ticks > 0 && t->start_ticks != TV_START_UNKNOWN) {
 		fmt_seconds(a, sizeof(a), (double)t->start_ticks / 100.0);
 		/* TRANSLATORS: %s is a time such as "1:02:03" counted from boot */
 		snprintf(v, sizeof(v), _("%s after boot"), a);

@@ -112,43 +112,54 @@ static bool ts_usable(const struct sampler *s)
 	return st == TS_ON || st == TS_OFF;
 }
 
-/* Fills a thread row from its stat file; memory and owner come from the process. */
+/* What to read of each thread: stat makes it a displayable row, status adds
+ * its switch counts. */
+enum { THREAD_STAT = 1, THREAD_STATUS = 2 };
+
+/* Fills a thread from its stat and/or status file; memory and owner come
+ * from the process. Without stat only the switch counts are known. */
 static int thread_read(struct sampler *s, int taskfd, int32_t tid, const struct tv_task *proc,
-		       bool want_status, struct tv_task *t)
+		       unsigned what, struct tv_task *t)
 {
 	char name[32];
-	struct proc_stat st;
-	snprintf(name, sizeof(name), "%d/stat", tid);
-	ssize_t n = proc_read_at(taskfd, name, s->buf, READ_CAP);
-	if (n < 0 || proc_parse_stat(s->buf, (size_t)n, &st) < 0)
-		return -1; /* gone */
+	ssize_t n;
 	task_init(t);
 	t->is_thread = true;
 	t->tid = tid;
 	t->tgid = proc->tgid;
-	t->ppid = proc->ppid;
-	t->start_ticks = st.start_ticks;
-	t->state = st.state;
-	t->nice = st.nice;
-	t->prio = st.prio;
-	t->cpu_ticks = (int64_t)(st.utime + st.stime);
-	t->nthreads = st.nthreads;
-	memcpy(t->comm, st.comm, sizeof(t->comm));
-	t->uid = proc->uid;
-	t->user = proc->user;
-	t->vm_size = proc->vm_size;
-	t->vm_rss = proc->vm_rss;
-	t->vm_pte = proc->vm_pte;
-	t->vm_swap = proc->vm_swap;
-	t->vm_stk = proc->vm_stk;
-	t->vm_hwm = proc->vm_hwm;
-	if (want_status) {
+	t->start_ticks = TV_START_UNKNOWN;
+	if (what & THREAD_STAT) {
+		struct proc_stat st;
+		snprintf(name, sizeof(name), "%d/stat", tid);
+		n = proc_read_at(taskfd, name, s->buf, READ_CAP);
+		if (n < 0 || proc_parse_stat(s->buf, (size_t)n, &st) < 0)
+			return -1; /* gone */
+		t->ppid = proc->ppid;
+		t->start_ticks = st.start_ticks;
+		t->state = st.state;
+		t->nice = st.nice;
+		t->prio = st.prio;
+		t->cpu_ticks = (int64_t)(st.utime + st.stime);
+		t->nthreads = st.nthreads;
+		memcpy(t->comm, st.comm, sizeof(t->comm));
+		t->uid = proc->uid;
+		t->user = proc->user;
+		t->vm_size = proc->vm_size;
+		t->vm_rss = proc->vm_rss;
+		t->vm_pte = proc->vm_pte;
+		t->vm_swap = proc->vm_swap;
+		t->vm_stk = proc->vm_stk;
+		t->vm_hwm = proc->vm_hwm;
+	}
+	if (what & THREAD_STATUS) {
 		struct proc_status ps;
 		snprintf(name, sizeof(name), "%d/status", tid);
 		n = proc_read_at(taskfd, name, s->buf, READ_CAP);
 		if (n >= 0 && proc_parse_status(s->buf, (size_t)n, &ps) == 0) {
 			t->ctxt_vol = ps.ctxt_vol;
 			t->ctxt_invol = ps.ctxt_invol;
+		} else if (!(what & THREAD_STAT)) {
+			return -1; /* gone, and nothing else was read */
 		}
 	}
 	return 0;
@@ -178,8 +189,8 @@ static bool threads_shown(const struct sample_opts *o, int32_t tgid)
 	return o->all_threads || (o->expanded && o->expanded(o->expanded_ctx, tgid));
 }
 
-/* Reads every thread of proc from /proc/PID/task. */
-static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, bool want_status)
+/* Reads every thread of proc from /proc/PID/task (what: THREAD_*). */
+static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, unsigned what)
 {
 	DIR *d = task_dir_open(piddir);
 	if (!d)
@@ -198,7 +209,7 @@ static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, bo
 			v = nv;
 			cap *= 2;
 		}
-		if (thread_read(s, dirfd(d), (int32_t)atoi(de->d_name), proc, want_status, &v[n]) == 0)
+		if (thread_read(s, dirfd(d), (int32_t)atoi(de->d_name), proc, what, &v[n]) == 0)
 			n++;
 	}
 	closedir(d);
@@ -206,7 +217,7 @@ static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, bo
 	proc->threads = v;
 	proc->nthreads_read = n;
 	proc->threads_complete = v != NULL;
-	proc->threads_are_rows = v != NULL;
+	proc->threads_are_rows = v != NULL && (what & THREAD_STAT);
 }
 
 /* For the text filter: does any thread name match? Reads only task/TID/comm. */
@@ -256,7 +267,8 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 	const struct filter *f = o->filter;
 	bool want_text = f && f->text;
 	bool thread_sum = (o->needs & NEED_CTXT) && !ts_usable(s);
-	bool read_threads = threads_shown(o, t->tgid) || (thread_sum && t->nthreads > 1);
+	bool shown = threads_shown(o, t->tgid);
+	bool read_threads = shown || (thread_sum && t->nthreads > 1);
 	ssize_t n;
 
 	/* status is read for every selected process: besides memory and switches
@@ -316,8 +328,9 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 	    !(t->nthreads > 1 && threads_match_text(s, piddir, f)))
 		return -1;
 
+	/* a folded process needs only its threads' switch counts: status alone */
 	if (read_threads)
-		threads_read(s, piddir, t, thread_sum);
+		threads_read(s, piddir, t, (shown ? THREAD_STAT : 0) | (thread_sum ? THREAD_STATUS : 0));
 	if (thread_sum)
 		ctxt_sum_threads(t);
 	return 0;

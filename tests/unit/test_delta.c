@@ -320,6 +320,41 @@ START_TEST(process_ctxt_is_sum_of_thread_rates)
 }
 END_TEST
 
+START_TEST(folded_threads_matched_by_tid)
+{
+	/* a folded process's threads are read from status alone (no start time):
+	 * same TID in the same process is the same thread, a new TID counts from
+	 * zero, a counter that went down (TID reused) makes the sum unknown */
+	struct colset cs;
+	colset_plain(&cs);
+	struct snapshot prev, cur;
+	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
+	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
+	prev.ctxt_from_group = cur.ctxt_from_group = false;
+	set_task(&prev.procs[0], 10, 10, 500, 0, 0, 0);
+	set_task(&cur.procs[0], 10, 10, 500, 0, 0, 0);
+	struct tv_task *pt = add_threads(&prev.procs[0], 2);
+	set_task(&pt[0], 10, 10, TV_START_UNKNOWN, TV_UNKNOWN, 100, 10);
+	set_task(&pt[1], 11, 10, TV_START_UNKNOWN, TV_UNKNOWN, 200, 20);
+	struct tv_task *ct = add_threads(&cur.procs[0], 3);
+	set_task(&ct[0], 10, 10, TV_START_UNKNOWN, TV_UNKNOWN, 140, 14);
+	set_task(&ct[1], 11, 10, 600, 0, 260, 26); /* unfolded since: start known now */
+	set_task(&ct[2], 12, 10, TV_START_UNKNOWN, TV_UNKNOWN, 20, 2);
+	delta_apply(&prev, &cur, &cs);
+	ck_assert_double_eq_tol(cur.procs[0].ctxt_vol_rate, (40 + 60 + 20) / 2.0, EPS);
+	ck_assert_double_eq_tol(cur.procs[0].ctxt_invol_rate, (4 + 6 + 2) / 2.0, EPS);
+	ck_assert_double_eq_tol(ct[1].ctxt_vol_rate, 30.0, EPS);
+	ck_assert(isnan(ct[1].cpu_pct)); /* the old entry had no CPU time */
+
+	pt[1].ctxt_vol = 900; /* TID 11 now has fewer switches than before: another thread */
+	delta_apply(&prev, &cur, &cs);
+	ck_assert(isnan(cur.procs[0].ctxt_vol_rate));
+	snapshot_free(&prev);
+	snapshot_free(&cur);
+	colset_free(&cs);
+}
+END_TEST
+
 START_TEST(process_ctxt_from_group_uses_process_counters)
 {
 	/* with taskstats TGID totals (dead threads included) the process's own counters count */
@@ -574,6 +609,7 @@ static Suite *delta_suite(void)
 
 	tc = tcase_create("ctxt");
 	tcase_add_test(tc, process_ctxt_is_sum_of_thread_rates);
+	tcase_add_test(tc, folded_threads_matched_by_tid);
 	tcase_add_test(tc, process_ctxt_from_group_uses_process_counters);
 	tcase_add_test(tc, process_ctxt_unknown_without_complete_threads);
 	tcase_add_test(tc, process_ctxt_unknown_when_a_thread_is_unknown);
