@@ -3,8 +3,11 @@
 
 The binary looks for its catalogs under the prefix it was configured with, so
 this test configures a second, minimal build with --prefix in a temporary
-directory, installs it there (a real install, no DESTDIR) and runs
-`taskview --help` and a batch sample under each language.
+directory, installs it there (a real install, no DESTDIR) and runs, under
+each language: `taskview --help` (translated, no line of 80 columns or more),
+a batch sample (translated header with the singular of "1 process"; every
+column header translated and whole) and, in tmux when it is installed, the
+interactive screen (translated delay state and column headers).
 
 It needs no locale to be generated: with LANGUAGE set and the locale C.UTF-8,
 glibc translates. Where that does not work (an older glibc treats C.UTF-8 like
@@ -14,8 +17,8 @@ import gettext
 import os
 import shutil
 import subprocess
-import sys
 import shlex
+import sys
 import tempfile
 import time
 
@@ -97,6 +100,7 @@ def check_tui(exe, env, tr, home):
     """The interactive screen in tmux: the header says the delay state in the
     language, and the table's column headers are the translated ones, whole."""
     if not shutil.which("tmux"):
+        print("tmux is not installed: the interactive screen is not checked")
         return []
     sock = f"tvlocale-{os.getpid()}"
     env = {**env, "HOME": home, "XDG_CONFIG_HOME": os.path.join(home, "cfg"), "TERM": "xterm-256color"}
