@@ -65,12 +65,10 @@ void dialog_help(struct tui *t)
 		}
 		if (LINES > 1)
 			tui_put(LINES - 1, 0, COLS, _("Up/Down/PgUp/PgDn: scroll   any other key: back"), term_attr(ROLE_KEY_LABEL));
-		wnoutrefresh(stdscr);
-		doupdate();
-		int key = term_key(1000);
-		if (term_quit_signal())
+		int key = tui_dialog_key();
+		if (key == TUI_KEY_QUIT)
 			break;
-		if (key == ERR || key == KEY_RESIZE)
+		if (key == ERR)
 			continue;
 		size_t page = h > 1 ? (size_t)h - 1 : 1;
 		size_t last = n > (size_t)h ? n - (size_t)h : 0;

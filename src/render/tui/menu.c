@@ -109,12 +109,10 @@ int menu_run(struct tui *t, struct menu *m)
 	for (;;) {
 		tui_paint(t);
 		menu_paint(t, m);
-		wnoutrefresh(stdscr);
-		doupdate();
-		int key = term_key(1000);
-		if (term_quit_signal())
+		int key = tui_dialog_key();
+		if (key == TUI_KEY_QUIT)
 			return MENU_CANCEL;
-		if (key == ERR || key == KEY_RESIZE)
+		if (key == ERR)
 			continue;
 		int y0, h, w;
 		menu_box(t, m, &y0, &h, &w);

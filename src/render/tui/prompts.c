@@ -38,12 +38,10 @@ static bool prompt_run(struct tui *t, const char *label, struct input *in, promp
 		buf_free(&line);
 		if ((int)w < COLS)
 			tui_put(y, (int)w, 1, "_", A_BLINK);
-		wnoutrefresh(stdscr);
-		doupdate();
-		int key = term_key(1000);
-		if (term_quit_signal())
+		int key = tui_dialog_key();
+		if (key == TUI_KEY_QUIT)
 			return false;
-		if (key == ERR || key == KEY_RESIZE)
+		if (key == ERR)
 			continue;
 		switch (input_key(in, key)) {
 		case INPUT_DONE:

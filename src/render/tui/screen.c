@@ -48,6 +48,16 @@ void tui_put_own(int y, int x, int w, const char *s, int attr)
 	put_text(y, x, w, s, attr, true);
 }
 
+int tui_dialog_key(void)
+{
+	wnoutrefresh(stdscr);
+	doupdate();
+	int key = term_key(1000);
+	if (term_quit_signal())
+		return TUI_KEY_QUIT;
+	return key == KEY_RESIZE ? ERR : key;
+}
+
 static double now_mono(void)
 {
 	struct timespec ts;

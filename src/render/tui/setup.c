@@ -100,12 +100,10 @@ void dialog_setup(struct tui *t)
 		tui_rebuild(t);
 		tui_paint(t);
 		menu_paint(t, &m);
-		wnoutrefresh(stdscr);
-		doupdate();
-		int key = term_key(1000);
-		if (term_quit_signal())
+		int key = tui_dialog_key();
+		if (key == TUI_KEY_QUIT)
 			break;
-		if (key == ERR || key == KEY_RESIZE)
+		if (key == ERR)
 			continue;
 		if (menu_navigate(&m, key, 10))
 			continue;

@@ -34,12 +34,10 @@ static bool kill_confirm(struct tui *t, const char *question)
 		tui_paint(t);
 		int y = t->lay.status_row >= 0 ? t->lay.status_row : LINES - 1;
 		tui_put(y, 0, COLS, question, term_attr(ROLE_ERROR));
-		wnoutrefresh(stdscr);
-		doupdate();
-		int key = term_key(1000);
-		if (term_quit_signal())
+		int key = tui_dialog_key();
+		if (key == TUI_KEY_QUIT)
 			return false;
-		if (key == ERR || key == KEY_RESIZE)
+		if (key == ERR)
 			continue;
 		return key == 'y' || key == 'Y';
 	}

@@ -75,6 +75,11 @@ void tui_status(struct tui *t, enum term_role role, const char *fmt, ...) __attr
 void tui_put(int y, int x, int w, const char *s, int attr);
 /* The same for taskview's own text: a backslash shows as itself. */
 void tui_put_own(int y, int x, int w, const char *s, int attr);
+/* Dialogs: sends what was painted to the terminal and waits up to a second
+ * for a key. Returns TUI_KEY_QUIT after a quit signal, ERR when there is
+ * only something to repaint (no key, or a resize), else the key. */
+#define TUI_KEY_QUIT (-2)
+int tui_dialog_key(void);
 /* A pre-sanitized line of exactly-known width. */
 void tui_put_raw(int y, int x, const struct buf *b, int attr);
 
