@@ -17,6 +17,7 @@
 #include "sample/proc_read.h"
 #include "sample/taskstats.h"
 #include "sample/users.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 
 /* Only fields of /proc/PID/stat: libproc2 then opens nothing else per process. */
@@ -42,13 +43,6 @@ struct sampler {
 	int procfd;
 	char *buf;
 };
-
-static double clock_seconds(clockid_t id)
-{
-	struct timespec ts;
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static char *strdup_printf(const char *fmt, const char *arg)
 {
@@ -433,9 +427,9 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	*err = NULL;
 	memset(out, 0, sizeof(*out));
 	out->npvals = s->npvals;
-	out->mono = clock_seconds(CLOCK_MONOTONIC);
-	out->wall = clock_seconds(CLOCK_REALTIME);
-	out->boot_ticks = clock_seconds(CLOCK_BOOTTIME) * (double)sysconf(_SC_CLK_TCK);
+	out->mono = clock_now(CLOCK_MONOTONIC);
+	out->wall = clock_now(CLOCK_REALTIME);
+	out->boot_ticks = clock_now(CLOCK_BOOTTIME) * (double)sysconf(_SC_CLK_TCK);
 
 	struct pids_fetch *fe = procps_pids_reap(s->info, PIDS_FETCH_TASKS_ONLY);
 	if (!fe) {

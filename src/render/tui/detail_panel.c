@@ -12,6 +12,7 @@
 #include "render/detail.h"
 #include "render/tui/dialogs.h"
 #include "sample/sampler.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
@@ -39,13 +40,6 @@ struct panel {
 	size_t top;               /* first line shown */
 	size_t body_h;            /* lines shown at once, as last painted */
 };
-
-static double panel_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Rebuilds the lines from the last sample; keeps the old ones if the task is gone. */
 static void panel_update(const struct tui *t, struct panel *p)
@@ -313,7 +307,7 @@ static int panel_wait_ms(const struct tui *t)
 {
 	if (t->frozen)
 		return 1000;
-	double ms = (t->next_due - panel_now()) * 1000.0;
+	double ms = (t->next_due - clock_now(CLOCK_MONOTONIC)) * 1000.0;
 	if (ms < 0)
 		return 0;
 	return ms > 1000 ? 1000 : (int)ceil(ms);
@@ -353,7 +347,7 @@ void dialog_detail(struct tui *t)
 		if (term_quit_signal())
 			break;
 		if (key == ERR) {
-			if (!t->frozen && panel_now() >= t->next_due) {
+			if (!t->frozen && clock_now(CLOCK_MONOTONIC) >= t->next_due) {
 				/* a failure is the main loop's to report: it samples next */
 				if (tui_sample(t, false) < 0)
 					break;

@@ -7,14 +7,8 @@
 #include "render/tui/state.h"
 #include "sample/plugin_host.h"
 #include "sample/sampler.h"
+#include "util/clock.h"
 #include "util/i18n.h"
-
-static double mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int tui_sample(struct tui *t, bool immediate)
 {
@@ -59,7 +53,7 @@ int tui_sample(struct tui *t, bool immediate)
 		t->sys_cur = (struct sys_info){0};
 		system_read(&t->sys_cur);
 	}
-	t->next_due = (t->cur.mono > 0 ? t->cur.mono : mono_now()) + t->delay;
+	t->next_due = (t->cur.mono > 0 ? t->cur.mono : clock_now(CLOCK_MONOTONIC)) + t->delay;
 	tui_rebuild(t);
 	return 0;
 }

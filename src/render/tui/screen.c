@@ -8,6 +8,7 @@
 
 #include "render/tui/keymap.h"
 #include "render/tui/state.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
@@ -58,13 +59,6 @@ int tui_dialog_key(void)
 	return key == KEY_RESIZE ? ERR : key;
 }
 
-static double now_mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void tui_status(struct tui *t, enum term_role role, const char *fmt, ...)
 {
 	va_list ap;
@@ -76,7 +70,7 @@ void tui_status(struct tui *t, enum term_role role, const char *fmt, ...)
 	buf_adds(&t->status, line);
 	t->status_role = role;
 	/* hints fade after a few seconds; errors stay until the next key */
-	t->status_until = role == ROLE_ERROR ? 0 : now_mono() + 5.0;
+	t->status_until = role == ROLE_ERROR ? 0 : clock_now(CLOCK_MONOTONIC) + 5.0;
 }
 
 /* What the status line says when no message is pending: the filters in force. */
@@ -124,7 +118,7 @@ static void tui_draw_status(struct tui *t)
 			tui_status(t, ROLE_ERROR, "%s", t->msgs->v[t->msgs->n - 1]);
 		t->msgs->shown = t->msgs->n;
 	}
-	if (t->status.len && (t->status_until == 0 || now_mono() < t->status_until)) {
+	if (t->status.len && (t->status_until == 0 || clock_now(CLOCK_MONOTONIC) < t->status_until)) {
 		tui_put(y, 0, COLS, buf_str(&t->status), term_attr(t->status_role));
 		return;
 	}

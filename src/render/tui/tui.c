@@ -14,14 +14,8 @@
 #include "render/tui/state.h"
 #include "sample/plugin_host.h"
 #include "sample/sampler.h"
+#include "util/clock.h"
 #include "util/i18n.h"
-
-static double tui_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The TUI's own copy of the command-line filter: keys change it. */
 static int tui_copy_filter(struct filter *dst, const struct filter *src)
@@ -69,7 +63,7 @@ static int tui_wait_ms(const struct tui *t)
 	/* wake at least once a second: a signal must not wait for a long delay */
 	if (t->frozen)
 		return 1000;
-	double ms = (t->next_due - tui_now()) * 1000.0;
+	double ms = (t->next_due - clock_now(CLOCK_MONOTONIC)) * 1000.0;
 	if (ms < 0)
 		return 0;
 	return ms > 1000 ? 1000 : (int)ceil(ms);
@@ -86,13 +80,13 @@ static int tui_loop(struct tui *t)
 		dirty = false;
 		int key = term_key(tui_wait_ms(t));
 		if (key == ERR) {
-			if (!t->frozen && tui_now() >= t->next_due) {
+			if (!t->frozen && clock_now(CLOCK_MONOTONIC) >= t->next_due) {
 				if (tui_sample(t, false) < 0)
 					return 1;
 				dirty = true;
 				if (left > 0 && --left == 0)
 					t->quit = true;
-			} else if (t->status.len && t->status_until && tui_now() >= t->status_until) {
+			} else if (t->status.len && t->status_until && clock_now(CLOCK_MONOTONIC) >= t->status_until) {
 				dirty = true; /* a hint faded */
 			}
 			continue;
