@@ -111,9 +111,10 @@ static bool ts_usable(const struct sampler *s)
 enum { THREAD_STAT = 1, THREAD_STATUS = 2 };
 
 /* Fills a thread from its stat and/or status file; memory and owner come
- * from the process. Without stat only the switch counts are known. */
+ * from the process, the leader's switch counts from the process's status
+ * (lead), already read. Without stat only the switch counts are known. */
 static int thread_read(struct sampler *s, int taskfd, int32_t tid, const struct tv_task *proc,
-		       unsigned what, struct tv_task *t)
+		       const struct proc_status *lead, unsigned what, struct tv_task *t)
 {
 	char name[32];
 	ssize_t n;
@@ -147,11 +148,16 @@ static int thread_read(struct sampler *s, int taskfd, int32_t tid, const struct 
 	}
 	if (what & THREAD_STATUS) {
 		struct proc_status ps;
-		snprintf(name, sizeof(name), "%d/status", tid);
-		n = proc_read_at(taskfd, name, s->buf, READ_CAP);
-		if (n >= 0 && proc_parse_status(s->buf, (size_t)n, &ps) == 0) {
-			t->ctxt_vol = ps.ctxt_vol;
-			t->ctxt_invol = ps.ctxt_invol;
+		const struct proc_status *from = tid == proc->tgid && lead->ctxt_vol != TV_UNKNOWN ? lead : NULL;
+		if (!from) {
+			snprintf(name, sizeof(name), "%d/status", tid);
+			n = proc_read_at(taskfd, name, s->buf, READ_CAP);
+			if (n >= 0 && proc_parse_status(s->buf, (size_t)n, &ps) == 0)
+				from = &ps;
+		}
+		if (from) {
+			t->ctxt_vol = from->ctxt_vol;
+			t->ctxt_invol = from->ctxt_invol;
 		} else if (!(what & THREAD_STAT)) {
 			return -1; /* gone, and nothing else was read */
 		}
@@ -183,8 +189,10 @@ static bool threads_shown(const struct sample_opts *o, int32_t tgid)
 	return o->all_threads || (o->expanded && o->expanded(o->expanded_ctx, tgid));
 }
 
-/* Reads every thread of proc from /proc/PID/task (what: THREAD_*). */
-static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, unsigned what)
+/* Reads every thread of proc from /proc/PID/task (what: THREAD_*); lead is
+ * the process's status. */
+static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, const struct proc_status *lead,
+			 unsigned what)
 {
 	DIR *d = task_dir_open(piddir);
 	if (!d)
@@ -203,7 +211,7 @@ static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, un
 			v = nv;
 			cap *= 2;
 		}
-		if (thread_read(s, dirfd(d), (int32_t)atoi(de->d_name), proc, what, &v[n]) == 0)
+		if (thread_read(s, dirfd(d), (int32_t)atoi(de->d_name), proc, lead, what, &v[n]) == 0)
 			n++;
 	}
 	closedir(d);
@@ -264,37 +272,35 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 	bool shown = threads_shown(o, t->tgid);
 	bool read_threads = shown || (thread_sum && t->nthreads > 1);
 	ssize_t n;
+	struct proc_status ps;
 
 	/* status is read for every selected process: besides memory and switches
 	 * it has the raw name, which libproc2 only gives escaped */
-	{
-		struct proc_status ps;
-		n = proc_read_at(piddir, "status", s->buf, READ_CAP);
-		if (n == -ENOENT || n == -ESRCH)
-			return -1; /* vanished mid-scan */
-		if (n < 0 || proc_parse_status(s->buf, (size_t)n, &ps) < 0)
-			proc_parse_status("", 0, &ps); /* unreadable: every field unknown */
-		memcpy(t->comm, ps.name, sizeof(t->comm));
-		t->vm_size = ps.vm_size;
-		t->vm_rss = ps.vm_rss;
-		t->vm_pte = ps.vm_pte;
-		t->vm_swap = ps.vm_swap;
-		t->vm_stk = ps.vm_stk;
-		t->vm_hwm = ps.vm_hwm;
-		/* the leader's own switches are the process total when it has no other thread */
-		if (thread_sum && !read_threads) {
-			t->threads = calloc(1, sizeof(*t->threads));
-			if (t->threads) {
-				struct tv_task *l = t->threads;
-				task_init(l);
-				l->is_thread = true;
-				l->tid = l->tgid = t->tgid;
-				l->start_ticks = t->start_ticks;
-				l->ctxt_vol = ps.ctxt_vol;
-				l->ctxt_invol = ps.ctxt_invol;
-				t->nthreads_read = 1;
-				t->threads_complete = true;
-			}
+	n = proc_read_at(piddir, "status", s->buf, READ_CAP);
+	if (n == -ENOENT || n == -ESRCH)
+		return -1; /* vanished mid-scan */
+	if (n < 0 || proc_parse_status(s->buf, (size_t)n, &ps) < 0)
+		proc_parse_status("", 0, &ps); /* unreadable: every field unknown */
+	memcpy(t->comm, ps.name, sizeof(t->comm));
+	t->vm_size = ps.vm_size;
+	t->vm_rss = ps.vm_rss;
+	t->vm_pte = ps.vm_pte;
+	t->vm_swap = ps.vm_swap;
+	t->vm_stk = ps.vm_stk;
+	t->vm_hwm = ps.vm_hwm;
+	/* the leader's own switches are the process total when it has no other thread */
+	if (thread_sum && !read_threads) {
+		t->threads = calloc(1, sizeof(*t->threads));
+		if (t->threads) {
+			struct tv_task *l = t->threads;
+			task_init(l);
+			l->is_thread = true;
+			l->tid = l->tgid = t->tgid;
+			l->start_ticks = t->start_ticks;
+			l->ctxt_vol = ps.ctxt_vol;
+			l->ctxt_invol = ps.ctxt_invol;
+			t->nthreads_read = 1;
+			t->threads_complete = true;
 		}
 	}
 	if ((o->needs & NEED_CMDLINE) || want_text) {
@@ -324,7 +330,7 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 
 	/* a folded process needs only its threads' switch counts: status alone */
 	if (read_threads)
-		threads_read(s, piddir, t, (shown ? THREAD_STAT : 0) | (thread_sum ? THREAD_STATUS : 0));
+		threads_read(s, piddir, t, &ps, (shown ? THREAD_STAT : 0) | (thread_sum ? THREAD_STATUS : 0));
 	if (thread_sum)
 		ctxt_sum_threads(t);
 	return 0;
