@@ -16,9 +16,10 @@ Needs root (CAP_NET_ADMIN) for the taskstats cases; the delay switch
 """
 import argparse
 import os
-import resource
 import subprocess
 import sys
+
+from measure import per_refresh_ms
 
 HOLDER = ("import sys, threading\n"
           "e = threading.Event()\n"
@@ -26,23 +27,6 @@ HOLDER = ("import sys, threading\n"
           "    threading.Thread(target=e.wait, daemon=True).start()\n"
           "print('ready', flush=True)\n"
           "e.wait()\n")
-
-
-def cpu_of(cmd):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def per_refresh_ms(base, n, repeat):
-    best = None
-    for _ in range(repeat):
-        many = cpu_of(base + ["-n", str(n)])
-        one = cpu_of(base + ["-n", "1"])
-        v = (many - one) / (n - 1)
-        best = v if best is None else min(best, v)
-    return best * 1000.0
 
 
 def main():

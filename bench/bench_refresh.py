@@ -11,26 +11,10 @@ usage: bench_refresh.py TASKVIEW WORKLOAD [--procs 100] [--threads 100] [--itera
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 
-
-def cpu_of(cmd, env=None):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def per_refresh(base, n, repeat=3, **kw):
-    best = None
-    for _ in range(repeat):
-        many = cpu_of(base + ["-n", str(n)], **kw)
-        one = cpu_of(base + ["-n", "1"], **kw)
-        v = (many - one) / (n - 1)
-        best = v if best is None else min(best, v)
-    return best * 1000.0
+from measure import per_refresh_ms
 
 
 def main():
@@ -66,11 +50,11 @@ def main():
               f"{a.iterations - 1} refreshes per measurement, best of 3")
         print(f"{'case':48} {'ms CPU/refresh':>15}")
         for name, cmd in cases:
-            print(f"{name:48} {per_refresh(cmd, a.iterations):15.2f}")
+            print(f"{name:48} {per_refresh_ms(cmd, a.iterations):15.2f}")
         if os.geteuid() == 0:
             nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
             print(f"{'as nobody (no taskstats), default columns':48} "
-                  f"{per_refresh(nobody + tv + default_cols, a.iterations):15.2f}")
+                  f"{per_refresh_ms(nobody + tv + default_cols, a.iterations):15.2f}")
     finally:
         for p in procs:
             p.kill()
