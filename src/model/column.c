@@ -75,135 +75,135 @@ static struct tv_value get_command(const struct column *c, const struct tv_task 
 static const struct column builtin_columns[] = {
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"pid", N_("PID"), N_("Process ID; thread ID on thread rows"),
-	 COL_INT, 7, COL_ALIGN_RIGHT, false, true, NEED_STAT, COST_STAT, get_pid, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 7, COL_ALIGN_RIGHT, false, true, NEED_STAT, COST_STAT, get_pid, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"tgid", N_("TGID"), N_("Thread group ID: the process a thread belongs to"),
-	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_tgid, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_tgid, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"ppid", N_("PPID"), N_("Parent process ID"),
-	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_ppid, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_ppid, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"user", N_("USER"), N_("Effective user of the process"),
-	 COL_STRING, 8, COL_ALIGN_LEFT, false, true, NEED_USER, N_("owner of /proc/PID, name cached per uid"), get_user, 0, COL_ROWS_BOTH, false},
+	 COL_STRING, 8, COL_ALIGN_LEFT, false, true, NEED_USER, N_("owner of /proc/PID, name cached per uid"), get_user, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 3 characters */
 	{"state", N_("S"), N_("State: R running, S sleeping, D uninterruptible, Z zombie, T stopped, t traced, I idle"),
-	 COL_STATE, 1, COL_ALIGN_LEFT, false, true, NEED_STAT, COST_STAT, get_state, 0, COL_ROWS_BOTH, false},
+	 COL_STATE, 1, COL_ALIGN_LEFT, false, true, NEED_STAT, COST_STAT, get_state, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 5 characters */
 	{"nice", N_("NI"), N_("Nice value"),
-	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_nice, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_nice, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 5 characters */
 	{"prio", N_("PRI"), N_("Kernel scheduling priority"),
-	 COL_INT, 4, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_prio, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 4, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_prio, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"cpu", N_("CPU%"),
 	 /* xgettext:no-c-format */
 	 N_("CPU use in the interval, % of one CPU (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_cpu, 0, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_cpu, 0, COL_ROWS_BOTH, false, TV_PART_CPU + 1},
 	/* TRANSLATORS: column header, at most 11 characters */
 	{"time", N_("TIME"), N_("Cumulative CPU time, seconds (user + system)"),
-	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false},
+	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 6 characters */
 	{"threads", N_("THR"), N_("Number of threads"),
-	 COL_INT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_threads, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_threads, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"vm_size", N_("VIRT"), N_("Virtual memory size (VmSize), KiB: reserved, not necessarily used"),
-	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_size, 0, COL_ROWS_BOTH, false},
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_size, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"vm_rss", N_("RES"), N_("Resident memory (VmRSS), KiB"),
-	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_rss, 0, COL_ROWS_BOTH, false},
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_rss, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"rss_virt", N_("RES/VIRT"),
 	 /* xgettext:no-c-format */
 	 N_("Resident memory as % of virtual size"),
-	 COL_PERCENT, 8, COL_ALIGN_RIGHT, true, false, NEED_STATUS, COST_STATUS, get_rss_virt, 0, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 8, COL_ALIGN_RIGHT, true, false, NEED_STATUS, COST_STATUS, get_rss_virt, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"vm_pte", N_("PTE"), N_("Page-table size (VmPTE), KiB: what makes fork of a big process slow"),
-	 COL_KIB, 5, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_pte, 0, COL_ROWS_BOTH, false},
+	 COL_KIB, 5, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_pte, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"vm_swap", N_("SWAP"), N_("Swapped-out memory (VmSwap), KiB"),
-	 COL_KIB, 5, COL_ALIGN_RIGHT, true, false, NEED_STATUS, COST_STATUS, get_vm_swap, 0, COL_ROWS_BOTH, false},
+	 COL_KIB, 5, COL_ALIGN_RIGHT, true, false, NEED_STATUS, COST_STATUS, get_vm_swap, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"ctxt_vol", N_("VCSW"), N_("Voluntary context switches, total (process rows: sum over threads)"),
-	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_vol, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_vol, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_VOL + 1},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"ctxt_invol", N_("ICSW"), N_("Involuntary context switches, total (process rows: sum over threads)"),
-	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_invol, 0, COL_ROWS_BOTH, false},
+	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_invol, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_INVOL + 1},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"ctxt_vol_rate", N_("VCSW/s"), N_("Voluntary context switches per second (waiting for I/O, locks, sleep)"),
-	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_vol_rate, 0, COL_ROWS_BOTH, false},
+	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_vol_rate, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_VOL_RATE + 1},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"ctxt_invol_rate", N_("ICSW/s"), N_("Involuntary context switches per second (preempted)"),
-	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_invol_rate, 0, COL_ROWS_BOTH, false},
+	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_invol_rate, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_INVOL_RATE + 1},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"cpu_delay", N_("CPUD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for a CPU in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_CPU, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_CPU, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_CPU + 1},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"cpu_delay_avg", N_("CPUDAVG"), N_("Average delay per wait for a CPU in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_CPU, COL_ROWS_BOTH, false},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_CPU, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_CPU + 1},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"io_delay", N_("IOD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for block I/O in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_IO, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_IO, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IO + 1},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"io_delay_avg", N_("IODAVG"), N_("Average delay per block I/O event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_IO, COL_ROWS_BOTH, false},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_IO, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IO + 1},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"swapin_delay", N_("SWPD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for swap-in in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_SWAPIN, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_SWAPIN, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_SWAPIN + 1},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"swapin_delay_avg", N_("SWPDAVG"), N_("Average delay per swap-in event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_SWAPIN, COL_ROWS_BOTH, false},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_SWAPIN, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_SWAPIN + 1},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"reclaim_delay", N_("RCLD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for memory reclaim in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_RECLAIM, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_RECLAIM, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_RECLAIM + 1},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"reclaim_delay_avg", N_("RCLDAVG"), N_("Average delay per memory reclaim event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_RECLAIM, COL_ROWS_BOTH, false},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_RECLAIM, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_RECLAIM + 1},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"thrashing_delay", N_("THRD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for thrashing in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_THRASHING, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_THRASHING, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_THRASHING + 1},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"thrashing_delay_avg", N_("THRDAVG"), N_("Average delay per thrashing event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_THRASHING, COL_ROWS_BOTH, false},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_THRASHING, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_THRASHING + 1},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"compact_delay", N_("CMPD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for memory compaction in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_COMPACT, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_COMPACT, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_COMPACT + 1},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"compact_delay_avg", N_("CMPDAVG"), N_("Average delay per memory compaction event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_COMPACT, COL_ROWS_BOTH, false},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_COMPACT, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_COMPACT + 1},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"wpcopy_delay", N_("WPCD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for write-protect copy in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_WPCOPY, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_WPCOPY, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_WPCOPY + 1},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"wpcopy_delay_avg", N_("WPCDAVG"), N_("Average delay per write-protect copy event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_WPCOPY, COL_ROWS_BOTH, false},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_WPCOPY, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_WPCOPY + 1},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"irq_delay", N_("IRQD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for IRQ handling in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_IRQ, COL_ROWS_BOTH, false},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_IRQ, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IRQ + 1},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"irq_delay_avg", N_("IRQDAVG"), N_("Average delay per IRQ handling event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_IRQ, COL_ROWS_BOTH, false},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_IRQ, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IRQ + 1},
 	/* TRANSLATORS: column header, at most 17 characters */
 	{"comm", N_("NAME"), N_("Task name (comm); thread names on thread rows"),
-	 COL_STRING, 15, COL_ALIGN_LEFT, false, false, NEED_STAT, COST_STAT, get_comm, 0, COL_ROWS_BOTH, false},
+	 COL_STRING, 15, COL_ALIGN_LEFT, false, false, NEED_STAT, COST_STAT, get_comm, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"command", N_("COMMAND"), N_("Full command line; [name] when there is none (kernel threads, zombies)"),
-	 COL_STRING, 0, COL_ALIGN_LEFT, false, true, NEED_CMDLINE, N_("/proc/PID/cmdline of each shown process"), get_command, 0, COL_ROWS_BOTH, false},
+	 COL_STRING, 0, COL_ALIGN_LEFT, false, true, NEED_CMDLINE, N_("/proc/PID/cmdline of each shown process"), get_command, 0, COL_ROWS_BOTH, false, 0},
 };
 
 int colset_init(struct colset *cs)
@@ -254,7 +254,9 @@ struct tv_value column_value(const struct column *col, const struct tv_task *t)
 		return value_unknown();
 	if (col->applies == COL_ROWS_THREAD && !t->is_thread)
 		return value_unknown();
-	return col->get(col, t);
+	struct tv_value v = col->get(col, t);
+	v.partial = v.kind != TV_V_UNKNOWN && col->part && (t->partial & TV_PART_BIT(col->part - 1));
+	return v;
 }
 
 static int colsel_push(struct colsel *sel, int idx)

@@ -54,6 +54,7 @@ struct column {
 	int arg;                 /* delay class or plugin slot */
 	enum col_applies applies;
 	bool counter;            /* plugin counters become rates */
+	int part;                /* enum tv_part + 1 when a value can be a lower bound, else 0 */
 };
 
 /* The table of columns of one run: built-ins, then plugin columns appended. */

@@ -22,6 +22,22 @@ enum tv_delay_class {
 	TV_DELAY_NCLASS
 };
 
+/*
+ * Values known to miss part of their contribution (a lower bound, never passed
+ * off as exact): one bit each in tv_task.partial. A delay bit covers both the
+ * class's interval percentage and its average.
+ */
+enum tv_part {
+	TV_PART_CPU,              /* cpu%: an exited thread's CPU time in the interval is missing */
+	TV_PART_CTXT_VOL,         /* switch totals: exited threads' switches are missing */
+	TV_PART_CTXT_INVOL,
+	TV_PART_CTXT_VOL_RATE,    /* switch rates: a thread exited inside the interval */
+	TV_PART_CTXT_INVOL_RATE,
+	TV_PART_DELAY,            /* + enum tv_delay_class */
+	TV_PART_NBITS = TV_PART_DELAY + TV_DELAY_NCLASS
+};
+#define TV_PART_BIT(p) (1u << (p))
+
 /* Cumulative delay counters of one class; every field may be TV_UNKNOWN. */
 struct tv_delay {
 	int64_t count;
@@ -72,6 +88,8 @@ struct tv_task {
 	double ctxt_vol_rate, ctxt_invol_rate;
 	double delay_pct[TV_DELAY_NCLASS];
 	double delay_avg_ms[TV_DELAY_NCLASS];
+
+	uint32_t partial;       /* TV_PART_BIT(enum tv_part): lower bounds */
 
 	/* plugin column values, indexed by plugin slot; NULL when no plugin columns */
 	struct tv_pvalue *pvals;

@@ -2,6 +2,7 @@
 #ifndef TV_MODEL_VALUE_H
 #define TV_MODEL_VALUE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum tv_value_kind { TV_V_UNKNOWN, TV_V_INT, TV_V_FLOAT, TV_V_STR };
@@ -11,6 +12,7 @@ struct tv_value {
 	int64_t i;
 	double f;
 	const char *s; /* borrowed from the task */
+	bool partial;  /* a lower bound: part of the contribution is known to be missing */
 };
 
 static inline struct tv_value value_unknown(void) { return (struct tv_value){.kind = TV_V_UNKNOWN}; }

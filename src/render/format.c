@@ -79,6 +79,9 @@ void format_cell(struct buf *out, const struct column *col, const struct tv_valu
 	}
 	char num[64];
 	format_number(col, v, num, sizeof(num));
+	/* a lower bound reads "130+": at least 130 */
+	if (v->partial)
+		strncat(num, FORMAT_PARTIAL_MARK, sizeof(num) - strlen(num) - 1);
 	text_fit(out, num, width, left, utf8);
 }
 

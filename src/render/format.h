@@ -8,6 +8,9 @@
 #include "model/column.h"
 #include "util/buf.h"
 
+/* Follows a value that is a lower bound (part of its contribution is known missing). */
+#define FORMAT_PARTIAL_MARK "+"
+
 /* Formats a numeric value for display ("-" when unknown). String values are
  * left to format_cell. */
 void format_number(const struct column *col, const struct tv_value *v, char *out, size_t n);

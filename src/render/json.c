@@ -51,6 +51,7 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 			buf_addf(out, ", \"pid\": %d", row->task->tid);
 		if (sel && colset_index(cs, "tgid") >= 0 && !colsel_has(sel, colset_index(cs, "tgid")))
 			buf_addf(out, ", \"tgid\": %d", row->task->tgid);
+		size_t npartial = 0;
 		for (size_t c = 0; c < ncols; c++) {
 			const struct column *col = &cs->cols[sel ? (size_t)sel->idx[c] : c];
 			struct tv_value v = column_value(col, row->task);
@@ -58,8 +59,19 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 			json_add_string(out, col->id, strlen(col->id));
 			buf_adds(out, ": ");
 			json_value(out, col, &v);
+			npartial += v.partial;
 		}
-		buf_addc(out, '}');
+		/* the ids of the values above that are lower bounds */
+		buf_adds(out, ", \"partial\": [");
+		for (size_t c = 0, k = 0; c < ncols && k < npartial; c++) {
+			const struct column *col = &cs->cols[sel ? (size_t)sel->idx[c] : c];
+			if (!column_value(col, row->task).partial)
+				continue;
+			if (k++)
+				buf_adds(out, ", ");
+			json_add_string(out, col->id, strlen(col->id));
+		}
+		buf_adds(out, "]}");
 	}
 	buf_adds(out, "]}\n");
 }

@@ -295,6 +295,38 @@ START_TEST(cell_right_aligned_number)
 }
 END_TEST
 
+START_TEST(cell_lower_bound_marked)
+{
+	struct colset cs;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	struct tv_task t;
+	task_init(&t);
+	t.ctxt_vol_rate = 130;
+	t.ctxt_invol_rate = 4;
+	t.partial = TV_PART_BIT(TV_PART_CTXT_VOL_RATE);
+	struct buf b;
+	buf_init(&b);
+	struct tv_value v = column_value(colset_find(&cs, "ctxt_vol_rate"), &t);
+	ck_assert(v.partial);
+	format_cell(&b, colset_find(&cs, "ctxt_vol_rate"), &v, 6, NULL, true);
+	ck_assert_str_eq(buf_str(&b), "  130+");
+	buf_reset(&b);
+	v = column_value(colset_find(&cs, "ctxt_invol_rate"), &t);
+	ck_assert(!v.partial);
+	format_cell(&b, colset_find(&cs, "ctxt_invol_rate"), &v, 6, NULL, true);
+	ck_assert_str_eq(buf_str(&b), "     4");
+	/* unknown stays "-", never "-+" */
+	t.ctxt_vol_rate = NAN;
+	buf_reset(&b);
+	v = column_value(colset_find(&cs, "ctxt_vol_rate"), &t);
+	ck_assert(!v.partial);
+	format_cell(&b, colset_find(&cs, "ctxt_vol_rate"), &v, 6, NULL, true);
+	ck_assert_str_eq(buf_str(&b), "     -");
+	buf_free(&b);
+	colset_free(&cs);
+}
+END_TEST
+
 START_TEST(cell_string_with_prefix)
 {
 	struct colset cs;
@@ -330,6 +362,7 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, unknown_is_a_dash);
 	tcase_add_test(tc, format_number_by_type);
 	tcase_add_test(tc, cell_right_aligned_number);
+	tcase_add_test(tc, cell_lower_bound_marked);
 	tcase_add_test(tc, cell_string_with_prefix);
 	suite_add_tcase(s, tc);
 	return s;

@@ -218,6 +218,9 @@ static void sample_setup(void)
 	p->vm_rss = 1796;
 	p->delay_avg_ms[TV_DELAY_IO] = 1.23456;
 	p->user = "root";
+	/* a thread exited: cpu and the io delay are lower bounds; ctxt_vol is not a column here */
+	p->partial = TV_PART_BIT(TV_PART_CPU) | TV_PART_BIT(TV_PART_DELAY + TV_DELAY_IO) |
+		     TV_PART_BIT(TV_PART_CTXT_VOL);
 	p->threads = calloc(1, sizeof(*p->threads));
 	ck_assert_ptr_nonnull(p->threads);
 	p->nthreads_read = 1;
@@ -266,12 +269,14 @@ START_TEST(sample_exact_line)
 	ck_assert_str_eq(s,
 		"{\"timestamp\": 1700000000.250, \"interval\": 2.000, \"tasks\": ["
 		"{\"kind\": \"process\", \"pid\": 2, \"tgid\": 2, \"comm\": \"kthreadd\", \"command\": \"[kthreadd]\", "
-		"\"state\": \"S\", \"cpu\": 0.00, \"vm_pte\": null, \"io_delay_avg\": null, \"user\": \"root\"}, "
+		"\"state\": \"S\", \"cpu\": 0.00, \"vm_pte\": null, \"io_delay_avg\": null, \"user\": \"root\", "
+		"\"partial\": []}, "
 		"{\"kind\": \"process\", \"pid\": 100, \"tgid\": 100, \"comm\": \"we\\\"ird\\n\", "
 		"\"command\": \"/bin/x --flag=\\u001b[31m \xef\xbf\xbd\", \"state\": \"S\", \"cpu\": 12.50, "
-		"\"vm_pte\": 52, \"io_delay_avg\": 1.235, \"user\": \"root\"}, "
+		"\"vm_pte\": 52, \"io_delay_avg\": 1.235, \"user\": \"root\", \"partial\": [\"cpu\", \"io_delay_avg\"]}, "
 		"{\"kind\": \"thread\", \"pid\": 101, \"tgid\": 100, \"comm\": \"worker\", \"command\": \"worker\", "
-		"\"state\": \"R\", \"cpu\": null, \"vm_pte\": null, \"io_delay_avg\": null, \"user\": null}"
+		"\"state\": \"R\", \"cpu\": null, \"vm_pte\": null, \"io_delay_avg\": null, \"user\": null, "
+		"\"partial\": []}"
 		"]}\n");
 	free(s);
 }
