@@ -57,6 +57,10 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.filter = &o->filter,
 		.all_threads = o->threads,
 		.plugin_shown = pshown,
+		/* every row is printed; a command line stuck behind a hung process
+		 * is not waited for longer than this */
+		.details_all = true,
+		.cmdline_wait = 1.0,
 	};
 	struct view_opts vo = {
 		.cs = &a->cs,

@@ -11,8 +11,8 @@ static struct tv_value get_pid(const struct column *c, const struct tv_task *t) 
 static struct tv_value get_tgid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->tgid); }
 static struct tv_value get_ppid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ppid); }
 static struct tv_value get_user(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->user); }
-static struct tv_value get_nice(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->nice); }
-static struct tv_value get_prio(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->prio); }
+static struct tv_value get_nice(const struct column *c, const struct tv_task *t) { (void)c; return t->nice == TV_UNKNOWN32 ? value_unknown() : value_int(t->nice); }
+static struct tv_value get_prio(const struct column *c, const struct tv_task *t) { (void)c; return t->prio == TV_UNKNOWN32 ? value_unknown() : value_int(t->prio); }
 static struct tv_value get_cpu(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->cpu_pct); }
 static struct tv_value get_threads(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->nthreads); }
 static struct tv_value get_vm_size(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->vm_size); }
@@ -42,10 +42,9 @@ static struct tv_value get_state(const struct column *c, const struct tv_task *t
 static struct tv_value get_time(const struct column *c, const struct tv_task *t)
 {
 	(void)c;
-	if (t->cpu_ticks == TV_UNKNOWN)
+	if (t->cpu_ns == TV_UNKNOWN)
 		return value_unknown();
-	/* ticks are USER_HZ (100 on every Linux ABI) */
-	return value_float((double)t->cpu_ticks / 100.0);
+	return value_float((double)t->cpu_ns / 1e9);
 }
 
 static struct tv_value get_rss_virt(const struct column *c, const struct tv_task *t)

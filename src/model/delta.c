@@ -1,8 +1,16 @@
+/*
+ * Rates between two snapshots. Every counter carries the time it was read
+ * (tv_task.t_cpu, t_ctxt, t_delay): a rate is its change over the time
+ * between its own two reads. A process whose threads were read is the sum of
+ * its threads' rates plus what its exited threads did in the interval; where
+ * that is unknown, the sum is marked as a lower bound.
+ */
 #include "model/delta.h"
 
 #include <math.h>
 #include <stddef.h>
-#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
 
 double delta_rate(int64_t prev, int64_t cur, double interval)
 {
@@ -25,137 +33,332 @@ double delta_delay_avg_ms(int64_t prev_count, int64_t cur_count, int64_t prev_ns
 	return (double)(cur_ns - prev_ns) / (double)(cur_count - prev_count) / 1e6;
 }
 
+double delta_delay_bound(double age, double ntasks, double hz)
+{
+	if (!(age >= 0) || !(ntasks >= 1))
+		return INFINITY;
+	/* start times are whole clock ticks: allow two of them, and a millisecond */
+	return (age + 2.0 / hz + 0.001) * ntasks;
+}
+
 /* The same task in the previous snapshot: same ID and, where both are known, same start time. */
 static const struct tv_task *same_task(const struct tv_task *old, const struct tv_task *t)
 {
 	if (!old)
 		return NULL;
-	/* a TID seen in the same process an interval ago is the same thread unless
-	 * PIDs wrapped within it; a counter that went down then reads as unknown */
 	if (old->start_ticks == TV_START_UNKNOWN || t->start_ticks == TV_START_UNKNOWN)
-		return old;
+		return old; /* a counter that went down then reads as unknown */
 	return old->start_ticks == t->start_ticks ? old : NULL;
 }
 
-/* Counters of a task born during the interval: all known and zero. */
-static struct tv_task newborn_counters(void)
+/* Counters of task t, born during the interval: zero, as of `since`. */
+static void newborn_counters(struct tv_task *z, const struct tv_task *t, double since)
 {
-	struct tv_task z;
-	task_init(&z);
-	z.cpu_ticks = 0;
-	z.ctxt_vol = z.ctxt_invol = 0;
+	task_init(z);
+	z->cpu_ns = 0;
+	z->cpu_fine = t->cpu_fine; /* zero is zero in ticks and in nanoseconds */
+	z->ctxt_vol = z->ctxt_invol = 0;
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
-		z.delay[c] = (struct tv_delay){0, 0, 0, 0};
-	return z;
-}
-
-/* The previous counters of a task: its own, zero when it was born in the
- * interval (it started after the previous sample, or is missing from a
- * complete thread list), NULL when its past is unknown. */
-static const struct tv_task *previous_of(const struct tv_task *old, const struct tv_task *t,
-					 const struct snapshot *prev, const struct tv_task *zero)
-{
-	if (old)
-		return old;
-	if (t->start_ticks != TV_START_UNKNOWN && (double)t->start_ticks > prev->boot_ticks)
-		return zero;
-	return NULL;
+		z->delay[c] = (struct tv_delay){0, 0, 0, 0};
+	z->t_cpu = z->t_ctxt = z->t_delay = since;
 }
 
 /* What every task's rates share in one delta step. */
 struct interval {
-	double dt;                  /* seconds */
-	double hz;                  /* clock ticks per second */
+	const struct snapshot *prev;
+	struct snapshot *cur;
+	double dt;                  /* between the two refreshes' starts: plugin counters */
+	double hz;
 	const struct colset *cs;
-	size_t npvals;
-	const struct tv_task *zero; /* counters of a task born in the interval */
 };
 
-static void task_rates(const struct tv_task *old, struct tv_task *t, const struct interval *iv)
+/* A task's changes over its own interval; NAN where unknown. */
+struct change {
+	double cpu;                 /* ns per second */
+	double vol, invol;          /* per second */
+	double dly[TV_DELAY_NCLASS];           /* ns per second */
+	double dtot[TV_DELAY_NCLASS], dcnt[TV_DELAY_NCLASS]; /* ns and events in the interval */
+};
+
+static double span(double from, double to)
 {
-	if (!old)
+	return from > 0 && to > 0 ? to - from : NAN;
+}
+
+static double age_at(const struct tv_task *t, double when, const struct interval *iv)
+{
+	if (t->start_ticks == TV_START_UNKNOWN || !(when > 0))
+		return NAN;
+	return when + iv->cur->boot_offset - (double)t->start_ticks / iv->hz;
+}
+
+static void reject(struct interval *iv, const struct tv_task *t, int c, double step, double bound)
+{
+	struct snapshot *s = iv->cur;
+	struct tv_reject *v = realloc(s->rejects, (s->nrejects + 1) * sizeof(*v));
+	if (!v)
 		return;
-	double dt = iv->dt;
-	double r = delta_rate(old->cpu_ticks, t->cpu_ticks, dt);
-	t->cpu_pct = isnan(r) ? NAN : r / iv->hz * 100.0;
-	t->ctxt_vol_rate = delta_rate(old->ctxt_vol, t->ctxt_vol, dt);
-	t->ctxt_invol_rate = delta_rate(old->ctxt_invol, t->ctxt_invol, dt);
+	s->rejects = v;
+	s->rejects[s->nrejects++] = (struct tv_reject){t->tid, t->tgid, t->is_thread, (enum tv_delay_class)c, step,
+						       bound};
+}
+
+/*
+ * The changes of t since old (a real earlier reading or newborn zeros).
+ * ntasks: how many tasks the delay counters sum (1 for a thread); a step
+ * larger than their lifetimes allow is a kernel counter jump, rejected.
+ */
+static void changes(struct interval *iv, const struct tv_task *old, const struct tv_task *t, double ntasks,
+		    struct change *ch)
+{
+	double dt = span(old->t_cpu, t->t_cpu);
+	ch->cpu = old->cpu_fine == t->cpu_fine ? delta_rate(old->cpu_ns, t->cpu_ns, dt) : NAN;
+	dt = span(old->t_ctxt, t->t_ctxt);
+	ch->vol = delta_rate(old->ctxt_vol, t->ctxt_vol, dt);
+	ch->invol = delta_rate(old->ctxt_invol, t->ctxt_invol, dt);
+	dt = span(old->t_delay, t->t_delay);
+	double bound = delta_delay_bound(age_at(t, t->t_delay, iv), ntasks, iv->hz);
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
-		t->delay_pct[c] = delta_delay_pct(old->delay[c].total_ns, t->delay[c].total_ns, dt);
-		t->delay_avg_ms[c] = delta_delay_avg_ms(old->delay[c].count, t->delay[c].count,
-							old->delay[c].total_ns, t->delay[c].total_ns);
-	}
-	/* plugin counters become rates; a newborn (no pvals) counts from zero */
-	for (size_t i = iv->cs->nbuiltin; t->pvals && i < iv->cs->n; i++) {
-		const struct column *col = &iv->cs->cols[i];
-		size_t slot = (size_t)col->arg;
-		if (!col->counter || slot >= iv->npvals)
+		const struct tv_delay *a = &old->delay[c], *b = &t->delay[c];
+		ch->dly[c] = ch->dtot[c] = ch->dcnt[c] = NAN;
+		double r = delta_rate(a->total_ns, b->total_ns, dt);
+		if (isnan(r))
 			continue;
-		struct tv_pvalue *v = &t->pvals[slot];
-		const struct tv_pvalue *o = old->pvals ? &old->pvals[slot] : NULL;
-		double rate = NAN;
-		if (v->known && o && o->known)
-			rate = delta_rate(o->i, v->i, dt);
-		else if (v->known && old == iv->zero)
-			rate = delta_rate(0, v->i, dt);
-		v->f = rate;
-		v->known = !isnan(rate);
+		double step = (double)(b->total_ns - a->total_ns) / 1e9;
+		if (step > bound) {
+			reject(iv, t, c, step, bound);
+			continue;
+		}
+		ch->dly[c] = r;
+		ch->dtot[c] = (double)(b->total_ns - a->total_ns);
+		if (a->count != TV_UNKNOWN && b->count != TV_UNKNOWN && b->count >= a->count)
+			ch->dcnt[c] = (double)(b->count - a->count);
 	}
 }
 
-/* Process switch rates as the sum of its threads' rates, when the totals
- * came from the threads themselves: a thread that exited must not make the
- * sum go backwards. */
-static void ctxt_rates_from_threads(const struct tv_task *old, struct tv_task *p, const struct snapshot *prev,
-				    double dt, const struct tv_task *zero)
+static void changes_unknown(struct change *ch)
 {
-	p->ctxt_vol_rate = p->ctxt_invol_rate = NAN;
-	if (!p->threads_complete)
-		return;
-	double vol = 0, invol = 0;
-	for (size_t i = 0; i < p->nthreads_read; i++) {
-		const struct tv_task *t = &p->threads[i];
-		const struct tv_task *o = NULL;
-		if (old && old->threads_complete) {
-			o = same_task(task_find_thread(old, t->tid), t);
-			if (!o)
-				o = zero; /* not in a complete list: started since */
-		}
-		o = previous_of(o, t, prev, zero);
-		double rv = o ? delta_rate(o->ctxt_vol, t->ctxt_vol, dt) : NAN;
-		double ri = o ? delta_rate(o->ctxt_invol, t->ctxt_invol, dt) : NAN;
-		if (isnan(rv) || isnan(ri))
-			return;
-		vol += rv;
-		invol += ri;
+	ch->cpu = ch->vol = ch->invol = NAN;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		ch->dly[c] = ch->dtot[c] = ch->dcnt[c] = NAN;
+}
+
+/* The derived columns of t from its changes. */
+static void set_rates(struct tv_task *t, const struct change *ch)
+{
+	t->cpu_pct = ch->cpu / 1e9 * 100.0;
+	t->ctxt_vol_rate = ch->vol;
+	t->ctxt_invol_rate = ch->invol;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		t->delay_pct[c] = ch->dly[c] / 1e9 * 100.0;
+		t->delay_avg_ms[c] = ch->dcnt[c] > 0 ? ch->dtot[c] / ch->dcnt[c] / 1e6 : NAN;
 	}
-	p->ctxt_vol_rate = vol;
-	p->ctxt_invol_rate = invol;
+}
+
+/* Plugin counters become rates over the refresh interval; a newborn counts from zero. */
+static void plugin_rates(const struct interval *iv, const struct tv_task *old, bool newborn, struct tv_task *t)
+{
+	for (size_t i = iv->cs->nbuiltin; t->pvals && i < iv->cs->n; i++) {
+		const struct column *col = &iv->cs->cols[i];
+		size_t slot = (size_t)col->arg;
+		if (!col->counter || slot >= iv->cur->npvals)
+			continue;
+		struct tv_pvalue *v = &t->pvals[slot];
+		const struct tv_pvalue *o = old && old->pvals ? &old->pvals[slot] : NULL;
+		double rate = NAN;
+		if (v->known && o && o->known)
+			rate = delta_rate(o->i, v->i, iv->dt);
+		else if (v->known && newborn)
+			rate = delta_rate(0, v->i, iv->dt);
+		/* the raw value stays known: the next interval has its start */
+		v->f = rate;
+	}
+}
+
+/* The previous reading of t: its own, newborn zeros (in z) when it started after the previous refresh, else NULL. */
+static const struct tv_task *previous_of(const struct tv_task *old, const struct tv_task *t, const struct interval *iv,
+					 double since, struct tv_task *z)
+{
+	if (old)
+		return old;
+	if (t->start_ticks != TV_START_UNKNOWN && (double)t->start_ticks > iv->prev->boot_ticks) {
+		newborn_counters(z, t, since);
+		return z;
+	}
+	return NULL;
+}
+
+/* Sums of a process's threads and exited threads. */
+struct sums {
+	double cpu, vol, invol, dly[TV_DELAY_NCLASS], dtot[TV_DELAY_NCLASS], dcnt[TV_DELAY_NCLASS];
+	bool cpu_ok, ctxt_ok, dly_ok[TV_DELAY_NCLASS];
+	uint32_t partial;
+};
+
+static void sums_init(struct sums *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->cpu_ok = s->ctxt_ok = true;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		s->dly_ok[c] = true;
+}
+
+/* Adds a live thread's changes: all must be known for the sum to stand. */
+static void sums_add(struct sums *s, const struct change *ch)
+{
+	s->cpu_ok &= !isnan(ch->cpu);
+	s->cpu += isnan(ch->cpu) ? 0 : ch->cpu;
+	s->ctxt_ok &= !isnan(ch->vol) && !isnan(ch->invol);
+	s->vol += isnan(ch->vol) ? 0 : ch->vol;
+	s->invol += isnan(ch->invol) ? 0 : ch->invol;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		s->dly_ok[c] &= !isnan(ch->dly[c]);
+		if (isnan(ch->dly[c]))
+			continue;
+		s->dly[c] += ch->dly[c];
+		s->dtot[c] += ch->dtot[c];
+		s->dcnt[c] += isnan(ch->dcnt[c]) ? 0 : ch->dcnt[c];
+	}
+}
+
+/* Adds what an exited thread did; what is unknown makes the sum a lower bound. */
+static void sums_add_exited(struct sums *s, const struct change *ch)
+{
+	if (isnan(ch->cpu))
+		s->partial |= TV_PART_BIT(TV_PART_CPU);
+	else
+		s->cpu += ch->cpu;
+	if (isnan(ch->vol) || isnan(ch->invol)) {
+		s->partial |= TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_INVOL_RATE);
+	} else {
+		s->vol += ch->vol;
+		s->invol += ch->invol;
+	}
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		if (isnan(ch->dly[c])) {
+			s->partial |= TV_PART_BIT(TV_PART_DELAY + c);
+			continue;
+		}
+		s->dly[c] += ch->dly[c];
+		s->dtot[c] += ch->dtot[c];
+		s->dcnt[c] += isnan(ch->dcnt[c]) ? 0 : ch->dcnt[c];
+	}
+}
+
+/* The process's rates are its sums where every live thread's part is known. */
+static void sums_apply(struct tv_task *p, const struct sums *s)
+{
+	if (s->cpu_ok) {
+		p->cpu_pct = s->cpu / 1e9 * 100.0;
+		p->partial |= s->partial & TV_PART_BIT(TV_PART_CPU);
+	}
+	if (s->ctxt_ok) {
+		p->ctxt_vol_rate = s->vol;
+		p->ctxt_invol_rate = s->invol;
+		p->partial |= s->partial & (TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_INVOL_RATE));
+	}
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		if (!s->dly_ok[c])
+			continue;
+		p->delay_pct[c] = s->dly[c] / 1e9 * 100.0;
+		p->delay_avg_ms[c] = s->dcnt[c] > 0 ? s->dtot[c] / s->dcnt[c] / 1e6 : NAN;
+		p->partial |= s->partial & TV_PART_BIT(TV_PART_DELAY + c);
+	}
+}
+
+/*
+ * What an exited thread did in the interval: from its reading at the
+ * previous refresh (or from zero when it started after it) to its final
+ * counters, over the process's interval.
+ */
+static void exited_changes(struct interval *iv, const struct tv_task *old, const struct tv_task *p,
+			   const struct tv_task *e, struct change *ch)
+{
+	changes_unknown(ch);
+	if (!old || !old->threads_complete)
+		return; /* its starting point is unknown */
+	const struct tv_task *before = same_task(task_find_thread(old, e->tid), e);
+	struct tv_task z;
+	if (!before) {
+		newborn_counters(&z, e, old->t_cpu);
+		before = &z;
+	}
+	/* final counters at exit, spread over the process's interval */
+	struct tv_task at = *e;
+	double end = p->t_cpu;
+	at.t_cpu = at.t_ctxt = at.t_delay = end;
+	changes(iv, before, &at, 1, ch);
+}
+
+static void process_rates(struct interval *iv, struct tv_task *p)
+{
+	const struct tv_task *old = same_task(snapshot_find(iv->prev, p->tgid), p);
+	struct tv_task z;
+	const struct tv_task *before = previous_of(old, p, iv, iv->prev->mono, &z);
+	struct change ch;
+	if (before) {
+		/* a group's delay counters sum every thread that lived in the interval */
+		double n = (double)(old && old->nthreads > p->nthreads ? old->nthreads : p->nthreads);
+		changes(iv, before, p, (n > 0 ? n : 1) + (double)p->nexited, &ch);
+		if (p->live_sums) {
+			/* a sum over live threads drops when one exits: only the
+			 * threads' own changes below make a rate */
+			ch.vol = ch.invol = ch.dly[TV_DELAY_CPU] = ch.dtot[TV_DELAY_CPU] = NAN;
+		}
+		set_rates(p, &ch);
+	}
+	plugin_rates(iv, old, before == &z, p);
+
+	struct sums s;
+	sums_init(&s);
+	/* threads born since the previous refresh count from zero as of its listing */
+	double since = old ? old->t_cpu : iv->prev->mono;
+	for (size_t j = 0; j < p->nthreads_read; j++) {
+		struct tv_task *t = &p->threads[j];
+		const struct tv_task *ot = NULL;
+		struct tv_task tz;
+		if (old) {
+			ot = same_task(task_find_thread(old, t->tid), t);
+			if (!ot && old->threads_complete) {
+				newborn_counters(&tz, t, since);
+				ot = &tz; /* not in a complete list: started since */
+			}
+		}
+		if (!ot && before == &z) {
+			newborn_counters(&tz, t, since);
+			ot = &tz; /* a thread of a process that started since */
+		}
+		if (!ot)
+			ot = previous_of(NULL, t, iv, since, &tz);
+		if (ot) {
+			changes(iv, ot, t, 1, &ch);
+			set_rates(t, &ch);
+		} else {
+			changes_unknown(&ch);
+		}
+		plugin_rates(iv, ot, ot == &tz, t);
+		sums_add(&s, &ch);
+	}
+	if (!p->threads_complete || p->nthreads_read == 0)
+		return;
+	for (size_t j = 0; j < p->nexited; j++) {
+		exited_changes(iv, old, p, &p->exited[j], &ch);
+		sums_add_exited(&s, &ch);
+	}
+	sums_apply(p, &s);
 }
 
 void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct colset *cs)
 {
 	if (!prev)
 		return;
-	double dt = cur->mono - prev->mono;
-	const struct tv_task zero = newborn_counters();
-	long hz = sysconf(_SC_CLK_TCK);
-	const struct interval iv = {dt, hz > 0 ? (double)hz : 100.0, cs, cur->npvals, &zero};
-	for (size_t i = 0; i < cur->nprocs; i++) {
-		struct tv_task *p = &cur->procs[i];
-		const struct tv_task *old = same_task(snapshot_find(prev, p->tgid), p);
-		task_rates(previous_of(old, p, prev, &zero), p, &iv);
-		if (!cur->ctxt_from_group)
-			ctxt_rates_from_threads(old, p, prev, dt, &zero);
-		for (size_t j = 0; j < p->nthreads_read; j++) {
-			struct tv_task *t = &p->threads[j];
-			const struct tv_task *ot = NULL;
-			if (old) {
-				ot = same_task(task_find_thread(old, t->tid), t);
-				if (!ot && old->threads_complete)
-					ot = &zero;
-			}
-			task_rates(previous_of(ot, t, prev, &zero), t, &iv);
-		}
-	}
+	struct interval iv = {
+		.prev = prev,
+		.cur = cur,
+		.dt = cur->mono - prev->mono,
+		.hz = cur->hz > 0 ? cur->hz : 100.0,
+		.cs = cs,
+	};
+	for (size_t i = 0; i < cur->nprocs; i++)
+		process_rates(&iv, &cur->procs[i]);
 }

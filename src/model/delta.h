@@ -15,6 +15,11 @@ double delta_delay_pct(int64_t prev_ns, int64_t cur_ns, double interval);
 /* Average delay per event in the interval, ms; NaN when no event. */
 double delta_delay_avg_ms(int64_t prev_count, int64_t cur_count, int64_t prev_ns, int64_t cur_ns);
 
+/* The largest step a delay total of ntasks tasks can take when the oldest
+ * is age seconds old (a wait is added whole when it ends: it can have begun
+ * at the task's start); INFINITY when the age is unknown. */
+double delta_delay_bound(double age, double ntasks, double hz);
+
 /* Fills the derived fields of cur (cpu_pct, rates, delay %, plugin counter
  * rates) from prev. prev may be NULL: everything derived stays unknown. */
 void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct colset *cs);

@@ -9,6 +9,9 @@ void snapshot_free(struct snapshot *s)
 	free(s->procs);
 	s->procs = NULL;
 	s->nprocs = 0;
+	free(s->rejects);
+	s->rejects = NULL;
+	s->nrejects = 0;
 }
 
 const struct tv_task *snapshot_find(const struct snapshot *s, int32_t tgid)

@@ -2,20 +2,50 @@
 #ifndef TV_MODEL_SNAPSHOT_H
 #define TV_MODEL_SNAPSHOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/task.h"
 
+/* A delay counter that grew by more than its tasks' lifetimes allow: a kernel
+ * counter jump, shown as unknown for that interval (model/delta.c). */
+struct tv_reject {
+	int32_t tid, tgid;
+	bool is_thread;
+	enum tv_delay_class cls;
+	double step_s, bound_s;
+};
+
+/* What taskview itself cost for one refresh. */
+struct tv_self {
+	double cpu_ms;        /* user + system CPU time of taskview since the previous refresh; NAN for the first */
+	int64_t rss_kib;      /* resident size now; TV_UNKNOWN when unreadable */
+	uint64_t opens, reads; /* /proc files opened and read in this refresh */
+	uint64_t queries;     /* taskstats queries in this refresh */
+	size_t kept_fds;      /* /proc files kept open across refreshes */
+};
+
 struct snapshot {
-	double mono;            /* CLOCK_MONOTONIC seconds when the sample was taken */
+	double mono;            /* CLOCK_MONOTONIC seconds when the refresh began */
 	double wall;            /* unix time, for output */
-	double boot_ticks;      /* CLOCK_BOOTTIME in clock ticks: tasks started later were born in the interval */
+	double boot_ticks;      /* CLOCK_BOOTTIME in clock ticks at mono: tasks started later were born in the interval */
+	double boot_offset;     /* CLOCK_BOOTTIME - CLOCK_MONOTONIC, seconds */
+	double hz;              /* clock ticks per second (start_ticks) */
 	struct tv_task *procs;  /* sorted by tgid */
 	size_t nprocs;
 	size_t npvals;          /* plugin slots in every task's pvals */
-	bool ctxt_from_group;   /* process ctxt came from taskstats TGID replies */
 	/* the whole system, whatever the filter: for headers */
 	size_t sys_procs, sys_threads, sys_running;
+	/* taskstats exit records: threads that ended since the previous refresh
+	 * (also the ones that lived less than a refresh), and the kernel's drops */
+	size_t nexits_seen;
+	uint64_t exits_lost;
+	bool exits_watched;     /* an exit listener ran for the whole interval */
+	const char *exits_why;  /* why not (static, translated), or NULL */
+	struct tv_reject *rejects; /* filled by delta_apply */
+	size_t nrejects;
+	struct tv_self self;
 };
 
 void snapshot_free(struct snapshot *s);

@@ -8,8 +8,9 @@ void task_init(struct tv_task *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->state = '?';
+	t->nice = t->prio = TV_UNKNOWN32;
 	t->uid = TV_UNKNOWN;
-	t->cpu_ticks = TV_UNKNOWN;
+	t->cpu_ns = TV_UNKNOWN;
 	t->nthreads = TV_UNKNOWN;
 	t->vm_size = t->vm_rss = t->vm_pte = t->vm_swap = t->vm_stk = t->vm_hwm = TV_UNKNOWN;
 	t->ctxt_vol = t->ctxt_invol = TV_UNKNOWN;
@@ -27,6 +28,9 @@ void task_clear(struct tv_task *t, size_t npvals)
 	for (size_t i = 0; i < t->nthreads_read; i++)
 		task_clear(&t->threads[i], npvals);
 	free(t->threads);
+	for (size_t i = 0; i < t->nexited; i++)
+		task_clear(&t->exited[i], npvals);
+	free(t->exited);
 	if (t->pvals) {
 		for (size_t i = 0; i < npvals; i++)
 			free(t->pvals[i].s);

@@ -9,6 +9,7 @@
 /* Unknown integer value (no permission, field absent, not read). Shown as "-" / null. */
 #define TV_UNKNOWN INT64_MIN
 #define TV_COMM_MAX 68 /* kernel threads may carry up to 64 bytes of name */
+#define TV_UNKNOWN32 INT32_MIN /* unknown nice or priority */
 
 enum tv_delay_class {
 	TV_DELAY_CPU,
@@ -54,31 +55,39 @@ struct tv_pvalue {
 	char *s;     /* string values, owned */
 };
 
-/* A thread of a folded process whose stat was not read: matched by TID within its process. */
+/* A start time that was not read. */
 #define TV_START_UNKNOWN UINT64_MAX
 
 struct tv_task {
 	int32_t tid;     /* == tgid on process rows */
 	int32_t tgid;
 	int32_t ppid;
-	uint64_t start_ticks; /* with tid: the identity of a task across refreshes;
-	                       * TV_START_UNKNOWN for a thread read only for its switches */
+	uint64_t start_ticks; /* clock ticks after boot; with tid, the identity of a task across refreshes */
 	bool is_thread;
 
+	bool details_read;   /* state, nice, priority read (thread rows: only for the rows shown) */
 	char state;      /* '?' when unknown */
 	int32_t nice;
 	int32_t prio;
 	int64_t uid;
 	const char *user;    /* interned by the sampler's user cache; NULL when unknown */
-	int64_t cpu_ticks;   /* utime+stime; process rows: whole thread group, dead threads included */
+	int64_t cpu_ns;      /* CPU time (user + system); process rows: whole thread group, dead threads included */
+	bool cpu_fine;       /* cpu_ns counts nanoseconds (schedstat, taskstats), not clock ticks */
 	int64_t nthreads;
 
-	/* KiB, per address space; TV_UNKNOWN for kernel threads and zombies */
+	/* KiB, per address space; TV_UNKNOWN for kernel threads */
 	int64_t vm_size, vm_rss, vm_pte, vm_swap, vm_stk, vm_hwm;
 
 	int64_t ctxt_vol, ctxt_invol; /* process rows: sum over the thread group */
 
 	struct tv_delay delay[TV_DELAY_NCLASS];
+
+	/*
+	 * When each group of counters was read (CLOCK_MONOTONIC seconds; 0 when
+	 * not read): a rate is the counter's change over the time between its
+	 * own two reads, not between the starts of two refreshes.
+	 */
+	double t_cpu, t_ctxt, t_delay;
 
 	char comm[TV_COMM_MAX]; /* raw kernel bytes, NUL-terminated */
 	char *cmdline;          /* raw bytes, arguments joined by spaces; NULL when not read/empty */
@@ -88,7 +97,6 @@ struct tv_task {
 	double ctxt_vol_rate, ctxt_invol_rate;
 	double delay_pct[TV_DELAY_NCLASS];
 	double delay_avg_ms[TV_DELAY_NCLASS];
-
 	uint32_t partial;       /* TV_PART_BIT(enum tv_part): lower bounds */
 
 	/* plugin column values, indexed by plugin slot; NULL when no plugin columns */
@@ -98,7 +106,12 @@ struct tv_task {
 	struct tv_task *threads;
 	size_t nthreads_read;
 	bool threads_complete; /* threads[] lists every thread of the group */
-	bool threads_are_rows; /* read from task/TID/stat, fit to display (not a stand-in) */
+	bool threads_are_rows; /* shown as rows (not only read for the process's sums) */
+	bool live_sums;        /* ctxt_* and the CPU wait are sums over live threads, not group counters */
+	/* process rows only: threads gone since the previous refresh, with their
+	 * final counters where the kernel's exit record gave them (else unknown) */
+	struct tv_task *exited;
+	size_t nexited;
 };
 
 void task_init(struct tv_task *t);

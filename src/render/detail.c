@@ -274,8 +274,8 @@ static void task_rows(struct detail_lines *l, const struct tv_task *t, bool is_t
 	fmt_pct(a, sizeof(a), t->cpu_pct);
 	/* TRANSLATORS: CPU use in the interval as a percentage of one CPU */
 	row(l, _("CPU in the interval"), a);
-	if (known(t->cpu_ticks))
-		fmt_seconds(a, sizeof(a), (double)t->cpu_ticks / 100.0); /* USER_HZ */
+	if (known(t->cpu_ns))
+		fmt_seconds(a, sizeof(a), (double)t->cpu_ns / 1e9);
 	else
 		snprintf(a, sizeof(a), UNKNOWN_TEXT);
 	/* TRANSLATORS: cumulative user + system CPU time */

@@ -1,6 +1,7 @@
 #include "render/json.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "util/json.h"
@@ -23,6 +24,61 @@ static void json_value(struct buf *out, const struct column *col, const struct t
 	}
 }
 
+static const char *const delay_ids[TV_DELAY_NCLASS] = {
+	"cpu_delay", "io_delay", "swapin_delay", "reclaim_delay",
+	"thrashing_delay", "compact_delay", "wpcopy_delay", "irq_delay",
+};
+
+static void json_opt_double(struct buf *out, double v, int decimals)
+{
+	if (isnan(v))
+		buf_adds(out, "null");
+	else
+		json_add_double(out, v, decimals);
+}
+
+static void json_opt_string(struct buf *out, const char *s)
+{
+	if (s)
+		json_add_string(out, s, strlen(s));
+	else
+		buf_adds(out, "null");
+}
+
+/* What taskview cost for this sample, and whether exited threads were watched. */
+static void json_render_self(struct buf *out, const struct snapshot *s)
+{
+	const struct tv_self *me = &s->self;
+	buf_adds(out, ", \"self\": {\"cpu_ms\": ");
+	json_opt_double(out, me->cpu_ms, 3);
+	buf_adds(out, ", \"rss_kib\": ");
+	if (me->rss_kib == TV_UNKNOWN)
+		buf_adds(out, "null");
+	else
+		buf_addf(out, "%" PRId64, me->rss_kib);
+	buf_addf(out, ", \"proc_opens\": %" PRIu64 ", \"proc_reads\": %" PRIu64 ", \"taskstats_queries\": %" PRIu64
+		 ", \"kept_fds\": %zu}", me->opens, me->reads, me->queries, me->kept_fds);
+	buf_addf(out, ", \"exits\": {\"watched\": %s, \"reason\": ", s->exits_watched ? "true" : "false");
+	json_opt_string(out, s->exits_watched ? NULL : s->exits_why);
+	buf_addf(out, ", \"records\": %zu, \"lost\": %" PRIu64 "}", s->nexits_seen, s->exits_lost);
+}
+
+/* Delay steps rejected as kernel counter jumps: the values are null, and this says why. */
+static void json_render_rejects(struct buf *out, const struct snapshot *s)
+{
+	buf_adds(out, ", \"rejected\": [");
+	for (size_t i = 0; i < s->nrejects; i++) {
+		const struct tv_reject *r = &s->rejects[i];
+		buf_addf(out, "%s{\"kind\": \"%s\", \"pid\": %d, \"tgid\": %d, \"column\": \"%s\", \"step_s\": ",
+			 i ? ", " : "", r->is_thread ? "thread" : "process", r->tid, r->tgid, delay_ids[r->cls]);
+		json_add_double(out, r->step_s, 3);
+		buf_adds(out, ", \"bound_s\": ");
+		json_add_double(out, r->bound_s, 3);
+		buf_addc(out, '}');
+	}
+	buf_addc(out, ']');
+}
+
 void json_render_sample(struct buf *out, const struct snapshot *s, double interval, const struct rows *rows,
 			const struct colset *cs, const struct colsel *sel, const struct json_state *extra)
 {
@@ -40,6 +96,7 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 			buf_adds(out, "null");
 		buf_addc(out, '}');
 	}
+	json_render_self(out, s);
 	buf_adds(out, ", \"tasks\": [");
 	size_t ncols = sel ? sel->n : cs->n;
 	for (size_t r = 0; r < rows->n; r++) {
@@ -73,5 +130,7 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 		}
 		buf_adds(out, "]}");
 	}
-	buf_adds(out, "]}\n");
+	buf_addc(out, ']');
+	json_render_rejects(out, s);
+	buf_adds(out, "}\n");
 }

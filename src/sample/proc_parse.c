@@ -193,6 +193,24 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
 	return have_name ? 0 : -1;
 }
 
+int proc_parse_schedstat(const char *buf, size_t len, struct proc_schedstat *out)
+{
+	const char *p = buf, *end = buf + len;
+	uint64_t v[3];
+
+	out->runtime_ns = out->run_delay_ns = out->pcount = TV_UNKNOWN;
+	for (int i = 0; i < 3; i++) {
+		if (read_u64(&p, end, &v[i]) < 0 || v[i] > (uint64_t)INT64_MAX)
+			return -1;
+	}
+	if (p < end && *p != '\n')
+		return -1;
+	out->runtime_ns = (int64_t)v[0];
+	out->run_delay_ns = (int64_t)v[1];
+	out->pcount = (int64_t)v[2];
+	return 0;
+}
+
 size_t proc_parse_cmdline(const char *buf, size_t len, char *out, size_t cap)
 {
 	if (cap == 0)

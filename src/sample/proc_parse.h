@@ -34,6 +34,15 @@ struct proc_status {
  * buffer has no Name: line. */
 int proc_parse_status(const char *buf, size_t len, struct proc_status *out);
 
+/* /proc/PID/schedstat (or task/TID/schedstat): one task's CPU time, its
+ * run-queue wait (what taskstats calls cpu_delay_total) and how often it ran. */
+struct proc_schedstat {
+	int64_t runtime_ns, run_delay_ns, pcount;
+};
+
+/* Returns 0, or -1 when malformed (every field TV_UNKNOWN). */
+int proc_parse_schedstat(const char *buf, size_t len, struct proc_schedstat *out);
+
 /* Joins the NUL-separated arguments of /proc/PID/cmdline with spaces into out
  * (size cap, always NUL-terminated). Returns the length written; 0 for an
  * empty command line (kernel threads, zombies). */

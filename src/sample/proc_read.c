@@ -4,6 +4,25 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+ssize_t proc_pread(int fd, char *buf, size_t cap)
+{
+	size_t len = 0;
+	/* one pread gets a consistent view of a small file; loop for larger ones */
+	while (len + 1 < cap) {
+		ssize_t n = pread(fd, buf + len, cap - 1 - len, (off_t)len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
 ssize_t proc_read_at(int dirfd, const char *name, char *buf, size_t cap)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);

@@ -1,48 +1,32 @@
+/*
+ * One refresh: list /proc, read each selected process through files kept
+ * open, its threads where the view or a sum needs them, ask taskstats, and
+ * time every counter at its own read.
+ */
 #include "sample/sampler.h"
+#include "sample/sampler_priv.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libproc2/pids.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "model/column.h"
+#include "sample/cmdline.h"
 #include "sample/plugin_host.h"
 #include "sample/proc_parse.h"
 #include "sample/proc_read.h"
 #include "sample/taskstats.h"
+#include "sample/taskstats_listen.h"
 #include "sample/users.h"
 #include "util/clock.h"
 #include "util/i18n.h"
-
-/* Only fields of /proc/PID/stat: libproc2 then opens nothing else per process. */
-enum {
-	IT_PID, IT_PPID, IT_STATE, IT_NICE, IT_PRIO, IT_TICS, IT_BEGAN, IT_NLWP, IT_EUID, IT_COUNT
-};
-static enum pids_item sampler_items[IT_COUNT] = {
-	PIDS_ID_PID, PIDS_ID_PPID, PIDS_STATE, PIDS_NICE, PIDS_PRIORITY,
-	PIDS_TICS_ALL, PIDS_TICS_BEGAN, PIDS_NLWP, PIDS_ID_EUID,
-};
-
-/* libproc2's accessor takes an unused info argument */
-#define STACK_VAL(item, type, stack) PIDS_VAL(item, type, stack, NULL)
-
-#define READ_CAP 65536 /* command lines longer than this are cut */
-
-struct sampler {
-	struct pids_info *info;
-	struct users *users;
-	struct ts_client *ts;
-	struct plugin_host *ph;
-	size_t npvals;
-	int procfd;
-	char *buf;
-};
 
 static char *strdup_printf(const char *fmt, const char *arg)
 {
@@ -57,15 +41,23 @@ struct sampler *sampler_new(char **err)
 	struct sampler *s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
+	tracked_init(&s->tr);
 	s->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s->procfd < 0 || faccessat(s->procfd, "self/stat", R_OK, 0) < 0) {
 		*err = strdup_printf(_("cannot read /proc: %s (is procfs mounted?)"), strerror(errno));
 		goto fail;
 	}
-	s->buf = malloc(READ_CAP);
+	int dfd = dup(s->procfd);
+	s->procdir = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!s->procdir && dfd >= 0)
+		close(dfd);
+	s->buf = malloc(SAMPLER_READ_CAP);
 	s->users = users_new();
-	if (!s->buf || !s->users || procps_pids_new(&s->info, sampler_items, IT_COUNT) < 0) {
-		*err = strdup(_("cannot initialise libproc2"));
+	s->cmd = cmdline_new(s->procfd);
+	long hz = sysconf(_SC_CLK_TCK);
+	s->hz = hz > 0 ? (double)hz : 100.0;
+	if (!s->procdir || !s->buf || !s->users || !s->cmd) {
+		*err = strdup(_("out of memory"));
 		goto fail;
 	}
 	return s;
@@ -78,11 +70,15 @@ void sampler_free(struct sampler *s)
 {
 	if (!s)
 		return;
-	if (s->info)
-		procps_pids_unref(&s->info);
+	ts_listen_stop(s->listen);
+	cmdline_free(s->cmd);
+	tracked_free(&s->tr);
 	users_free(s->users);
+	if (s->procdir)
+		closedir(s->procdir);
 	if (s->procfd >= 0)
 		close(s->procfd);
+	free(s->pending);
 	free(s->buf);
 	free(s);
 }
@@ -90,6 +86,11 @@ void sampler_free(struct sampler *s)
 void sampler_set_taskstats(struct sampler *s, struct ts_client *ts)
 {
 	s->ts = ts;
+	/* with permission to query, exit records are watched too */
+	if (ts && !s->listen && !s->listen_tried && sampler_ts_usable(s)) {
+		s->listen_tried = true;
+		s->listen = ts_listen_start(&s->listen_why);
+	}
 }
 
 void sampler_set_plugins(struct sampler *s, struct plugin_host *ph, size_t npvals)
@@ -98,7 +99,21 @@ void sampler_set_plugins(struct sampler *s, struct plugin_host *ph, size_t npval
 	s->npvals = npvals;
 }
 
-static bool ts_usable(const struct sampler *s)
+struct cmdline_cache *sampler_cmdlines(struct sampler *s)
+{
+	return s->cmd;
+}
+
+const char *sampler_exits_unwatched(const struct sampler *s)
+{
+	if (s->listen)
+		return NULL;
+	if (s->listen_why)
+		return s->listen_why;
+	return _("exit records need taskstats with CAP_NET_ADMIN");
+}
+
+bool sampler_ts_usable(const struct sampler *s)
 {
 	if (!s->ts)
 		return false;
@@ -106,234 +121,29 @@ static bool ts_usable(const struct sampler *s)
 	return st == TS_ON || st == TS_OFF;
 }
 
-/* What to read of each thread: stat makes it a displayable row, status adds
- * its switch counts. */
-enum { THREAD_STAT = 1, THREAD_STATUS = 2 };
-
-/* Fills a thread from its stat and/or status file; memory and owner come
- * from the process, the leader's switch counts from the process's status
- * (lead), already read. Without stat only the switch counts are known. */
-static int thread_read(struct sampler *s, int taskfd, int32_t tid, const struct tv_task *proc,
-		       const struct proc_status *lead, unsigned what, struct tv_task *t)
+ssize_t sampler_read(struct sampler *s, int *fd, const char *path)
 {
-	char name[32];
-	ssize_t n;
-	task_init(t);
-	t->is_thread = true;
-	t->tid = tid;
-	t->tgid = proc->tgid;
-	t->start_ticks = TV_START_UNKNOWN;
-	if (what & THREAD_STAT) {
-		struct proc_stat st;
-		snprintf(name, sizeof(name), "%d/stat", tid);
-		n = proc_read_at(taskfd, name, s->buf, READ_CAP);
-		if (n < 0 || proc_parse_stat(s->buf, (size_t)n, &st) < 0)
-			return -1; /* gone */
-		t->ppid = proc->ppid;
-		t->start_ticks = st.start_ticks;
-		t->state = st.state;
-		t->nice = st.nice;
-		t->prio = st.prio;
-		t->cpu_ticks = (int64_t)(st.utime + st.stime);
-		t->nthreads = st.nthreads;
-		memcpy(t->comm, st.comm, sizeof(t->comm));
-		t->uid = proc->uid;
-		t->user = proc->user;
-		t->vm_size = proc->vm_size;
-		t->vm_rss = proc->vm_rss;
-		t->vm_pte = proc->vm_pte;
-		t->vm_swap = proc->vm_swap;
-		t->vm_stk = proc->vm_stk;
-		t->vm_hwm = proc->vm_hwm;
+	if (fd && *fd < 0) {
+		*fd = fd_budget_open(&s->tr.fds, s->procfd, path);
+		if (*fd >= 0)
+			s->io.opens++;
 	}
-	if (what & THREAD_STATUS) {
-		struct proc_status ps;
-		const struct proc_status *from = tid == proc->tgid && lead->ctxt_vol != TV_UNKNOWN ? lead : NULL;
-		if (!from) {
-			snprintf(name, sizeof(name), "%d/status", tid);
-			n = proc_read_at(taskfd, name, s->buf, READ_CAP);
-			if (n >= 0 && proc_parse_status(s->buf, (size_t)n, &ps) == 0)
-				from = &ps;
-		}
-		if (from) {
-			t->ctxt_vol = from->ctxt_vol;
-			t->ctxt_invol = from->ctxt_invol;
-		} else if (!(what & THREAD_STAT)) {
-			return -1; /* gone, and nothing else was read */
-		}
+	s->io.reads++;
+	if (fd && *fd >= 0) {
+		ssize_t n = proc_pread(*fd, s->buf, SAMPLER_READ_CAP);
+		/* a kept file of a task that is gone fails: never fall back to the
+		 * path, which may name a new task under the same ID by now */
+		if (n < 0)
+			fd_budget_close(&s->tr.fds, fd);
+		return n;
 	}
-	return 0;
+	s->io.opens++;
+	return proc_read_at(s->procfd, path, s->buf, SAMPLER_READ_CAP);
 }
 
-static int cmp_task_tid(const void *a, const void *b)
-{
-	const struct tv_task *x = a, *y = b;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
-static DIR *task_dir_open(int piddir)
-{
-	int taskfd = proc_open_dir(piddir, "task");
-	if (taskfd < 0)
-		return NULL;
-	DIR *d = fdopendir(taskfd);
-	if (!d)
-		close(taskfd);
-	return d;
-}
-
-/* Does the view show this process's threads? Then they are read in full,
- * queried one by one and handed to plugins. */
-static bool threads_shown(const struct sample_opts *o, int32_t tgid)
+bool sampler_threads_shown(const struct sample_opts *o, int32_t tgid)
 {
 	return o->all_threads || (o->expanded && o->expanded(o->expanded_ctx, tgid));
-}
-
-/* Reads every thread of proc from /proc/PID/task (what: THREAD_*); lead is
- * the process's status. */
-static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, const struct proc_status *lead,
-			 unsigned what)
-{
-	DIR *d = task_dir_open(piddir);
-	if (!d)
-		return;
-	size_t cap = proc->nthreads > 0 ? (size_t)proc->nthreads + 4 : 8;
-	struct tv_task *v = malloc(cap * sizeof(*v));
-	size_t n = 0;
-	struct dirent *de;
-	while (v && (de = readdir(d))) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		if (n == cap) {
-			struct tv_task *nv = realloc(v, 2 * cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-			cap *= 2;
-		}
-		if (thread_read(s, dirfd(d), (int32_t)atoi(de->d_name), proc, lead, what, &v[n]) == 0)
-			n++;
-	}
-	closedir(d);
-	qsort(v, n, sizeof(*v), cmp_task_tid);
-	proc->threads = v;
-	proc->nthreads_read = n;
-	proc->threads_complete = v != NULL;
-	proc->threads_are_rows = v != NULL && (what & THREAD_STAT);
-}
-
-/* For the text filter: does any thread name match? Reads only task/TID/comm. */
-static bool threads_match_text(struct sampler *s, int piddir, const struct filter *f)
-{
-	DIR *d = task_dir_open(piddir);
-	if (!d)
-		return false;
-	bool hit = false;
-	struct dirent *de;
-	while (!hit && (de = readdir(d))) {
-		char name[32];
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(name, sizeof(name), "%.16s/comm", de->d_name);
-		ssize_t n = proc_read_at(dirfd(d), name, s->buf, READ_CAP);
-		if (n <= 0)
-			continue;
-		if (s->buf[n - 1] == '\n')
-			s->buf[n - 1] = '\0';
-		hit = filter_matches_text(f, s->buf, NULL);
-	}
-	closedir(d);
-	return hit;
-}
-
-/* The process's ctxt totals as the sum over the threads read. */
-static void ctxt_sum_threads(struct tv_task *p)
-{
-	int64_t vol = 0, invol = 0;
-	if (p->nthreads_read == 0)
-		return; /* nothing read: unknown, not 0 */
-	for (size_t i = 0; i < p->nthreads_read; i++) {
-		const struct tv_task *t = &p->threads[i];
-		if (t->ctxt_vol == TV_UNKNOWN || t->ctxt_invol == TV_UNKNOWN)
-			return;
-		vol += t->ctxt_vol;
-		invol += t->ctxt_invol;
-	}
-	p->ctxt_vol = vol;
-	p->ctxt_invol = invol;
-}
-
-/* Reads what the shown columns need of one selected process. Returns -1 when it vanished or is filtered out. */
-static int process_read(struct sampler *s, const struct sample_opts *o, struct tv_task *t, int piddir)
-{
-	const struct filter *f = o->filter;
-	bool want_text = f && f->text;
-	bool thread_sum = (o->needs & NEED_CTXT) && !ts_usable(s);
-	bool shown = threads_shown(o, t->tgid);
-	bool read_threads = shown || (thread_sum && t->nthreads > 1);
-	ssize_t n;
-	struct proc_status ps;
-
-	/* status is read for every selected process: besides memory and switches
-	 * it has the raw name, which libproc2 only gives escaped */
-	n = proc_read_at(piddir, "status", s->buf, READ_CAP);
-	if (n == -ENOENT || n == -ESRCH)
-		return -1; /* vanished mid-scan */
-	if (n < 0 || proc_parse_status(s->buf, (size_t)n, &ps) < 0)
-		proc_parse_status("", 0, &ps); /* unreadable: every field unknown */
-	memcpy(t->comm, ps.name, sizeof(t->comm));
-	t->vm_size = ps.vm_size;
-	t->vm_rss = ps.vm_rss;
-	t->vm_pte = ps.vm_pte;
-	t->vm_swap = ps.vm_swap;
-	t->vm_stk = ps.vm_stk;
-	t->vm_hwm = ps.vm_hwm;
-	/* the leader's own switches are the process total when it has no other thread */
-	if (thread_sum && !read_threads) {
-		t->threads = calloc(1, sizeof(*t->threads));
-		if (t->threads) {
-			struct tv_task *l = t->threads;
-			task_init(l);
-			l->is_thread = true;
-			l->tid = l->tgid = t->tgid;
-			l->start_ticks = t->start_ticks;
-			l->ctxt_vol = ps.ctxt_vol;
-			l->ctxt_invol = ps.ctxt_invol;
-			t->nthreads_read = 1;
-			t->threads_complete = true;
-		}
-	}
-	if ((o->needs & NEED_CMDLINE) || want_text) {
-		n = proc_read_at(piddir, "cmdline", s->buf, READ_CAP);
-		if (n > 0) {
-			char *cmd = malloc((size_t)n + 1);
-			if (cmd && proc_parse_cmdline(s->buf, (size_t)n, cmd, (size_t)n + 1) > 0) {
-				t->cmdline = cmd;
-			} else {
-				free(cmd);
-			}
-		}
-		/* EACCES or empty (kernel thread, zombie): show the name in brackets */
-		if (!t->cmdline && n != -ENOENT && n != -ESRCH) {
-			size_t l = strlen(t->comm);
-			t->cmdline = malloc(l + 3);
-			if (t->cmdline) {
-				t->cmdline[0] = '[';
-				memcpy(t->cmdline + 1, t->comm, l);
-				memcpy(t->cmdline + 1 + l, "]", 2);
-			}
-		}
-	}
-	if (want_text && !filter_matches_text(f, t->comm, t->cmdline) &&
-	    !(t->nthreads > 1 && threads_match_text(s, piddir, f)))
-		return -1;
-
-	/* a folded process needs only its threads' switch counts: status alone */
-	if (read_threads)
-		threads_read(s, piddir, t, &ps, (shown ? THREAD_STAT : 0) | (thread_sum ? THREAD_STATUS : 0));
-	if (thread_sum)
-		ctxt_sum_threads(t);
-	return 0;
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -344,82 +154,218 @@ static int cmp_i32(const void *a, const void *b)
 
 /* Ids in the PID list that are threads select their process: a copy of the
  * filter with every such id replaced by its TGID (from its status file). */
-static struct filter *filter_with_tgids(struct sampler *s, const struct filter *f, struct pids_fetch *fe)
+static struct filter *filter_with_tgids(struct sampler *s, const struct filter *f, const int32_t *pids,
+					size_t npids)
 {
 	if (!f || f->npids == 0)
 		return NULL;
-	size_t total = (size_t)fe->counts->total;
-	int32_t *procs = malloc((total ? total : 1) * sizeof(*procs));
 	struct filter *g = calloc(1, sizeof(*g));
 	if (g)
 		filter_init(g);
-	if (!procs || !g || !(g->pids = malloc(f->npids * sizeof(*g->pids)))) {
-		free(procs);
+	if (!g || !(g->pids = malloc(f->npids * sizeof(*g->pids)))) {
 		filter_free(g);
 		free(g);
 		return NULL;
 	}
-	for (size_t k = 0; k < total; k++)
-		procs[k] = STACK_VAL(IT_PID, s_int, fe->stacks[k]);
-	qsort(procs, total, sizeof(*procs), cmp_i32);
 	g->uid = f->uid;
 	for (size_t i = 0; i < f->npids; i++) {
 		int32_t id = f->pids[i], tgid = id;
-		if (!bsearch(&id, procs, total, sizeof(*procs), cmp_i32)) {
+		if (!bsearch(&id, pids, npids, sizeof(*pids), cmp_i32)) {
 			char name[48];
 			struct proc_status ps;
 			snprintf(name, sizeof(name), "%d/status", id);
-			ssize_t n = proc_read_at(s->procfd, name, s->buf, READ_CAP);
+			ssize_t n = sampler_read(s, NULL, name);
 			if (n > 0 && proc_parse_status(s->buf, (size_t)n, &ps) == 0 && ps.tgid != TV_UNKNOWN)
 				tgid = (int32_t)ps.tgid;
 		}
 		g->pids[g->npids++] = tgid;
 	}
-	free(procs);
 	qsort(g->pids, g->npids, sizeof(*g->pids), cmp_i32);
 	return g;
 }
 
-/* Asks taskstats for process sums (TGID) and for the thread rows shown. */
-static void taskstats_collect(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
+/* The pids in /proc, ascending (the kernel lists them in order; sorted anyway). */
+static int32_t *list_pids(struct sampler *s, size_t *n)
 {
-	size_t nq = 0;
-	for (size_t i = 0; i < out->nprocs; i++)
-		nq += 1 + (threads_shown(o, out->procs[i].tgid) ? out->procs[i].nthreads_read : 0);
-	struct ts_query *q = calloc(nq ? nq : 1, sizeof(*q));
-	if (!q)
-		return;
-	size_t k = 0;
-	for (size_t i = 0; i < out->nprocs; i++) {
-		bool shown = threads_shown(o, out->procs[i].tgid);
-		q[k++] = (struct ts_query){.id = out->procs[i].tgid, .tgid = true};
-		for (size_t j = 0; shown && j < out->procs[i].nthreads_read; j++)
-			q[k++] = (struct ts_query){.id = out->procs[i].threads[j].tid, .tgid = false};
-	}
-	if (ts_query_batch(s->ts, q, nq) < 0) {
-		free(q);
-		return;
-	}
-	bool off = ts_state(s->ts) == TS_OFF;
-	k = 0;
-	for (size_t i = 0; i < out->nprocs; i++) {
-		struct tv_task *p = &out->procs[i];
-		size_t nt = threads_shown(o, p->tgid) ? p->nthreads_read : 0;
-		for (size_t j = 0; j <= nt; j++, k++) {
-			struct tv_task *t = j == 0 ? p : &p->threads[j - 1];
-			if (!q[k].ok)
-				continue;
-			t->ctxt_vol = q[k].r.nvcsw;
-			t->ctxt_invol = q[k].r.nivcsw;
-			memcpy(t->delay, q[k].r.delay, sizeof(t->delay));
-			/* with the switch off the kernel still reports CPU delay; other classes are meaningless zeros */
-			for (int c = 0; off && c < TV_DELAY_NCLASS; c++)
-				if (c != TV_DELAY_CPU)
-					t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+	size_t cap = s->last_npids + 64, k = 0;
+	int32_t *v = malloc(cap * sizeof(*v));
+	struct dirent *de;
+	rewinddir(s->procdir);
+	s->io.lists++;
+	while (v && (de = readdir(s->procdir))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		if (k == cap) {
+			int32_t *nv = realloc(v, 2 * cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+			cap *= 2;
 		}
+		v[k++] = (int32_t)atoi(de->d_name);
 	}
-	out->ctxt_from_group = true;
-	free(q);
+	if (v)
+		qsort(v, k, sizeof(*v), cmp_i32);
+	*n = k;
+	s->last_npids = k;
+	return v;
+}
+
+/* Runnable and total threads of the whole system, from /proc/loadavg. */
+static void system_counts(struct sampler *s, struct snapshot *out)
+{
+	ssize_t n = sampler_read(s, NULL, "loadavg");
+	unsigned long run, total;
+	if (n > 0 && sscanf(s->buf, "%*s %*s %*s %lu/%lu", &run, &total) == 2) {
+		out->sys_running = run;
+		out->sys_threads = total;
+	}
+}
+
+/* Fills what stat says of a process. */
+static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double hz, double when)
+{
+	t->tid = t->tgid = st->pid;
+	t->ppid = st->ppid;
+	t->details_read = true;
+	t->state = st->state;
+	t->nice = st->nice;
+	t->prio = st->prio;
+	/* the group's time, exited threads included, in clock ticks */
+	t->cpu_ns = (int64_t)((double)(st->utime + st->stime) * (1e9 / hz));
+	t->cpu_fine = false;
+	t->t_cpu = when;
+	t->nthreads = st->nthreads;
+	t->start_ticks = st->start_ticks;
+	memcpy(t->comm, st->comm, sizeof(t->comm));
+}
+
+void sampler_memory_from_status(struct tv_task *t, const struct proc_status *ps)
+{
+	t->vm_size = ps->vm_size;
+	t->vm_rss = ps->vm_rss;
+	t->vm_pte = ps->vm_pte;
+	t->vm_swap = ps->vm_swap;
+	t->vm_stk = ps->vm_stk;
+	t->vm_hwm = ps->vm_hwm;
+}
+
+/* The bracketed name that stands for a command line there is none of. */
+static char *bracketed(const char *comm)
+{
+	size_t l = strlen(comm);
+	char *b = malloc(l + 3);
+	if (b) {
+		b[0] = '[';
+		memcpy(b + 1, comm, l);
+		memcpy(b + 1 + l, "]", 2);
+	}
+	return b;
+}
+
+/* The command line from the cache: NULL (unknown) while it is being read. */
+void sampler_cmdline_fill(struct cmdline_cache *c, struct tv_task *t, double max_age)
+{
+	if (t->cmdline || t->is_thread)
+		return;
+	char *cmd = NULL;
+	bool cut = false;
+	enum cmdline_state st = cmdline_get(c, t->tgid, t->start_ticks, t->comm, max_age, &cmd, &cut);
+	if (st == CMDLINE_READY)
+		t->cmdline = cmd ? cmd : bracketed(t->comm); /* empty: kernel thread or zombie */
+	else if (st == CMDLINE_GONE)
+		t->cmdline = bracketed(t->comm);
+}
+
+/* Reads one process's stat and status. Returns -1 when it is gone or filtered out. */
+static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const struct filter *sel,
+			struct lead_status *lead)
+{
+	char path[48];
+	struct tracked_proc *tp = tracked_get(&s->tr, pid);
+	if (!tp)
+		return -1;
+	snprintf(path, sizeof(path), "%d/stat", pid);
+	ssize_t n = sampler_read(s, &tp->fd_stat, path);
+	double when = clock_now(CLOCK_MONOTONIC);
+	struct proc_stat st;
+	if (n < 0 || proc_parse_stat(s->buf, (size_t)n, &st) < 0)
+		return -1; /* gone since the listing */
+	if (tp->start != st.start_ticks) {
+		/* a new task under this pid: what was kept belongs to the old one */
+		if (tp->start != TV_START_UNKNOWN) {
+			tracked_reset(&s->tr, tp);
+			snprintf(path, sizeof(path), "%d/stat", pid);
+			tp->fd_stat = fd_budget_open(&s->tr.fds, s->procfd, path);
+		}
+		tp->start = st.start_ticks;
+	}
+	task_init(t);
+	task_from_stat(t, &st, s->hz, when);
+
+	/* memory, owner and the leader's switches; every selected process */
+	struct proc_status *ps = &lead->ps;
+	snprintf(path, sizeof(path), "%d/status", pid);
+	n = sampler_read(s, &tp->fd_status, path);
+	lead->when = clock_now(CLOCK_MONOTONIC);
+	if (n == -ENOENT || n == -ESRCH)
+		return -1;
+	if (n < 0 || proc_parse_status(s->buf, (size_t)n, ps) < 0)
+		proc_parse_status("", 0, ps); /* unreadable: every field unknown */
+	tp->seen = true; /* kept even when filtered out: its files are read again next time */
+	if (!filter_wants_uid(sel, ps->euid))
+		return -1;
+	t->uid = ps->euid;
+	t->user = ps->euid != TV_UNKNOWN ? users_name(s->users, ps->euid) : NULL;
+	sampler_memory_from_status(t, ps);
+	return 0;
+}
+
+/* For the text filter: does any thread name match? Reads only task/TID/comm. */
+static bool threads_match_text(struct sampler *s, int32_t pid, const struct filter *f)
+{
+	char path[48];
+	snprintf(path, sizeof(path), "%d/task", pid);
+	int fd = openat(s->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	bool hit = false;
+	struct dirent *de;
+	while (!hit && (de = readdir(d))) {
+		char name[32];
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(name, sizeof(name), "%.16s/comm", de->d_name);
+		s->io.opens++;
+		s->io.reads++;
+		ssize_t n = proc_read_at(dirfd(d), name, s->buf, SAMPLER_READ_CAP);
+		if (n <= 0)
+			continue;
+		if (s->buf[n - 1] == '\n')
+			s->buf[n - 1] = '\0';
+		hit = filter_matches_text(f, s->buf, NULL);
+	}
+	closedir(d);
+	return hit;
+}
+
+/* The text filter matches the name, the command line or a thread's name. */
+static bool text_selected(struct sampler *s, const struct filter *f, struct tv_task *t)
+{
+	if (!f || !f->text)
+		return true;
+	sampler_cmdline_fill(s->cmd, t, INFINITY);
+	if (!t->cmdline) {
+		/* a filter must decide now: wait briefly for this one */
+		cmdline_wait(s->cmd, SAMPLER_CMDLINE_WAIT);
+		sampler_cmdline_fill(s->cmd, t, INFINITY);
+	}
+	return filter_matches_text(f, t->comm, t->cmdline) ||
+	       (t->nthreads > 1 && threads_match_text(s, t->tgid, f));
 }
 
 static int cmp_task_tgid(const void *a, const void *b)
@@ -428,26 +374,72 @@ static int cmp_task_tgid(const void *a, const void *b)
 	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
 }
 
+/* What taskview itself cost since the previous refresh. */
+static void self_cost(struct sampler *s, struct snapshot *out)
+{
+	struct rusage ru;
+	out->self.cpu_ms = NAN;
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+			     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+		if (s->have_cpu)
+			out->self.cpu_ms = (cpu - s->last_cpu) * 1000.0;
+		s->last_cpu = cpu;
+		s->have_cpu = true;
+	}
+	out->self.rss_kib = TV_UNKNOWN;
+	ssize_t n = proc_read_at(s->procfd, "self/statm", s->buf, SAMPLER_READ_CAP);
+	unsigned long size, res;
+	if (n > 0 && sscanf(s->buf, "%lu %lu", &size, &res) == 2)
+		out->self.rss_kib = (int64_t)res * (sysconf(_SC_PAGESIZE) / 1024);
+	out->self.opens = s->io.opens;
+	out->self.reads = s->io.reads;
+	out->self.queries = s->io.queries;
+	out->self.kept_fds = s->tr.fds.used;
+}
+
+/* Every row will be shown (batch output): read what is otherwise read for the rows on screen only. */
+static void fill_all(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
+{
+	bool cmd = o->needs & NEED_CMDLINE;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		struct tv_task *p = &out->procs[i];
+		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++)
+			sampler_fill_one(s, &p->threads[j], &s->io);
+	}
+	/* a command line stuck behind a hung process stays unknown */
+	if (cmd && o->cmdline_wait > 0)
+		(void)cmdline_wait(s->cmd, o->cmdline_wait);
+	for (size_t i = 0; cmd && i < out->nprocs; i++)
+		sampler_cmdline_fill(s->cmd, &out->procs[i], INFINITY);
+}
+
 int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err)
 {
 	*err = NULL;
 	memset(out, 0, sizeof(*out));
+	memset(&s->io, 0, sizeof(s->io));
 	out->npvals = s->npvals;
 	out->mono = clock_now(CLOCK_MONOTONIC);
 	out->wall = clock_now(CLOCK_REALTIME);
-	out->boot_ticks = clock_now(CLOCK_BOOTTIME) * (double)sysconf(_SC_CLK_TCK);
+	out->boot_offset = clock_now(CLOCK_BOOTTIME) - out->mono;
+	out->hz = s->hz;
+	out->boot_ticks = (out->mono + out->boot_offset) * s->hz;
 
-	struct pids_fetch *fe = procps_pids_reap(s->info, PIDS_FETCH_TASKS_ONLY);
-	if (!fe) {
-		*err = strdup_printf(_("cannot read /proc: %s"), strerror(errno));
+	size_t npids = 0;
+	int32_t *pids = list_pids(s, &npids);
+	if (!pids) {
+		*err = strdup(_("out of memory"));
 		return -1;
 	}
-	size_t total = (size_t)fe->counts->total;
-	struct filter *byid = filter_with_tgids(s, o->filter, fe);
+	out->sys_procs = npids;
+	system_counts(s, out);
+	struct filter *byid = filter_with_tgids(s, o->filter, pids, npids);
 	const struct filter *sel = byid ? byid : o->filter;
 
-	out->procs = calloc(total ? total : 1, sizeof(*out->procs));
+	out->procs = calloc(npids ? npids : 1, sizeof(*out->procs));
 	if (!out->procs) {
+		free(pids);
 		filter_free(byid);
 		free(byid);
 		*err = strdup(_("out of memory"));
@@ -455,65 +447,66 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	if (s->ts)
 		ts_refresh_state(s->ts); /* the sysctl may change while we run */
-	if (s->ph)
-		plugin_host_begin(s->ph);
+	tracked_unsee(&s->tr);
 	size_t k = 0;
-	for (size_t i = 0; i < total; i++) {
-		struct pids_stack *st = fe->stacks[i];
-		int32_t pid = STACK_VAL(IT_PID, s_int, st);
-		int64_t nlwp = STACK_VAL(IT_NLWP, s_int, st);
-		char state = STACK_VAL(IT_STATE, s_ch, st);
-		out->sys_procs++;
-		out->sys_threads += nlwp > 0 ? (size_t)nlwp : 0;
-		out->sys_running += state == 'R';
-		if (!filter_wants_pid(sel, pid) || !filter_wants_uid(o->filter, STACK_VAL(IT_EUID, u_int, st)))
+	for (size_t i = 0; i < npids; i++) {
+		int32_t pid = pids[i];
+		if (!filter_wants_pid(sel, pid))
 			continue;
 		struct tv_task *t = &out->procs[k];
-		task_init(t);
-		t->tid = t->tgid = pid;
-		t->ppid = STACK_VAL(IT_PPID, s_int, st);
-		t->state = state;
-		t->nice = STACK_VAL(IT_NICE, s_int, st);
-		t->prio = STACK_VAL(IT_PRIO, s_int, st);
-		t->cpu_ticks = (int64_t)STACK_VAL(IT_TICS, ull_int, st);
-		t->start_ticks = STACK_VAL(IT_BEGAN, ull_int, st);
-		t->nthreads = nlwp;
-		t->uid = STACK_VAL(IT_EUID, u_int, st);
-		t->user = users_name(s->users, t->uid);
-
-		char name[16];
-		snprintf(name, sizeof(name), "%d", pid);
-		int piddir = proc_open_dir(s->procfd, name);
-		if (piddir < 0)
-			continue; /* gone since the scan */
-		if (process_read(s, o, t, piddir) < 0) {
+		struct lead_status lead;
+		if (process_read(s, pid, t, sel, &lead) < 0 || !text_selected(s, o->filter, t)) {
 			task_clear(t, 0);
-		} else {
-			if (s->ph) {
-				plugin_host_collect(s->ph, t, piddir, o->plugin_shown);
-				bool shown = threads_shown(o, t->tgid);
-				for (size_t j = 0; shown && j < t->nthreads_read; j++) {
-					struct tv_task *th = &t->threads[j];
-					char tn[32];
-					snprintf(tn, sizeof(tn), "task/%d", th->tid);
-					int tfd = proc_open_dir(piddir, tn);
-					if (tfd >= 0) {
-						plugin_host_collect(s->ph, th, tfd, o->plugin_shown);
-						close(tfd);
-					}
-				}
-			}
-			k++;
+			continue;
 		}
-		close(piddir);
+		sampler_threads_read(s, o, t, &lead);
+		k++;
 	}
-	if (s->ph)
-		plugin_host_end(s->ph);
+	free(pids);
+	tracked_sweep(&s->tr);
 	out->nprocs = k;
 	qsort(out->procs, k, sizeof(*out->procs), cmp_task_tgid);
-	if (ts_usable(s) && (o->needs & (NEED_CTXT | NEED_DELAY)))
-		taskstats_collect(s, o, out);
+	if (sampler_ts_usable(s))
+		sampler_taskstats(s, o, out);
+	sampler_exits(s, out);
+	sampler_partial_totals(s, out);
+	if (s->ph) {
+		plugin_host_begin(s->ph);
+		for (size_t i = 0; i < out->nprocs; i++) {
+			struct tv_task *t = &out->procs[i];
+			char path[48];
+			snprintf(path, sizeof(path), "%d", t->tgid);
+			int piddir = openat(s->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (piddir < 0)
+				continue;
+			plugin_host_collect(s->ph, t, piddir, o->plugin_shown);
+			for (size_t j = 0; t->threads_are_rows && j < t->nthreads_read; j++) {
+				struct tv_task *th = &t->threads[j];
+				snprintf(path, sizeof(path), "task/%d", th->tid);
+				int tfd = openat(piddir, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+				if (tfd >= 0) {
+					plugin_host_collect(s->ph, th, tfd, o->plugin_shown);
+					close(tfd);
+				}
+			}
+			close(piddir);
+		}
+		plugin_host_end(s->ph);
+	}
+	for (size_t i = 0; i < out->nprocs; i++) {
+		struct tracked_proc *tp = tracked_find(&s->tr, out->procs[i].tgid);
+		if (tp && tp->live_tid)
+			cmdline_read_from(s->cmd, tp->pid, tp->start, tp->live_tid);
+	}
+	/* command lines from the cache: a process's is read once, in the
+	 * background; the rows shown refresh theirs (sampler_fill_rows) */
+	for (size_t i = 0; (o->needs & NEED_CMDLINE) && i < out->nprocs; i++)
+		sampler_cmdline_fill(s->cmd, &out->procs[i], INFINITY);
+	if (o->details_all)
+		fill_all(s, o, out);
+	cmdline_sweep(s->cmd);
 	filter_free(byid);
 	free(byid);
+	self_cost(s, out);
 	return 0;
 }

@@ -11,6 +11,7 @@
 struct sampler;
 struct plugin_host;
 struct ts_client;
+struct cmdline_cache;
 
 struct sample_opts {
 	unsigned needs;                 /* enum col_need bits of the shown columns */
@@ -20,6 +21,10 @@ struct sample_opts {
 	bool (*expanded)(void *ctx, int32_t tgid);
 	void *expanded_ctx;
 	const bool *plugin_shown;       /* by plugin slot; NULL = all */
+	bool details_all;               /* read what is otherwise read for the rows shown only
+	                                   (sampler_fill_rows) for every row: batch output, or a sort
+	                                   key that needs it */
+	double cmdline_wait;            /* with details_all: seconds to wait for command lines not read yet */
 };
 
 /* Returns NULL and sets *err (malloc'd) when /proc cannot be used. */
@@ -31,5 +36,19 @@ void sampler_set_plugins(struct sampler *s, struct plugin_host *ph, size_t npval
 
 /* Takes one snapshot. Returns 0, or -1 with *err set when /proc cannot be read at all. */
 int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err);
+
+/*
+ * What is read only for the rows shown: the state, nice and priority of
+ * thread rows, and command lines (from the cache, never waiting). tasks are
+ * rows of a snapshot this sampler took. Safe to call from another thread
+ * than sampler_take's (it touches neither its files nor its buffers).
+ */
+void sampler_fill_rows(struct sampler *s, struct tv_task *const *tasks, size_t n);
+
+/* The command-line cache, for a caller that waits on its notify fd. */
+struct cmdline_cache *sampler_cmdlines(struct sampler *s);
+
+/* Why exit records are not watched (translated), or NULL while they are. */
+const char *sampler_exits_unwatched(const struct sampler *s);
 
 #endif

@@ -21,7 +21,12 @@
 #include <netlink/genl/genl.h>
 #include <netlink/socket.h>
 
+#include <dirent.h>
+#include <pthread.h>
+
+#include "sample/kconfig.h"
 #include "sample/taskstats_window.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 
 #define TS_SYSCTL "/proc/sys/kernel/task_delayacct"
@@ -48,6 +53,11 @@ struct ts_client {
 	bool has_fault;        /* fault overrides the sysctl */
 	enum ts_state fault;
 	enum ts_acct acct;
+	bool seen_off;         /* the switch was off at some point while we ran */
+	uint64_t on_since;     /* boot ticks when it was seen on after being off */
+	bool started_on_by_sysctl; /* on at start, but not from the boot command line */
+	bool no_irq_acct;      /* the kernel lacks CONFIG_IRQ_TIME_ACCOUNTING */
+	bool group_exited;     /* TGID replies count exited threads' switches */
 	uint32_t seq;
 	int rcvbuf;
 	size_t window, window_fixed;
@@ -59,6 +69,9 @@ struct ts_client {
 static const char *const ts_msg_off =
 	N_("delay accounting is off: switch it on with `sysctl kernel.task_delayacct=1` "
 	   "(tasks started while it was off keep showing zeros)");
+static const char *const ts_msg_on_late =
+	N_("delay accounting was switched on after boot: tasks started before that report zeros "
+	   "for every delay but CPU (add `delayacct` to the kernel command line to have it from boot)");
 static const char *const ts_msg_no_acct =
 	N_("the kernel was built without delay accounting (CONFIG_TASK_DELAY_ACCT)");
 
@@ -119,20 +132,30 @@ static void ts_drain(struct ts_client *c)
 }
 
 /* Sends pending queries until the window is full. 0, 1 when the kernel was short of memory, -1 on failure. */
-static int ts_send_window(struct ts_client *c, struct ts_window *w, const struct ts_query *q)
+static int ts_send_window(struct ts_client *c, struct ts_window *w, struct ts_query *q)
 {
 	for (;;) {
-		size_t used = 0, i;
+		size_t used = 0, i, first = TSWIN_NONE, last = 0;
 
-		while (sizeof(c->sbuf) - used >= TS_REQ_MAX && (i = tswin_next(w)) != TSWIN_NONE)
+		while (sizeof(c->sbuf) - used >= TS_REQ_MAX && (i = tswin_next(w)) != TSWIN_NONE) {
 			used += ts_build_request(c->sbuf + used, sizeof(c->sbuf) - used, c->family,
 						 tswin_seq(w, i), q[i].id, q[i].tgid);
+			/* a pack holds consecutive queries, or resent ones: stamp the range */
+			first = first == TSWIN_NONE || i < first ? i : first;
+			last = i > last ? i : last;
+		}
 		if (used == 0)
 			return 0;
 		ssize_t n;
+		/* the kernel answers each request inside send(): the middle of the
+		 * call is when the counters were read, within a pack's few µs */
+		double t0 = clock_now(CLOCK_MONOTONIC);
 		do
 			n = send(c->fd, c->sbuf, used, 0);
 		while (n < 0 && errno == EINTR);
+		double t1 = clock_now(CLOCK_MONOTONIC);
+		for (i = first; i <= last; i++)
+			q[i].mono = (t0 + t1) / 2;
 		if (n < 0)
 			return errno == ENOBUFS || errno == ENOMEM || errno == EAGAIN ? 1 : -1;
 	}
@@ -228,6 +251,9 @@ static void ts_mask(const struct ts_client *c, struct ts_result *r)
 
 	for (int k = first; k < TV_DELAY_NCLASS; k++)
 		r->delay[k] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+	/* without IRQ time accounting the kernel reports an irq delay of 0 that means nothing */
+	if (c->no_irq_acct)
+		r->delay[TV_DELAY_IRQ] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
 }
 
 static int ts_run(struct ts_client *c, struct ts_window *w, struct ts_query *q, size_t n)
@@ -272,6 +298,7 @@ int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		q[i].ok = false;
+		q[i].mono = 0;
 		ts_result_init(&q[i].r);
 	}
 	if (!c->can_query)
@@ -295,6 +322,82 @@ int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)
 	return rc;
 }
 
+static void *ts_probe_thread(void *arg)
+{
+	(void)arg;
+	/* each sleep is a voluntary switch of this thread alone */
+	for (int i = 0; i < 20; i++) {
+		struct timespec d = {0, 100000};
+		nanosleep(&d, NULL);
+	}
+	return NULL;
+}
+
+/* The sum of nvcsw over taskview's live threads, -1 on failure. */
+static int64_t ts_live_nvcsw(struct ts_client *c)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct ts_query q[64];
+	size_t n = 0;
+	struct dirent *e;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) && n < 64)
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+			q[n++] = (struct ts_query){.id = (int32_t)atoi(e->d_name)};
+	closedir(d);
+	if (ts_query_batch(c, q, n) < 0)
+		return -1;
+	int64_t sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!q[i].ok || q[i].r.nvcsw == TV_UNKNOWN)
+			return -1;
+		sum += q[i].r.nvcsw;
+	}
+	return sum;
+}
+
+/*
+ * Do group replies count the switches of exited threads? A thread of ours
+ * sleeps 20 times and exits; afterwards the group's count exceeds the sum over
+ * the live threads by at least that much only if they do. Live threads are
+ * asked first, so their own switches in between only make the excess smaller.
+ */
+static bool ts_probe_group(struct ts_client *c)
+{
+	pthread_t th;
+	if (pthread_create(&th, NULL, ts_probe_thread, NULL) != 0)
+		return false;
+	pthread_join(th, NULL);
+	int64_t live = ts_live_nvcsw(c);
+	struct ts_query g = {.id = (int32_t)getpid(), .tgid = true};
+	if (live < 0 || ts_query_batch(c, &g, 1) < 0 || !g.ok || g.r.nvcsw == TV_UNKNOWN)
+		return false;
+	return g.r.nvcsw - live >= 10;
+}
+
+/* Was delay accounting asked for on the kernel command line? */
+static bool ts_acct_from_boot(void)
+{
+	char b[4096];
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	b[n] = '\0';
+	for (char *p = b; (p = strstr(p, "delayacct")); p += 9) {
+		bool starts = p == b || p[-1] == ' ';
+		bool ends = p[9] == '\0' || p[9] == ' ' || p[9] == '\n';
+		if (starts && ends)
+			return true;
+	}
+	return false;
+}
+
 struct ts_client *ts_open(void)
 {
 	struct ts_client *c = calloc(1, sizeof(*c));
@@ -305,6 +408,7 @@ struct ts_client *ts_open(void)
 	c->fd = -1;
 	c->seq = (uint32_t)getpid() << 16; /* any start works; this one eases reading traces */
 	c->acct = ts_read_acct();
+	c->seen_off = c->acct == TS_ACCT_OFF;
 	c->sk = nl_socket_alloc();
 	if (!c->sk) {
 		free(c);
@@ -334,6 +438,11 @@ struct ts_client *ts_open(void)
 		ts_fail(c, TS_UNSUPPORTED, N_("the taskstats socket failed"), strerror(errno));
 	else if (rc == 0 && !self.ok)
 		ts_fail(c, TS_UNSUPPORTED, N_("the kernel did not answer a taskstats query about taskview itself"), NULL);
+	if (c->can_query) {
+		c->group_exited = ts_probe_group(c);
+		c->no_irq_acct = kconfig_running("CONFIG_IRQ_TIME_ACCOUNTING") == KCONFIG_NO;
+		c->started_on_by_sysctl = c->acct == TS_ACCT_ON && !ts_acct_from_boot();
+	}
 	return c;
 }
 
@@ -363,7 +472,26 @@ enum ts_state ts_state(const struct ts_client *c)
 
 void ts_refresh_state(struct ts_client *c)
 {
+	enum ts_acct was = c->acct;
 	c->acct = ts_read_acct();
+	if (c->acct == TS_ACCT_OFF)
+		c->seen_off = true;
+	if (c->acct == TS_ACCT_ON && was != TS_ACCT_ON && c->seen_off) {
+		/* from now on; a task started between the last read and this one
+		 * counts as started before: unknown rather than a wrong zero */
+		long hz = sysconf(_SC_CLK_TCK);
+		c->on_since = (uint64_t)(clock_now(CLOCK_BOOTTIME) * (double)(hz > 0 ? hz : 100));
+	}
+}
+
+bool ts_group_counts_exited(const struct ts_client *c)
+{
+	return c->group_exited;
+}
+
+uint64_t ts_acct_on_since(const struct ts_client *c)
+{
+	return c->on_since;
 }
 
 const char *ts_message(const struct ts_client *c)
@@ -372,7 +500,7 @@ const char *ts_message(const struct ts_client *c)
 		return c->msg;
 	switch (c->acct) {
 	case TS_ACCT_ON:
-		return "";
+		return c->started_on_by_sysctl || c->on_since ? _(ts_msg_on_late) : "";
 	case TS_ACCT_OFF:
 		return _(ts_msg_off);
 	case TS_ACCT_ABSENT:

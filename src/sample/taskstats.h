@@ -33,10 +33,26 @@ const char *ts_message(const struct ts_client *c);
 
 struct ts_query {
 	int32_t id;   /* TID, or TGID when tgid */
-	bool tgid;    /* sum of the whole thread group, exited threads included */
+	bool tgid;    /* sum of the whole thread group (see ts_group_counts_exited) */
 	bool ok;      /* out: r is valid */
+	double mono;  /* out: CLOCK_MONOTONIC seconds when the kernel filled r */
 	struct ts_result r;
 };
+
+/*
+ * Whether a group (TGID) reply's switch counts include threads that have
+ * exited. Kernels differ (see the kernel notes in docs/columns.md): it is
+ * measured once at open, with a short-lived thread of taskview's own. false
+ * when unknown.
+ */
+bool ts_group_counts_exited(const struct ts_client *c);
+
+/*
+ * Boot-time clock ticks at which taskview saw kernel.task_delayacct switch
+ * on while it ran; tasks that started before that report zeros for every
+ * class but cpu. 0 when it never saw the switch off.
+ */
+uint64_t ts_acct_on_since(const struct ts_client *c);
 
 /*
  * Queries n tasks, pipelined, and fills q[i].ok and q[i].r. A task that

@@ -1,5 +1,6 @@
 /* The taskstats API for builds without libnl: always unsupported, so callers need no #ifdef. */
 #include "sample/taskstats.h"
+#include "sample/taskstats_listen.h"
 
 #include <stdlib.h>
 
@@ -52,4 +53,35 @@ int ts_tune(struct ts_client *c, int rcvbuf, size_t window)
 	(void)rcvbuf;
 	(void)window;
 	return -1;
+}
+
+bool ts_group_counts_exited(const struct ts_client *c)
+{
+	(void)c;
+	return false;
+}
+
+uint64_t ts_acct_on_since(const struct ts_client *c)
+{
+	(void)c;
+	return 0;
+}
+
+struct ts_listener *ts_listen_start(const char **why)
+{
+	*why = _("taskview was built without taskstats support (libnl-genl-3)");
+	return NULL;
+}
+
+void ts_listen_stop(struct ts_listener *l)
+{
+	(void)l;
+}
+
+size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t *lost)
+{
+	(void)l;
+	*out = NULL;
+	*lost = 0;
+	return 0;
 }

@@ -14,6 +14,9 @@
  */
 enum {
 	TS_CMD_GET = 1,
+	TS_CMD_NEW = 2,
+	TS_CMD_ATTR_REGISTER_CPUMASK = 3,
+	TS_CMD_ATTR_DEREGISTER_CPUMASK = 4,
 	TS_GENL_VERSION = 1,
 	TS_CMD_ATTR_PID = 1,
 	TS_CMD_ATTR_TGID = 2,
@@ -35,6 +38,7 @@ struct ts_layout {
 	uint16_t max[TV_DELAY_NCLASS]; /* total is count + 8 in every layout */
 	uint16_t min[TV_DELAY_NCLASS];
 	uint16_t run_real, utime, stime, nvcsw, nivcsw;
+	uint16_t comm, pid, etime, tgid; /* comm: 32 bytes; pid: u32; tgid: u32, v12 on */
 };
 
 /* The first version that carries each class, in enum tv_delay_class order. */
@@ -50,6 +54,7 @@ static const struct ts_layout ts_layout_appended = {
 	.max = {432, 448, 464, 480, 496, 512, 528, 544},
 	.min = {440, 456, 472, 488, 504, 520, 536, 552},
 	.run_real = 64, .utime = 152, .stime = 160, .nvcsw = 272, .nivcsw = 280,
+	.comm = 80, .pid = 128, .etime = 144, .tgid = 368,
 };
 
 /*
@@ -61,7 +66,11 @@ static const struct ts_layout ts_layout_v15 = {
 	.max = {32, 64, 96, 376, 408, 448, 512, 544},
 	.min = {40, 72, 104, 384, 416, 456, 520, 552},
 	.run_real = 112, .utime = 200, .stime = 208, .nvcsw = 320, .nivcsw = 328,
+	.comm = 128, .pid = 176, .etime = 192, .tgid = 464,
 };
+
+#define TS_TGID_VERSION 12 /* ac_tgid */
+#define TS_COMM_LEN 32
 
 /* Reads a u64 at off if it lies inside the payload; payloads are only 4-byte aligned. */
 static int64_t ts_field(const unsigned char *p, size_t len, size_t off)
@@ -74,12 +83,26 @@ static int64_t ts_field(const unsigned char *p, size_t len, size_t off)
 	return v > (uint64_t)INT64_MAX ? TV_UNKNOWN : (int64_t)v;
 }
 
+/* A u32 id at off, 0 when outside the payload. */
+static int32_t ts_field32(const unsigned char *p, size_t len, size_t off)
+{
+	uint32_t v;
+
+	if (off == 0 || off > len || len - off < sizeof(v))
+		return 0;
+	memcpy(&v, p + off, sizeof(v));
+	return v > INT32_MAX ? 0 : (int32_t)v;
+}
+
 void ts_result_init(struct ts_result *out)
 {
 	out->version = 0;
 	out->nvcsw = out->nivcsw = TV_UNKNOWN;
 	out->utime_us = out->stime_us = TV_UNKNOWN;
 	out->cpu_run_real_ns = TV_UNKNOWN;
+	out->etime_us = TV_UNKNOWN;
+	out->pid = out->tgid = 0;
+	out->comm[0] = '\0';
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
 		out->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
 }
@@ -107,6 +130,15 @@ int ts_parse_stats(const void *payload, size_t len, struct ts_result *out)
 	out->stime_us = ts_field(p, len, l->stime);
 	out->nvcsw = ts_field(p, len, l->nvcsw);
 	out->nivcsw = ts_field(p, len, l->nivcsw);
+	out->etime_us = ts_field(p, len, l->etime);
+	out->pid = ts_field32(p, len, l->pid);
+	if (version >= TS_TGID_VERSION)
+		out->tgid = ts_field32(p, len, l->tgid);
+	if (len >= (size_t)l->comm + TS_COMM_LEN) {
+		/* raw bytes, zero-padded; the kernel's name is at most 16 (64 for kernel threads: cut) */
+		memcpy(out->comm, p + l->comm, TS_COMM_LEN);
+		out->comm[TS_COMM_LEN] = '\0';
+	}
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
 		if (version < ts_class_since[c])
 			continue;
@@ -223,6 +255,76 @@ ssize_t ts_parse_msg(const void *buf, size_t len, uint16_t family, struct ts_rep
 	}
 	msglen = NLMSG_ALIGN(msglen);
 	return (ssize_t)(msglen < len ? msglen : len);
+}
+
+ssize_t ts_parse_exit(const void *buf, size_t len, uint16_t family, struct ts_exit_msg *out, bool *is_exit)
+{
+	const unsigned char *p = buf;
+	struct nlmsghdr h;
+	struct genlmsghdr g;
+	size_t pos, dlen;
+	const unsigned char *data;
+	uint16_t type;
+
+	memset(out, 0, sizeof(*out));
+	ts_result_init(&out->r);
+	ts_result_init(&out->g);
+	*is_exit = false;
+	if (len < sizeof(h))
+		return -1;
+	memcpy(&h, p, sizeof(h));
+	if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len)
+		return -1;
+	size_t msglen = h.nlmsg_len;
+	if (h.nlmsg_type == family && family >= NLMSG_MIN_TYPE && msglen >= NLMSG_HDRLEN + GENL_HDRLEN) {
+		memcpy(&g, p + NLMSG_HDRLEN, sizeof(g));
+		pos = NLMSG_HDRLEN + GENL_HDRLEN;
+		while (g.cmd == TS_CMD_NEW && ts_attr_next(p, msglen, &pos, &type, &data, &dlen)) {
+			struct ts_reply one;
+			memset(&one, 0, sizeof(one));
+			ts_result_init(&one.r);
+			if (type == TS_TYPE_AGGR_PID && !*is_exit && ts_parse_aggr(data, dlen, &one)) {
+				out->pid = one.id;
+				out->r = one.r;
+				*is_exit = true;
+			} else if (type == TS_TYPE_AGGR_TGID && ts_parse_aggr(data, dlen, &one)) {
+				out->tgid = one.id;
+				out->g = one.r;
+				ts_drop_minmax(&out->g);
+			}
+		}
+		if (!*is_exit)
+			out->tgid = 0;
+	}
+	msglen = NLMSG_ALIGN(msglen);
+	return (ssize_t)(msglen < len ? msglen : len);
+}
+
+size_t ts_build_listen(void *buf, size_t size, uint16_t family, uint32_t seq, const char *cpulist, bool reg)
+{
+	size_t slen = strlen(cpulist) + 1;
+	const size_t len = NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN + slen;
+	unsigned char *p = buf;
+	struct nlmsghdr h = {
+		.nlmsg_len = (uint32_t)len,
+		.nlmsg_type = family,
+		.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
+		.nlmsg_seq = seq,
+	};
+	struct genlmsghdr g = {.cmd = TS_CMD_GET, .version = TS_GENL_VERSION};
+	struct nlattr a = {
+		.nla_len = (uint16_t)(NLA_HDRLEN + slen),
+		.nla_type = reg ? TS_CMD_ATTR_REGISTER_CPUMASK : TS_CMD_ATTR_DEREGISTER_CPUMASK,
+	};
+
+	if (slen > 1024 || size < NLMSG_ALIGN(len))
+		return 0;
+	memset(p, 0, NLMSG_ALIGN(len));
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + NLMSG_HDRLEN, &g, sizeof(g));
+	memcpy(p + NLMSG_HDRLEN + GENL_HDRLEN, &a, sizeof(a));
+	memcpy(p + NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN, cpulist, slen);
+	return NLMSG_ALIGN(len);
 }
 
 size_t ts_build_request(void *buf, size_t size, uint16_t family, uint32_t seq,

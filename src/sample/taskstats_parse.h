@@ -14,7 +14,10 @@ struct ts_result {
 	uint16_t version;
 	int64_t nvcsw, nivcsw;          /* TV_UNKNOWN when absent */
 	int64_t utime_us, stime_us;
-	int64_t cpu_run_real_ns;
+	int64_t cpu_run_real_ns;        /* CPU time, ns (sum_exec_runtime) */
+	int64_t etime_us;               /* the task's age at the reply, µs */
+	int32_t pid, tgid;              /* 0 when absent (tgid: before v12; both: group replies) */
+	char comm[33];                  /* raw, NUL-terminated; "" in group replies */
 	struct tv_delay delay[TV_DELAY_NCLASS]; /* count, total_ns, max_ns, min_ns; TV_UNKNOWN if the version lacks it or payload too short */
 };
 
@@ -58,6 +61,30 @@ struct ts_reply {
  * when buf does not start with a well-formed message.
  */
 ssize_t ts_parse_msg(const void *buf, size_t len, uint16_t family, struct ts_reply *out);
+
+/* One exit record as the kernel sends it to registered listeners. */
+struct ts_exit_msg {
+	int32_t pid;          /* the thread that exited */
+	struct ts_result r;   /* its final counters */
+	int32_t tgid;         /* > 0 when the record also carries the group's totals: */
+	struct ts_result g;   /* the last thread of tgid exited (max/min unknown) */
+};
+
+/*
+ * Decodes the exit record at the start of buf (a TASKSTATS_CMD_NEW message
+ * of family holding an AGGR_PID nest and, for a group's last thread, an
+ * AGGR_TGID nest). Returns the bytes the message occupies, or -1 when buf does
+ * not start with a well-formed message; *is_exit tells whether it was an exit
+ * record with a thread's stats.
+ */
+ssize_t ts_parse_exit(const void *buf, size_t len, uint16_t family, struct ts_exit_msg *out, bool *is_exit);
+
+/*
+ * Writes a request registering (reg true) or deregistering the sending socket
+ * for exit records from the CPUs in cpulist ("0-3"), asking for an ACK.
+ * Returns its length, or 0 if size is too small.
+ */
+size_t ts_build_listen(void *buf, size_t size, uint16_t family, uint32_t seq, const char *cpulist, bool reg);
 
 /*
  * Writes one TASKSTATS_CMD_GET request for a TID (tgid false) or a thread

@@ -265,7 +265,7 @@ START_TEST(values_of_a_process)
 	t.state = 'Z';
 	t.nice = -5;
 	t.prio = 15;
-	t.cpu_ticks = 12345;
+	t.cpu_ns = 123450000000LL;
 	t.vm_size = 3060;
 	t.vm_rss = 1530;
 	t.vm_pte = 52;

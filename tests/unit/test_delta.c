@@ -1,7 +1,8 @@
 /*
- * Rates between two snapshots: identity by (tid, start time), newborn tasks,
- * counters that go backwards, process switch rates summed over threads,
- * delay percentages and averages, plugin counters.
+ * Rates between two snapshots: each counter over the time between its own
+ * two reads, identity by (tid, start time), newborn tasks, counters that go
+ * backwards, process sums over threads and exited threads with lower-bound
+ * marks, the plausibility bound on delay steps, plugin counters.
  */
 #include <check.h>
 #include <math.h>
@@ -14,39 +15,55 @@
 #include "model/task.h"
 
 #define EPS 1e-9
+#define MS 1000000LL  /* ns */
+#define SEC 1000000000LL
 
-/* prev at t=100 s, cur at t=102 s: a 2 s interval; the previous sample was
- * taken at boot tick 10000 (USER_HZ 100), the current one at 10200 */
+/* prev began at t=100 s, cur at t=102 s; boot time runs 1000 s ahead of the
+ * monotonic clock (boot ticks 110000 and 110200 at USER_HZ 100) */
 #define PREV_MONO 100.0
 #define CUR_MONO 102.0
-#define PREV_BOOT 10000.0
-#define CUR_BOOT 10200.0
+#define OFFSET 1000.0
+#define HZ 100.0
+#define PREV_BOOT ((PREV_MONO + OFFSET) * HZ)
+#define CUR_BOOT ((CUR_MONO + OFFSET) * HZ)
+/* a start time long before both samples */
+#define OLD_START 50000
 
-static void snap_init(struct snapshot *s, double mono, double boot, size_t nprocs)
+static void snap_init(struct snapshot *s, double mono, size_t nprocs)
 {
 	memset(s, 0, sizeof(*s));
 	s->mono = mono;
 	s->wall = 1700000000.0 + mono;
-	s->boot_ticks = boot;
+	s->boot_offset = OFFSET;
+	s->hz = HZ;
+	s->boot_ticks = (mono + OFFSET) * HZ;
 	s->nprocs = nprocs;
 	s->procs = calloc(nprocs ? nprocs : 1, sizeof(*s->procs));
 	ck_assert_ptr_nonnull(s->procs);
 	for (size_t i = 0; i < nprocs; i++)
 		task_init(&s->procs[i]);
-	s->ctxt_from_group = true;
 }
 
-static void set_task(struct tv_task *t, int32_t tid, int32_t tgid, uint64_t start, int64_t cpu, int64_t vol,
-		     int64_t invol)
+/* A task read at `when` (every counter); cpu in ns. */
+static void set_task(struct tv_task *t, double when, int32_t tid, int32_t tgid, uint64_t start, int64_t cpu,
+		     int64_t vol, int64_t invol)
 {
 	t->tid = tid;
 	t->tgid = tgid;
 	t->is_thread = tid != tgid || t->is_thread;
 	t->start_ticks = start;
-	t->cpu_ticks = cpu;
+	t->cpu_ns = cpu;
+	t->cpu_fine = t->is_thread;
 	t->ctxt_vol = vol;
 	t->ctxt_invol = invol;
 	t->state = 'S';
+	t->nthreads = 1;
+	t->t_cpu = t->t_ctxt = t->t_delay = when;
+}
+
+static void set_delay(struct tv_task *t, int c, int64_t count, int64_t total)
+{
+	t->delay[c] = (struct tv_delay){count, total, TV_UNKNOWN, TV_UNKNOWN};
 }
 
 /* Gives a process n thread slots (tids filled in by the caller, sorted). */
@@ -55,6 +72,7 @@ static struct tv_task *add_threads(struct tv_task *p, size_t n)
 	p->threads = calloc(n, sizeof(*p->threads));
 	ck_assert_ptr_nonnull(p->threads);
 	p->nthreads_read = n;
+	p->nthreads = (int64_t)n;
 	p->threads_complete = true;
 	p->threads_are_rows = true;
 	for (size_t i = 0; i < n; i++) {
@@ -64,9 +82,35 @@ static struct tv_task *add_threads(struct tv_task *p, size_t n)
 	return p->threads;
 }
 
-static void colset_plain(struct colset *cs)
+static struct tv_task *add_exited(struct tv_task *p, size_t n)
 {
-	ck_assert_int_eq(colset_init(cs), 0);
+	p->exited = calloc(n, sizeof(*p->exited));
+	ck_assert_ptr_nonnull(p->exited);
+	p->nexited = n;
+	for (size_t i = 0; i < n; i++) {
+		task_init(&p->exited[i]);
+		p->exited[i].is_thread = true;
+	}
+	return p->exited;
+}
+
+struct pair {
+	struct colset cs;
+	struct snapshot prev, cur;
+};
+
+static void pair_init(struct pair *p, size_t nprev, size_t ncur)
+{
+	ck_assert_int_eq(colset_init(&p->cs), 0);
+	snap_init(&p->prev, PREV_MONO, nprev);
+	snap_init(&p->cur, CUR_MONO, ncur);
+}
+
+static void pair_free(struct pair *p)
+{
+	snapshot_free(&p->prev);
+	snapshot_free(&p->cur);
+	colset_free(&p->cs);
 }
 
 /* ---- the primitives ---- */
@@ -102,419 +146,464 @@ START_TEST(delay_primitives)
 }
 END_TEST
 
+START_TEST(delay_bound_primitive)
+{
+	/* a thread 10 s old: at most 10 s plus two ticks and a millisecond */
+	ck_assert_double_eq_tol(delta_delay_bound(10.0, 1, 100.0), 10.021, EPS);
+	/* three threads of a process 10 s old */
+	ck_assert_double_eq_tol(delta_delay_bound(10.0, 3, 100.0), 30.063, EPS);
+	ck_assert(isinf(delta_delay_bound(NAN, 1, 100.0)));
+	ck_assert(isinf(delta_delay_bound(10.0, 0, 100.0)));
+}
+END_TEST
+
 /* ---- whole snapshots ---- */
 
 START_TEST(first_sample_has_no_rates)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot cur;
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&cur.procs[0], 10, 10, 500, 1200, 10, 1);
-	delta_apply(NULL, &cur, &cs);
-	ck_assert(isnan(cur.procs[0].cpu_pct));
-	ck_assert(isnan(cur.procs[0].ctxt_vol_rate));
-	snapshot_free(&cur);
-	colset_free(&cs);
+	struct pair p;
+	pair_init(&p, 0, 1);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, OLD_START, 12 * SEC, 10, 1);
+	delta_apply(NULL, &p.cur, &p.cs);
+	ck_assert(isnan(p.cur.procs[0].cpu_pct));
+	ck_assert(isnan(p.cur.procs[0].ctxt_vol_rate));
+	pair_free(&p);
 }
 END_TEST
 
 START_TEST(rates_over_two_seconds)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 2);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 2);
-	set_task(&prev.procs[0], 10, 10, 500, 1000, 50, 10);
-	set_task(&cur.procs[0], 10, 10, 500, 1200, 250, 14);   /* 200 ticks in 2 s: one full CPU */
-	set_task(&prev.procs[1], 20, 20, 600, 7, 0, 0);
-	set_task(&cur.procs[1], 20, 20, 600, 17, 0, 0);        /* 10 ticks in 2 s: 5 % */
-	delta_apply(&prev, &cur, &cs);
-	ck_assert_double_eq_tol(cur.procs[0].cpu_pct, 100.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_vol_rate, 100.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_invol_rate, 2.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[1].cpu_pct, 5.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[1].ctxt_vol_rate, 0.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	struct pair p;
+	pair_init(&p, 2, 2);
+	set_task(&p.prev.procs[0], PREV_MONO, 10, 10, OLD_START, 10 * SEC, 50, 10);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, OLD_START, 12 * SEC, 250, 14); /* 2 s of CPU in 2 s */
+	set_task(&p.prev.procs[1], PREV_MONO, 20, 20, OLD_START, 70 * MS, 0, 0);
+	set_task(&p.cur.procs[1], CUR_MONO, 20, 20, OLD_START, 170 * MS, 0, 0);   /* 0.1 s in 2 s: 5 % */
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(p.cur.procs[0].cpu_pct, 100.0, EPS);
+	ck_assert_double_eq_tol(p.cur.procs[0].ctxt_vol_rate, 100.0, EPS);
+	ck_assert_double_eq_tol(p.cur.procs[0].ctxt_invol_rate, 2.0, EPS);
+	ck_assert_double_eq_tol(p.cur.procs[1].cpu_pct, 5.0, EPS);
+	ck_assert_double_eq_tol(p.cur.procs[1].ctxt_vol_rate, 0.0, EPS);
+	pair_free(&p);
+}
+END_TEST
+
+/*
+ * The refresh began at 102 s but this task was read 0.5 s later (a busy
+ * machine, many processes before it), and 0.1 s late last time: its
+ * interval is 2.4 s, not 2 s.
+ */
+START_TEST(each_counter_over_its_own_interval)
+{
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *o = &p.prev.procs[0], *c = &p.cur.procs[0];
+	set_task(o, PREV_MONO + 0.1, 10, 10, OLD_START, 0, 1000, 0);
+	set_task(c, CUR_MONO + 0.5, 10, 10, OLD_START, 0, 3400, 0);
+	/* the switch counts came from a later reply than the CPU time */
+	o->t_ctxt = PREV_MONO + 0.2;
+	c->t_ctxt = CUR_MONO + 0.6;
+	o->cpu_ns = 1 * SEC;
+	c->cpu_ns = 1 * SEC + 1200 * MS; /* 1.2 s of CPU over 2.4 s */
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(c->cpu_pct, 50.0, 1e-6);
+	ck_assert_double_eq_tol(c->ctxt_vol_rate, 1000.0, 1e-6); /* 2400 over 2.4 s */
+	pair_free(&p);
 }
 END_TEST
 
 START_TEST(multi_cpu_process_above_100)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&prev.procs[0], 10, 10, 500, 0, 0, 0);
-	set_task(&cur.procs[0], 10, 10, 500, 700, 0, 0); /* 3.5 CPUs */
-	delta_apply(&prev, &cur, &cs);
-	ck_assert_double_eq_tol(cur.procs[0].cpu_pct, 350.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	struct pair p;
+	pair_init(&p, 1, 1);
+	set_task(&p.prev.procs[0], PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, OLD_START, 7 * SEC, 0, 0); /* 3.5 CPUs */
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(p.cur.procs[0].cpu_pct, 350.0, EPS);
+	pair_free(&p);
 }
 END_TEST
 
 START_TEST(pid_reuse_is_unknown)
 {
 	/* same PID, other start time, and not born after the previous sample as far
-	 * as we can tell: its past is unknown. The old task's counters are smaller
-	 * so a wrong pairing would produce a plausible number. */
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&prev.procs[0], 10, 10, 500, 100, 10, 10);
-	set_task(&cur.procs[0], 10, 10, 501, 150, 20, 20);
-	delta_apply(&prev, &cur, &cs);
-	ck_assert(isnan(cur.procs[0].cpu_pct));
-	ck_assert(isnan(cur.procs[0].ctxt_vol_rate));
-	ck_assert(isnan(cur.procs[0].ctxt_invol_rate));
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	 * as we can tell: its past is unknown */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	set_task(&p.prev.procs[0], PREV_MONO, 10, 10, OLD_START, 10 * SEC, 50, 0);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, OLD_START + 1, 12 * SEC, 60, 0);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert(isnan(p.cur.procs[0].cpu_pct));
+	ck_assert(isnan(p.cur.procs[0].ctxt_vol_rate));
+	pair_free(&p);
 }
 END_TEST
 
 START_TEST(pid_reuse_newborn_counts_from_zero)
 {
 	/* same PID, started after the previous sample: a new task whose whole
-	 * total happened in the interval, never a difference with the old one */
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&prev.procs[0], 10, 10, 500, 10, 4, 0);
-	set_task(&cur.procs[0], 10, 10, 10100, 50, 30, 2);
-	delta_apply(&prev, &cur, &cs);
-	ck_assert_double_eq_tol(cur.procs[0].cpu_pct, 25.0, EPS);      /* 50 ticks / 2 s, not 40 */
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_vol_rate, 15.0, EPS);  /* 30 / 2, not 13 */
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_invol_rate, 1.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	 * counters belong to the interval */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	set_task(&p.prev.procs[0], PREV_MONO, 10, 10, OLD_START, 400 * MS, 17, 0);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, (uint64_t)PREV_BOOT + 50, 500 * MS, 30, 0);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(p.cur.procs[0].cpu_pct, 25.0, EPS);     /* 0.5 s / 2 s, not 0.1 s */
+	ck_assert_double_eq_tol(p.cur.procs[0].ctxt_vol_rate, 15.0, EPS); /* 30 / 2, not 13 / 2 */
+	pair_free(&p);
 }
 END_TEST
 
 START_TEST(counter_reset_is_unknown)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&prev.procs[0], 10, 10, 500, 1000, 500, 50);
-	set_task(&cur.procs[0], 10, 10, 500, 900, 100, 60);
-	delta_apply(&prev, &cur, &cs);
-	ck_assert(isnan(cur.procs[0].cpu_pct));
-	ck_assert(isnan(cur.procs[0].ctxt_vol_rate));
+	struct pair p;
+	pair_init(&p, 1, 1);
+	set_task(&p.prev.procs[0], PREV_MONO, 10, 10, OLD_START, 10 * SEC, 50, 10);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, OLD_START, 12 * SEC, 40, 12);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert(isnan(p.cur.procs[0].ctxt_vol_rate));
 	/* the counter that did go forward still gives its rate */
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_invol_rate, 5.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	ck_assert_double_eq_tol(p.cur.procs[0].ctxt_invol_rate, 1.0, EPS);
+	ck_assert_double_eq_tol(p.cur.procs[0].cpu_pct, 100.0, EPS);
+	pair_free(&p);
+}
+END_TEST
+
+START_TEST(ticks_and_nanoseconds_do_not_mix)
+{
+	/* a CPU time from clock ticks last time and from nanoseconds now is no rate */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	set_task(&p.prev.procs[0], PREV_MONO, 10, 10, OLD_START, 10 * SEC, 0, 0);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, OLD_START, 11 * SEC, 0, 0);
+	p.cur.procs[0].cpu_fine = true;
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert(isnan(p.cur.procs[0].cpu_pct));
+	pair_free(&p);
 }
 END_TEST
 
 START_TEST(newborn_process)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 2);
-	set_task(&prev.procs[0], 10, 10, 500, 0, 0, 0);
-	set_task(&cur.procs[0], 10, 10, 500, 0, 0, 0);
-	set_task(&cur.procs[1], 30, 30, 10150, 40, 30, 6); /* started 1.5 s after the previous sample */
-	delta_apply(&prev, &cur, &cs);
-	ck_assert_double_eq_tol(cur.procs[1].cpu_pct, 20.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[1].ctxt_vol_rate, 15.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[1].ctxt_invol_rate, 3.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	struct pair p;
+	pair_init(&p, 1, 2);
+	set_task(&p.prev.procs[0], PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, OLD_START, 0, 0, 0);
+	/* started 1.5 s after the previous sample began */
+	set_task(&p.cur.procs[1], CUR_MONO, 30, 30, (uint64_t)PREV_BOOT + 150, 400 * MS, 30, 6);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(p.cur.procs[1].cpu_pct, 20.0, EPS);
+	ck_assert_double_eq_tol(p.cur.procs[1].ctxt_vol_rate, 15.0, EPS);
+	pair_free(&p);
 }
 END_TEST
 
 START_TEST(unseen_old_process_is_unknown)
 {
 	/* absent from the previous sample but older than it (e.g. it was not
-	 * readable then): no rate, not its lifetime total */
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 0);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&cur.procs[0], 30, 30, 9000, 4000, 30, 6);
-	delta_apply(&prev, &cur, &cs);
-	ck_assert(isnan(cur.procs[0].cpu_pct));
-	ck_assert(isnan(cur.procs[0].ctxt_vol_rate));
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	 * selected then): no rate */
+	struct pair p;
+	pair_init(&p, 0, 1);
+	set_task(&p.cur.procs[0], CUR_MONO, 30, 30, OLD_START, 4 * SEC, 30, 6);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert(isnan(p.cur.procs[0].cpu_pct));
+	ck_assert(isnan(p.cur.procs[0].ctxt_vol_rate));
+	pair_free(&p);
 }
 END_TEST
 
-START_TEST(thread_rates_and_thread_pid_reuse)
+/* ---- processes as sums of their threads ---- */
+
+START_TEST(process_is_the_sum_of_its_thread_rows)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&prev.procs[0], 10, 10, 500, 300, 0, 0);
-	set_task(&cur.procs[0], 10, 10, 500, 500, 0, 0);
-	struct tv_task *pt = add_threads(&prev.procs[0], 2);
-	set_task(&pt[0], 10, 10, 500, 100, 0, 0);
-	set_task(&pt[1], 11, 10, 600, 200, 0, 0);
-	struct tv_task *ct = add_threads(&cur.procs[0], 2);
-	set_task(&ct[0], 10, 10, 500, 160, 0, 0);
-	set_task(&ct[1], 11, 10, 10100, 30, 0, 0); /* TID 11 reused by a thread born in the interval */
-	delta_apply(&prev, &cur, &cs);
-	ck_assert_double_eq_tol(ct[0].cpu_pct, 30.0, EPS);
-	ck_assert_double_eq_tol(ct[1].cpu_pct, 15.0, EPS); /* 30 ticks of its own, not 30 - 200 */
-	ck_assert_double_eq_tol(cur.procs[0].cpu_pct, 100.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	/*
+	 * Two threads read at different moments: each rate over its own
+	 * interval; the process row is their sum exactly, not a rate of its
+	 * own group counters read at yet another moment.
+	 */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *po = &p.prev.procs[0], *pc = &p.cur.procs[0];
+	set_task(po, PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(pc, CUR_MONO, 10, 10, OLD_START, 0, 9999, 0); /* a group counter: not used */
+	struct tv_task *ot = add_threads(po, 2), *ct = add_threads(pc, 2);
+	set_task(&ot[0], PREV_MONO + 0.01, 10, 10, OLD_START, 1 * SEC, 100, 5);
+	ot[0].is_thread = true;
+	set_task(&ot[1], PREV_MONO + 0.02, 11, 10, OLD_START, 2 * SEC, 1000, 50);
+	set_task(&ct[0], CUR_MONO + 0.01, 10, 10, OLD_START, 1 * SEC + 500 * MS, 2100, 9);
+	ct[0].is_thread = true;
+	set_task(&ct[1], CUR_MONO + 0.52, 11, 10, OLD_START, 2 * SEC + 1250 * MS, 4000, 60);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(ct[0].ctxt_vol_rate, 1000.0, 1e-6);   /* 2000 / 2.0 s */
+	ck_assert_double_eq_tol(ct[1].ctxt_vol_rate, 1200.0, 1e-6);   /* 3000 / 2.5 s */
+	ck_assert_double_eq_tol(ct[1].cpu_pct, 50.0, 1e-6);           /* 1.25 s / 2.5 s */
+	ck_assert_double_eq_tol(pc->ctxt_vol_rate, 2200.0, 1e-6);
+	ck_assert_double_eq_tol(pc->ctxt_invol_rate, 2.0 + 4.0, 1e-6);
+	ck_assert_double_eq_tol(pc->cpu_pct, 25.0 + 50.0, 1e-6);
+	ck_assert_uint_eq(pc->partial, 0);
+	pair_free(&p);
 }
 END_TEST
 
-START_TEST(process_ctxt_is_sum_of_thread_rates)
+START_TEST(exited_thread_with_final_counters_is_counted)
 {
-	/* without taskstats the process totals are sums over the live threads:
-	 * a thread that exits makes the total drop, yet the rate must be the
-	 * sum of the remaining threads' rates plus the new thread's */
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	prev.ctxt_from_group = cur.ctxt_from_group = false;
-	set_task(&prev.procs[0], 10, 10, 500, 0, 1300, 130);
-	set_task(&cur.procs[0], 10, 10, 500, 0, 420, 42);
-	struct tv_task *pt = add_threads(&prev.procs[0], 3);
-	set_task(&pt[0], 10, 10, 500, 0, 100, 10);
-	set_task(&pt[1], 11, 10, 600, 0, 200, 20);
-	set_task(&pt[2], 12, 10, 700, 0, 1000, 100); /* exits during the interval */
-	struct tv_task *ct = add_threads(&cur.procs[0], 3);
-	set_task(&ct[0], 10, 10, 500, 0, 140, 14);
-	set_task(&ct[1], 11, 10, 600, 0, 260, 26);
-	set_task(&ct[2], 13, 10, 10050, 0, 20, 2);   /* new thread */
-	delta_apply(&prev, &cur, &cs);
-	/* (40 + 60 + 20) / 2 s and (4 + 6 + 2) / 2 s */
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_vol_rate, 60.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_invol_rate, 6.0, EPS);
-	ck_assert_double_eq_tol(ct[0].ctxt_vol_rate, 20.0, EPS);
-	ck_assert_double_eq_tol(ct[1].ctxt_vol_rate, 30.0, EPS);
-	ck_assert_double_eq_tol(ct[2].ctxt_vol_rate, 10.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	/* thread 12 exited in the interval; the exit record gave its final counters */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *po = &p.prev.procs[0], *pc = &p.cur.procs[0];
+	set_task(po, PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(pc, CUR_MONO, 10, 10, OLD_START, 0, 0, 0);
+	struct tv_task *ot = add_threads(po, 2), *ct = add_threads(pc, 1);
+	set_task(&ot[0], PREV_MONO, 10, 10, OLD_START, 0, 100, 0);
+	ot[0].is_thread = true;
+	set_task(&ot[1], PREV_MONO, 12, 10, OLD_START, 0, 1000, 0);
+	set_task(&ct[0], CUR_MONO, 10, 10, OLD_START, 0, 300, 0);
+	ct[0].is_thread = true;
+	struct tv_task *ex = add_exited(pc, 2);
+	set_task(&ex[0], CUR_MONO - 1.0, 12, 10, OLD_START, 0, 1600, 0);   /* 600 more before it ended */
+	/* 13 came and went between the two samples: not in the earlier list */
+	set_task(&ex[1], CUR_MONO - 0.5, 13, 10, (uint64_t)PREV_BOOT + 20, 0, 50, 0);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	/* (200 + 600 + 50) over the process's 2 s */
+	ck_assert_double_eq_tol(pc->ctxt_vol_rate, 425.0, 1e-6);
+	ck_assert_uint_eq(pc->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE), 0);
+	pair_free(&p);
 }
 END_TEST
 
-START_TEST(folded_threads_matched_by_tid)
+START_TEST(exited_thread_unknown_makes_a_lower_bound)
 {
-	/* a folded process's threads are read from status alone (no start time):
-	 * same TID in the same process is the same thread, a new TID counts from
-	 * zero, a counter that went down (TID reused) makes the sum unknown */
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	prev.ctxt_from_group = cur.ctxt_from_group = false;
-	set_task(&prev.procs[0], 10, 10, 500, 0, 0, 0);
-	set_task(&cur.procs[0], 10, 10, 500, 0, 0, 0);
-	struct tv_task *pt = add_threads(&prev.procs[0], 2);
-	set_task(&pt[0], 10, 10, TV_START_UNKNOWN, TV_UNKNOWN, 100, 10);
-	set_task(&pt[1], 11, 10, TV_START_UNKNOWN, TV_UNKNOWN, 200, 20);
-	struct tv_task *ct = add_threads(&cur.procs[0], 3);
-	set_task(&ct[0], 10, 10, TV_START_UNKNOWN, TV_UNKNOWN, 140, 14);
-	set_task(&ct[1], 11, 10, 600, 0, 260, 26); /* unfolded since: start known now */
-	set_task(&ct[2], 12, 10, TV_START_UNKNOWN, TV_UNKNOWN, 20, 2);
-	delta_apply(&prev, &cur, &cs);
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_vol_rate, (40 + 60 + 20) / 2.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_invol_rate, (4 + 6 + 2) / 2.0, EPS);
-	ck_assert_double_eq_tol(ct[1].ctxt_vol_rate, 30.0, EPS);
-	ck_assert(isnan(ct[1].cpu_pct)); /* the old entry had no CPU time */
-
-	pt[1].ctxt_vol = 900; /* TID 11 now has fewer switches than before: another thread */
-	delta_apply(&prev, &cur, &cs);
-	ck_assert(isnan(cur.procs[0].ctxt_vol_rate));
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	/* without exit records the thread that left took its last switches with it */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *po = &p.prev.procs[0], *pc = &p.cur.procs[0];
+	set_task(po, PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(pc, CUR_MONO, 10, 10, OLD_START, 0, 0, 0);
+	pc->live_sums = true;
+	struct tv_task *ot = add_threads(po, 2), *ct = add_threads(pc, 1);
+	set_task(&ot[0], PREV_MONO, 10, 10, OLD_START, 1 * SEC, 100, 0);
+	ot[0].is_thread = true;
+	set_task(&ot[1], PREV_MONO, 12, 10, OLD_START, 1 * SEC, 1000, 0);
+	set_task(&ct[0], CUR_MONO, 10, 10, OLD_START, 2 * SEC, 300, 0);
+	ct[0].is_thread = true;
+	struct tv_task *ex = add_exited(pc, 1);
+	ex[0].tid = 12;
+	ex[0].tgid = 10;
+	ex[0].start_ticks = OLD_START;
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(pc->ctxt_vol_rate, 100.0, 1e-6);
+	ck_assert(pc->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE));
+	ck_assert(pc->partial & TV_PART_BIT(TV_PART_CTXT_INVOL_RATE));
+	ck_assert(pc->partial & TV_PART_BIT(TV_PART_CPU));
+	ck_assert_double_eq_tol(pc->cpu_pct, 50.0, 1e-6);
+	/* the rendered value says so */
+	struct tv_value v = column_value(colset_find(&p.cs, "ctxt_vol_rate"), pc);
+	ck_assert(v.partial);
+	pair_free(&p);
 }
 END_TEST
 
-START_TEST(process_ctxt_from_group_uses_process_counters)
+START_TEST(live_sum_never_gives_its_own_rate)
 {
-	/* with taskstats TGID totals (dead threads included) the process's own counters count */
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&prev.procs[0], 10, 10, 500, 0, 1300, 130);
-	set_task(&cur.procs[0], 10, 10, 500, 0, 1500, 150);
-	struct tv_task *pt = add_threads(&prev.procs[0], 1);
-	set_task(&pt[0], 10, 10, 500, 0, 100, 10);
-	struct tv_task *ct = add_threads(&cur.procs[0], 1);
-	set_task(&ct[0], 10, 10, 500, 0, 102, 10);
-	delta_apply(&prev, &cur, &cs);
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_vol_rate, 100.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_invol_rate, 10.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	/*
+	 * A process total summed over live threads drops when one exits; when a
+	 * thread's own change is unknown there is no sum, and the difference of
+	 * the live totals must not stand in for it.
+	 */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *po = &p.prev.procs[0], *pc = &p.cur.procs[0];
+	set_task(po, PREV_MONO, 10, 10, OLD_START, 0, 1100, 0);
+	set_task(pc, CUR_MONO, 10, 10, OLD_START, 0, 1300, 0);
+	po->live_sums = pc->live_sums = true;
+	struct tv_task *ot = add_threads(po, 1), *ct = add_threads(pc, 1);
+	set_task(&ot[0], PREV_MONO, 10, 10, OLD_START, 0, 1100, 0);
+	ot[0].is_thread = true;
+	set_task(&ct[0], CUR_MONO, 10, 10, OLD_START, 0, TV_UNKNOWN, 0);
+	ct[0].is_thread = true;
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert(isnan(pc->ctxt_vol_rate));
+	pair_free(&p);
 }
 END_TEST
 
-START_TEST(process_ctxt_unknown_without_complete_threads)
+START_TEST(group_counters_when_threads_are_not_read)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	prev.ctxt_from_group = cur.ctxt_from_group = false;
-	set_task(&prev.procs[0], 10, 10, 500, 0, 100, 10);
-	set_task(&cur.procs[0], 10, 10, 500, 0, 200, 20);
-	/* no thread list this time: a sum over threads cannot be formed */
-	delta_apply(&prev, &cur, &cs);
-	ck_assert(isnan(cur.procs[0].ctxt_vol_rate));
-	ck_assert(isnan(cur.procs[0].ctxt_invol_rate));
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	/* a folded process with taskstats group totals (dead threads included) */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	set_task(&p.prev.procs[0], PREV_MONO, 10, 10, OLD_START, 0, 1000, 100);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, OLD_START, 0, 1400, 120);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(p.cur.procs[0].ctxt_vol_rate, 200.0, EPS);
+	ck_assert_double_eq_tol(p.cur.procs[0].ctxt_invol_rate, 10.0, EPS);
+	pair_free(&p);
 }
 END_TEST
 
-START_TEST(process_ctxt_unknown_when_a_thread_is_unknown)
+START_TEST(threads_of_a_newly_listed_process_fall_back_to_the_group)
 {
-	/* one thread whose counter went backwards: the sum is unknown, not partial */
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	prev.ctxt_from_group = cur.ctxt_from_group = false;
-	set_task(&prev.procs[0], 10, 10, 500, 0, 0, 0);
-	set_task(&cur.procs[0], 10, 10, 500, 0, 0, 0);
-	struct tv_task *pt = add_threads(&prev.procs[0], 2);
-	set_task(&pt[0], 10, 10, 500, 0, 100, 10);
-	set_task(&pt[1], 11, 10, 600, 0, 200, 20);
-	struct tv_task *ct = add_threads(&cur.procs[0], 2);
-	set_task(&ct[0], 10, 10, 500, 0, 140, 14);
-	set_task(&ct[1], 11, 10, 600, 0, 150, 26);
-	delta_apply(&prev, &cur, &cs);
-	ck_assert(isnan(cur.procs[0].ctxt_vol_rate));
-	ck_assert(isnan(cur.procs[0].ctxt_invol_rate));
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	/* unfolded since the previous sample: its threads have no past yet */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	set_task(&p.prev.procs[0], PREV_MONO, 10, 10, OLD_START, 1 * SEC, 1000, 100);
+	set_task(&p.cur.procs[0], CUR_MONO, 10, 10, OLD_START, 2 * SEC, 1400, 120);
+	struct tv_task *ct = add_threads(&p.cur.procs[0], 1);
+	set_task(&ct[0], CUR_MONO, 11, 10, OLD_START, 0, 500, 0);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert(isnan(ct[0].ctxt_vol_rate));
+	ck_assert_double_eq_tol(p.cur.procs[0].ctxt_vol_rate, 200.0, EPS);
+	ck_assert_double_eq_tol(p.cur.procs[0].cpu_pct, 50.0, EPS);
+	pair_free(&p);
+}
+END_TEST
+
+START_TEST(newborn_threads_count_from_zero)
+{
+	/* 12 is new (not in the complete earlier list); 11 reused a TID with a new start */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *po = &p.prev.procs[0], *pc = &p.cur.procs[0];
+	set_task(po, PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(pc, CUR_MONO, 10, 10, OLD_START, 0, 0, 0);
+	struct tv_task *ot = add_threads(po, 1), *ct = add_threads(pc, 2);
+	set_task(&ot[0], PREV_MONO, 11, 10, OLD_START, 5 * SEC, 5000, 0);
+	set_task(&ct[0], CUR_MONO, 11, 10, (uint64_t)PREV_BOOT + 100, 300 * MS, 40, 0);
+	set_task(&ct[1], CUR_MONO, 12, 10, TV_START_UNKNOWN, 100 * MS, 20, 0);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(ct[0].cpu_pct, 15.0, 1e-6);
+	ck_assert_double_eq_tol(ct[1].ctxt_vol_rate, 10.0, 1e-6);
+	ck_assert_double_eq_tol(pc->ctxt_vol_rate, 30.0, 1e-6);
+	pair_free(&p);
 }
 END_TEST
 
 START_TEST(newborn_process_threads)
 {
 	/* a process born in the interval: its threads count from zero too */
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 0);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	prev.ctxt_from_group = cur.ctxt_from_group = false;
-	set_task(&cur.procs[0], 40, 40, 10020, 60, 12, 4);
-	struct tv_task *ct = add_threads(&cur.procs[0], 2);
-	set_task(&ct[0], 40, 40, 10020, 40, 8, 2);
-	set_task(&ct[1], 41, 40, 10030, 20, 4, 2);
-	delta_apply(&prev, &cur, &cs);
-	ck_assert_double_eq_tol(cur.procs[0].cpu_pct, 30.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_vol_rate, 6.0, EPS);
-	ck_assert_double_eq_tol(cur.procs[0].ctxt_invol_rate, 2.0, EPS);
-	ck_assert_double_eq_tol(ct[1].cpu_pct, 10.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	struct pair p;
+	pair_init(&p, 0, 1);
+	struct tv_task *pc = &p.cur.procs[0];
+	set_task(pc, CUR_MONO, 10, 10, (uint64_t)PREV_BOOT + 10, 200 * MS, 0, 0);
+	pc->live_sums = true;
+	struct tv_task *ct = add_threads(pc, 2);
+	set_task(&ct[0], CUR_MONO, 10, 10, TV_START_UNKNOWN, 100 * MS, 30, 2);
+	ct[0].is_thread = true;
+	set_task(&ct[1], CUR_MONO, 11, 10, TV_START_UNKNOWN, 100 * MS, 10, 2);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(pc->ctxt_vol_rate, 20.0, 1e-6);
+	ck_assert_double_eq_tol(pc->ctxt_invol_rate, 2.0, 1e-6);
+	pair_free(&p);
 }
 END_TEST
 
-static void set_delay(struct tv_task *t, int cls, int64_t count, int64_t total_ns)
-{
-	t->delay[cls].count = count;
-	t->delay[cls].total_ns = total_ns;
-}
+/* ---- delays ---- */
 
 START_TEST(delay_pct_and_avg)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&prev.procs[0], 10, 10, 500, 0, 0, 0);
-	set_task(&cur.procs[0], 10, 10, 500, 0, 0, 0);
-	struct tv_task *p = &prev.procs[0], *c = &cur.procs[0];
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *o = &p.prev.procs[0], *c = &p.cur.procs[0];
+	set_task(o, PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(c, CUR_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_delay(o, TV_DELAY_CPU, 10, 1 * SEC);
+	set_delay(c, TV_DELAY_CPU, 20, 1 * SEC + 500 * MS);
+	set_delay(o, TV_DELAY_IO, 3, 100 * MS);
+	set_delay(c, TV_DELAY_IO, 3, 100 * MS);
+	set_delay(o, TV_DELAY_SWAPIN, 3, 100 * MS);
+	set_delay(c, TV_DELAY_SWAPIN, 4, 0);
+	set_delay(o, TV_DELAY_IRQ, 1, 1 * MS);
+	set_delay(c, TV_DELAY_IRQ, 2, 3 * MS);
+	delta_apply(&p.prev, &p.cur, &p.cs);
 	/* cpu: 0.5 s in 10 waits */
-	set_delay(p, TV_DELAY_CPU, 10, 1000000000);
-	set_delay(c, TV_DELAY_CPU, 20, 1500000000);
-	/* io: no event in the interval */
-	set_delay(p, TV_DELAY_IO, 5, 7000000);
-	set_delay(c, TV_DELAY_IO, 5, 7000000);
-	/* swapin: the total wrapped */
-	set_delay(p, TV_DELAY_SWAPIN, 5, 900000000);
-	set_delay(c, TV_DELAY_SWAPIN, 9, 1000);
-	/* irq: 2 ms in one event */
-	set_delay(p, TV_DELAY_IRQ, 0, 0);
-	set_delay(c, TV_DELAY_IRQ, 1, 2000000);
-	/* reclaim: unknown (delay accounting off for this task) stays unknown */
-	delta_apply(&prev, &cur, &cs);
 	ck_assert_double_eq_tol(c->delay_pct[TV_DELAY_CPU], 25.0, EPS);
 	ck_assert_double_eq_tol(c->delay_avg_ms[TV_DELAY_CPU], 50.0, EPS);
+	/* io: no event in the interval */
 	ck_assert_double_eq_tol(c->delay_pct[TV_DELAY_IO], 0.0, EPS);
 	ck_assert(isnan(c->delay_avg_ms[TV_DELAY_IO]));
+	/* swapin: the total wrapped */
 	ck_assert(isnan(c->delay_pct[TV_DELAY_SWAPIN]));
-	ck_assert(isnan(c->delay_avg_ms[TV_DELAY_SWAPIN]));
-	ck_assert_double_eq_tol(c->delay_pct[TV_DELAY_IRQ], 0.1, EPS);
+	/* irq: 2 ms in one event */
 	ck_assert_double_eq_tol(c->delay_avg_ms[TV_DELAY_IRQ], 2.0, EPS);
+	/* reclaim: unknown (delay accounting off for this task) stays unknown */
 	ck_assert(isnan(c->delay_pct[TV_DELAY_RECLAIM]));
-	ck_assert(isnan(c->delay_avg_ms[TV_DELAY_RECLAIM]));
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	pair_free(&p);
+}
+END_TEST
+
+START_TEST(delay_jump_beyond_lifetime_is_rejected)
+{
+	/*
+	 * A process 100 s old with two threads: its I/O wait total cannot grow
+	 * by more than ~200 s in any interval. A step by the uptime (7 h) is a
+	 * kernel counter jump: unknown, and the sample says so. Its CPU wait,
+	 * within bounds, stays.
+	 */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *o = &p.prev.procs[0], *c = &p.cur.procs[0];
+	uint64_t start = (uint64_t)((CUR_MONO + OFFSET - 100.0) * HZ);
+	set_task(o, PREV_MONO, 10, 10, start, 0, 0, 0);
+	set_task(c, CUR_MONO, 10, 10, start, 0, 0, 0);
+	o->nthreads = c->nthreads = 2;
+	set_delay(o, TV_DELAY_IO, 5, 1 * SEC);
+	set_delay(c, TV_DELAY_IO, 6, 1 * SEC + 25000LL * SEC);
+	set_delay(o, TV_DELAY_CPU, 5, 1 * SEC);
+	set_delay(c, TV_DELAY_CPU, 9, 2 * SEC);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert(isnan(c->delay_pct[TV_DELAY_IO]));
+	ck_assert(isnan(c->delay_avg_ms[TV_DELAY_IO]));
+	ck_assert_double_eq_tol(c->delay_pct[TV_DELAY_CPU], 50.0, EPS);
+	ck_assert_uint_eq(p.cur.nrejects, 1);
+	ck_assert_int_eq(p.cur.rejects[0].tid, 10);
+	ck_assert_int_eq(p.cur.rejects[0].cls, TV_DELAY_IO);
+	ck_assert_double_eq_tol(p.cur.rejects[0].step_s, 25000.0, 1e-6);
+	ck_assert(p.cur.rejects[0].bound_s < 250.0);
+	pair_free(&p);
+}
+END_TEST
+
+START_TEST(long_wait_ending_in_the_interval_is_kept)
+{
+	/* a thread 60 s old whose 30 s wait (begun before) ends now: 1500 % is real */
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *o = &p.prev.procs[0], *c = &p.cur.procs[0];
+	uint64_t start = (uint64_t)((CUR_MONO + OFFSET - 60.0) * HZ);
+	set_task(o, PREV_MONO, 10, 10, start, 0, 0, 0);
+	set_task(c, CUR_MONO, 10, 10, start, 0, 0, 0);
+	set_delay(o, TV_DELAY_IO, 1, 0);
+	set_delay(c, TV_DELAY_IO, 2, 30 * SEC);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(c->delay_pct[TV_DELAY_IO], 1500.0, EPS);
+	ck_assert_uint_eq(p.cur.nrejects, 0);
+	pair_free(&p);
 }
 END_TEST
 
 START_TEST(delay_of_newborn_thread)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 1);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 1);
-	set_task(&prev.procs[0], 10, 10, 500, 0, 0, 0);
-	set_task(&cur.procs[0], 10, 10, 500, 0, 0, 0);
-	struct tv_task *pt = add_threads(&prev.procs[0], 1);
-	set_task(&pt[0], 10, 10, 500, 0, 0, 0);
-	struct tv_task *ct = add_threads(&cur.procs[0], 2);
-	set_task(&ct[0], 10, 10, 500, 0, 0, 0);
-	set_task(&ct[1], 11, 10, 10100, 0, 0, 0);
-	set_delay(&ct[1], TV_DELAY_IO, 4, 200000000); /* 0.2 s in 4 waits since it started */
-	delta_apply(&prev, &cur, &cs);
-	ck_assert_double_eq_tol(ct[1].delay_pct[TV_DELAY_IO], 10.0, EPS);
-	ck_assert_double_eq_tol(ct[1].delay_avg_ms[TV_DELAY_IO], 50.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
-	colset_free(&cs);
+	struct pair p;
+	pair_init(&p, 1, 1);
+	struct tv_task *po = &p.prev.procs[0], *pc = &p.cur.procs[0];
+	set_task(po, PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(pc, CUR_MONO, 10, 10, OLD_START, 0, 0, 0);
+	struct tv_task *ot = add_threads(po, 1), *ct = add_threads(pc, 2);
+	set_task(&ot[0], PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	ot[0].is_thread = true;
+	set_delay(&ot[0], TV_DELAY_IO, 0, 0);
+	set_task(&ct[0], CUR_MONO, 10, 10, OLD_START, 0, 0, 0);
+	ct[0].is_thread = true;
+	set_delay(&ct[0], TV_DELAY_IO, 0, 0);
+	set_task(&ct[1], CUR_MONO, 11, 10, (uint64_t)PREV_BOOT + 100, 0, 0, 0);
+	set_delay(&ct[1], TV_DELAY_IO, 4, 200 * MS); /* 0.2 s in 4 waits since it started */
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(ct[1].delay_pct[TV_DELAY_IO], 10.0, 1e-6);
+	ck_assert_double_eq_tol(ct[1].delay_avg_ms[TV_DELAY_IO], 50.0, 1e-6);
+	ck_assert_double_eq_tol(pc->delay_pct[TV_DELAY_IO], 10.0, 1e-6);
+	ck_assert_double_eq_tol(pc->delay_avg_ms[TV_DELAY_IO], 50.0, 1e-6);
+	pair_free(&p);
 }
 END_TEST
 
@@ -542,47 +631,69 @@ static void set_pval(struct tv_task *t, size_t npvals, size_t slot, bool known, 
 
 START_TEST(plugin_counter_becomes_rate)
 {
-	struct colset cs;
-	colset_plain(&cs);
-	ck_assert_int_ge(add_plugin_column(&cs, "io_read_rate", true, 0), 0);
-	ck_assert_int_ge(add_plugin_column(&cs, "fd_count", false, 1), 0);
-	struct snapshot prev, cur;
-	snap_init(&prev, PREV_MONO, PREV_BOOT, 4);
-	snap_init(&cur, CUR_MONO, CUR_BOOT, 5);
-	prev.npvals = cur.npvals = 2;
+	struct pair p;
+	pair_init(&p, 4, 5);
+	ck_assert_int_ge(add_plugin_column(&p.cs, "io_read_rate", true, 0), 0);
+	ck_assert_int_ge(add_plugin_column(&p.cs, "fd_count", false, 1), 0);
+	p.prev.npvals = p.cur.npvals = 2;
 	for (int i = 0; i < 4; i++) {
-		set_task(&prev.procs[i], 10 + i, 10 + i, 500, 0, 0, 0);
-		set_task(&cur.procs[i], 10 + i, 10 + i, 500, 0, 0, 0);
+		set_task(&p.prev.procs[i], PREV_MONO, 10 + i, 10 + i, OLD_START, 0, 0, 0);
+		set_task(&p.cur.procs[i], CUR_MONO, 10 + i, 10 + i, OLD_START, 0, 0, 0);
 	}
 	/* 10: 4096 bytes per second */
-	set_pval(&prev.procs[0], 2, 0, true, 1000);
-	set_pval(&cur.procs[0], 2, 0, true, 9192);
-	set_pval(&prev.procs[0], 2, 1, true, 7);
-	set_pval(&cur.procs[0], 2, 1, true, 9);
+	set_pval(&p.prev.procs[0], 2, 0, true, 1000);
+	set_pval(&p.cur.procs[0], 2, 0, true, 9192);
+	set_pval(&p.prev.procs[0], 2, 1, true, 7);
+	set_pval(&p.cur.procs[0], 2, 1, true, 9);
 	/* 11: the counter went backwards */
-	set_pval(&prev.procs[1], 2, 0, true, 5000);
-	set_pval(&cur.procs[1], 2, 0, true, 100);
+	set_pval(&p.prev.procs[1], 2, 0, true, 5000);
+	set_pval(&p.cur.procs[1], 2, 0, true, 100);
 	/* 12: unknown last time */
-	set_pval(&prev.procs[2], 2, 0, false, 0);
-	set_pval(&cur.procs[2], 2, 0, true, 100);
+	set_pval(&p.prev.procs[2], 2, 0, false, 0);
+	set_pval(&p.cur.procs[2], 2, 0, true, 100);
 	/* 13: no plugin values at all last time */
-	set_pval(&cur.procs[3], 2, 0, true, 100);
+	set_pval(&p.cur.procs[3], 2, 0, true, 100);
 	/* 14: born in the interval */
-	set_task(&cur.procs[4], 14, 14, 10100, 0, 0, 0);
-	set_pval(&cur.procs[4], 2, 0, true, 600);
-	delta_apply(&prev, &cur, &cs);
-	ck_assert(cur.procs[0].pvals[0].known);
-	ck_assert_double_eq_tol(cur.procs[0].pvals[0].f, 4096.0, EPS);
+	set_task(&p.cur.procs[4], CUR_MONO, 14, 14, (uint64_t)PREV_BOOT + 100, 0, 0, 0);
+	set_pval(&p.cur.procs[4], 2, 0, true, 600);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(p.cur.procs[0].pvals[0].f, 4096.0, EPS);
 	/* a non-counter keeps its raw value */
-	ck_assert(cur.procs[0].pvals[1].known);
-	ck_assert_int_eq(cur.procs[0].pvals[1].i, 9);
-	ck_assert(!cur.procs[1].pvals[0].known);
-	ck_assert(!cur.procs[2].pvals[0].known);
-	ck_assert(!cur.procs[3].pvals[0].known);
-	ck_assert(cur.procs[4].pvals[0].known);
-	ck_assert_double_eq_tol(cur.procs[4].pvals[0].f, 300.0, EPS);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
+	ck_assert(p.cur.procs[0].pvals[1].known);
+	ck_assert_int_eq(p.cur.procs[0].pvals[1].i, 9);
+	ck_assert(isnan(p.cur.procs[1].pvals[0].f));
+	ck_assert(isnan(p.cur.procs[2].pvals[0].f));
+	ck_assert(isnan(p.cur.procs[3].pvals[0].f));
+	ck_assert_double_eq_tol(p.cur.procs[4].pvals[0].f, 300.0, EPS);
+	pair_free(&p);
+}
+END_TEST
+
+START_TEST(plugin_counter_recovers_after_an_unknown_rate)
+{
+	/*
+	 * Three refreshes: the counter went backwards once (no rate), then moves
+	 * on normally: the third interval has a rate again. The raw value stays
+	 * known whatever became of the rate.
+	 */
+	struct colset cs;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	ck_assert_int_ge(add_plugin_column(&cs, "ctr", true, 0), 0);
+	struct snapshot s[3];
+	int64_t v[3] = {5000, 100, 300};
+	for (int i = 0; i < 3; i++) {
+		snap_init(&s[i], PREV_MONO + 2.0 * i, 1);
+		s[i].npvals = 1;
+		set_task(&s[i].procs[0], s[i].mono, 10, 10, OLD_START, 0, 0, 0);
+		set_pval(&s[i].procs[0], 1, 0, true, v[i]);
+		if (i)
+			delta_apply(&s[i - 1], &s[i], &cs);
+	}
+	ck_assert(isnan(s[1].procs[0].pvals[0].f));
+	ck_assert(s[1].procs[0].pvals[0].known);
+	ck_assert_double_eq_tol(s[2].procs[0].pvals[0].f, 100.0, EPS);
+	for (int i = 0; i < 3; i++)
+		snapshot_free(&s[i]);
 	colset_free(&cs);
 }
 END_TEST
@@ -593,36 +704,43 @@ static Suite *delta_suite(void)
 	TCase *tc = tcase_create("primitives");
 	tcase_add_test(tc, rate_primitive);
 	tcase_add_test(tc, delay_primitives);
+	tcase_add_test(tc, delay_bound_primitive);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("identity");
 	tcase_add_test(tc, first_sample_has_no_rates);
 	tcase_add_test(tc, rates_over_two_seconds);
+	tcase_add_test(tc, each_counter_over_its_own_interval);
 	tcase_add_test(tc, multi_cpu_process_above_100);
 	tcase_add_test(tc, pid_reuse_is_unknown);
 	tcase_add_test(tc, pid_reuse_newborn_counts_from_zero);
 	tcase_add_test(tc, counter_reset_is_unknown);
+	tcase_add_test(tc, ticks_and_nanoseconds_do_not_mix);
 	tcase_add_test(tc, newborn_process);
 	tcase_add_test(tc, unseen_old_process_is_unknown);
-	tcase_add_test(tc, thread_rates_and_thread_pid_reuse);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("ctxt");
-	tcase_add_test(tc, process_ctxt_is_sum_of_thread_rates);
-	tcase_add_test(tc, folded_threads_matched_by_tid);
-	tcase_add_test(tc, process_ctxt_from_group_uses_process_counters);
-	tcase_add_test(tc, process_ctxt_unknown_without_complete_threads);
-	tcase_add_test(tc, process_ctxt_unknown_when_a_thread_is_unknown);
+	tc = tcase_create("sums");
+	tcase_add_test(tc, process_is_the_sum_of_its_thread_rows);
+	tcase_add_test(tc, exited_thread_with_final_counters_is_counted);
+	tcase_add_test(tc, exited_thread_unknown_makes_a_lower_bound);
+	tcase_add_test(tc, live_sum_never_gives_its_own_rate);
+	tcase_add_test(tc, group_counters_when_threads_are_not_read);
+	tcase_add_test(tc, threads_of_a_newly_listed_process_fall_back_to_the_group);
+	tcase_add_test(tc, newborn_threads_count_from_zero);
 	tcase_add_test(tc, newborn_process_threads);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("delay");
 	tcase_add_test(tc, delay_pct_and_avg);
+	tcase_add_test(tc, delay_jump_beyond_lifetime_is_rejected);
+	tcase_add_test(tc, long_wait_ending_in_the_interval_is_kept);
 	tcase_add_test(tc, delay_of_newborn_thread);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("plugin");
 	tcase_add_test(tc, plugin_counter_becomes_rate);
+	tcase_add_test(tc, plugin_counter_recovers_after_an_unknown_rate);
 	suite_add_tcase(s, tc);
 	return s;
 }

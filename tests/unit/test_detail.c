@@ -77,8 +77,8 @@ static void make_pair(struct tv_task *prev, struct tv_task *cur, bool thread)
 		for (int c = 0; c < TV_DELAY_NCLASS; c++)
 			t->delay[c] = (struct tv_delay){0, 0, 0, 0};
 	}
-	prev->cpu_ticks = 1000;
-	cur->cpu_ticks = 1200;
+	prev->cpu_ns = 10000000000LL;
+	cur->cpu_ns = 12000000000LL;
 	cur->cpu_pct = 100.0;
 	prev->ctxt_vol = 5000;
 	cur->ctxt_vol = 7000;

@@ -193,6 +193,8 @@ static void sample_setup(void)
 	ck_assert_int_eq(colset_init(&cs), 0);
 	memset(&snap, 0, sizeof(snap));
 	snap.wall = 1700000000.25;
+	snap.self.cpu_ms = NAN;
+	snap.self.rss_kib = TV_UNKNOWN;
 	snap.nprocs = 2;
 	snap.procs = calloc(2, sizeof(*snap.procs));
 	ck_assert_ptr_nonnull(snap.procs);
@@ -267,7 +269,10 @@ START_TEST(sample_exact_line)
 {
 	char *s = render("pid,tgid,comm,command,state,cpu,vm_pte,io_delay_avg,user", NULL);
 	ck_assert_str_eq(s,
-		"{\"timestamp\": 1700000000.250, \"interval\": 2.000, \"tasks\": ["
+		"{\"timestamp\": 1700000000.250, \"interval\": 2.000, "
+		"\"self\": {\"cpu_ms\": null, \"rss_kib\": null, \"proc_opens\": 0, \"proc_reads\": 0, "
+		"\"taskstats_queries\": 0, \"kept_fds\": 0}, "
+		"\"exits\": {\"watched\": false, \"reason\": null, \"records\": 0, \"lost\": 0}, \"tasks\": ["
 		"{\"kind\": \"process\", \"pid\": 2, \"tgid\": 2, \"comm\": \"kthreadd\", \"command\": \"[kthreadd]\", "
 		"\"state\": \"S\", \"cpu\": 0.00, \"vm_pte\": null, \"io_delay_avg\": null, \"user\": \"root\", "
 		"\"partial\": []}, "
@@ -277,7 +282,7 @@ START_TEST(sample_exact_line)
 		"{\"kind\": \"thread\", \"pid\": 101, \"tgid\": 100, \"comm\": \"worker\", \"command\": \"worker\", "
 		"\"state\": \"R\", \"cpu\": null, \"vm_pte\": null, \"io_delay_avg\": null, \"user\": null, "
 		"\"partial\": []}"
-		"]}\n");
+		"], \"rejected\": []}\n");
 	free(s);
 }
 END_TEST
@@ -312,7 +317,7 @@ START_TEST(sample_state_object)
 	struct json_state st = {.name = "delayacct", .state = "off", .message = "switch \"it\" on"};
 	char *s = render("pid", &st);
 	ck_assert_ptr_nonnull(strstr(s, "\"interval\": 2.000, \"delayacct\": {\"state\": \"off\", "
-				     "\"message\": \"switch \\\"it\\\" on\"}, \"tasks\": ["));
+				     "\"message\": \"switch \\\"it\\\" on\"}, \"self\": {"));
 	free(s);
 	st.message = NULL;
 	s = render("pid", &st);
@@ -321,11 +326,26 @@ START_TEST(sample_state_object)
 }
 END_TEST
 
+START_TEST(sample_rejected_steps)
+{
+	struct tv_reject r = {.tid = 101, .tgid = 100, .is_thread = true, .cls = TV_DELAY_IO, .step_s = 24818.5,
+			      .bound_s = 301.25};
+	snap.rejects = malloc(sizeof(r));
+	ck_assert_ptr_nonnull(snap.rejects);
+	snap.rejects[0] = r;
+	snap.nrejects = 1;
+	char *s = render("pid", NULL);
+	ck_assert_ptr_nonnull(strstr(s, ", \"rejected\": [{\"kind\": \"thread\", \"pid\": 101, \"tgid\": 100, "
+				     "\"column\": \"io_delay\", \"step_s\": 24818.500, \"bound_s\": 301.250}]}\n"));
+	free(s);
+}
+END_TEST
+
 START_TEST(sample_no_rows)
 {
 	snapshot_free(&snap);
 	char *s = render("pid", NULL);
-	ck_assert_str_eq(s, "{\"timestamp\": 1700000000.250, \"interval\": 2.000, \"tasks\": []}\n");
+	ck_assert_ptr_nonnull(strstr(s, "\"tasks\": [], \"rejected\": []}\n"));
 	free(s);
 }
 END_TEST
@@ -355,6 +375,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, sample_every_column_one_line);
 	tcase_add_test(tc, sample_state_object);
 	tcase_add_test(tc, sample_no_rows);
+	tcase_add_test(tc, sample_rejected_steps);
 	suite_add_tcase(s, tc);
 	return s;
 }

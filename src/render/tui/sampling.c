@@ -1,6 +1,7 @@
 /* Taking samples for the screen and keeping the selection on its task. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "model/delta.h"
@@ -9,6 +10,12 @@
 #include "sample/sampler.h"
 #include "util/clock.h"
 #include "util/i18n.h"
+
+static bool tui_sort_needs_details(const struct tui *t)
+{
+	const char *id = t->app->cs.cols[t->app->sort_col].id;
+	return strcmp(id, "state") == 0 || strcmp(id, "nice") == 0 || strcmp(id, "prio") == 0;
+}
 
 int tui_sample(struct tui *t, bool immediate)
 {
@@ -19,6 +26,8 @@ int tui_sample(struct tui *t, bool immediate)
 		.expanded = expset_query,
 		.expanded_ctx = &t->expanded,
 		.plugin_shown = t->plugin_shown,
+		/* sorting by what is otherwise read for the rows on screen only */
+		.details_all = tui_sort_needs_details(t),
 	};
 	struct snapshot s;
 	char *err = NULL;

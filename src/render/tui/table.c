@@ -7,6 +7,7 @@
 
 #include "render/format.h"
 #include "render/tui/state.h"
+#include "sample/sampler.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
@@ -146,6 +147,12 @@ void tui_draw_table(struct tui *t)
 		t->top = t->sel - h + 1;
 	if (t->top + h > t->rows.n)
 		t->top = t->rows.n > h ? t->rows.n - h : 0;
+	/* what is read only for the rows on screen */
+	struct tv_task *shown[512];
+	size_t nshown = 0;
+	for (size_t k = 0; k < h && t->top + k < t->rows.n && nshown < 512; k++)
+		shown[nshown++] = (struct tv_task *)t->rows.v[t->top + k].task;
+	sampler_fill_rows(t->sampler, shown, nshown);
 	for (size_t k = 0; k < h && t->top + k < t->rows.n; k++) {
 		size_t i = t->top + k;
 		const struct row *r = &t->rows.v[i];

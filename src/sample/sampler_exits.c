@@ -1,0 +1,130 @@
+/*
+ * Exit records to the processes they belong to. A record whose thread was
+ * still alive when this refresh read it belongs to the next interval; the
+ * others complete the process's list of threads gone since the previous
+ * refresh with their final counters, or add threads that lived and died in
+ * between.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sample/sampler_priv.h"
+#include "sample/taskstats.h"
+
+static struct tv_task *find_proc(struct snapshot *out, int32_t tgid)
+{
+	return (struct tv_task *)snapshot_find(out, tgid);
+}
+
+/* The process a record's thread belonged to, when the kernel did not say (before 5.19). */
+static struct tv_task *owner_of(struct snapshot *out, int32_t tid)
+{
+	struct tv_task *p = find_proc(out, tid);
+	if (p)
+		return p;
+	for (size_t i = 0; i < out->nprocs; i++)
+		for (size_t j = 0; j < out->procs[i].nexited; j++)
+			if (out->procs[i].exited[j].tid == tid)
+				return &out->procs[i];
+	return NULL;
+}
+
+static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const struct snapshot *out)
+{
+	const struct ts_result *r = &rec->m.r;
+	e->cpu_ns = r->cpu_run_real_ns;
+	e->cpu_fine = true;
+	e->t_cpu = e->t_ctxt = e->t_delay = rec->mono;
+	e->ctxt_vol = r->nvcsw;
+	e->ctxt_invol = r->nivcsw;
+	memcpy(e->delay, r->delay, sizeof(e->delay));
+	if (r->comm[0])
+		memcpy(e->comm, r->comm, sizeof(r->comm));
+	if (e->start_ticks == TV_START_UNKNOWN && r->etime_us != TV_UNKNOWN) {
+		double st = (rec->mono + out->boot_offset - (double)r->etime_us / 1e6) * out->hz;
+		e->start_ticks = st > 0 ? (uint64_t)st : 0;
+	}
+}
+
+/* Returns true when the record must wait for the next refresh. */
+static bool attach(struct snapshot *out, const struct ts_exit_rec *rec)
+{
+	int32_t tid = rec->m.pid;
+	struct tv_task *p = rec->m.r.tgid > 0 ? find_proc(out, rec->m.r.tgid) : owner_of(out, tid);
+	if (!p)
+		return false;
+	if (task_find_thread(p, tid))
+		return true; /* read alive in this refresh: it ended after */
+	for (size_t j = 0; j < p->nexited; j++) {
+		if (p->exited[j].tid == tid) {
+			set_final(&p->exited[j], rec, out);
+			return false;
+		}
+	}
+	struct tv_task *v = realloc(p->exited, (p->nexited + 1) * sizeof(*v));
+	if (!v)
+		return false;
+	p->exited = v;
+	struct tv_task *e = &p->exited[p->nexited++];
+	task_init(e);
+	e->is_thread = true;
+	e->tid = tid;
+	e->tgid = p->tgid;
+	e->ppid = p->ppid;
+	set_final(e, rec, out);
+	return false;
+}
+
+void sampler_exits(struct sampler *s, struct snapshot *out)
+{
+	out->exits_watched = s->listen != NULL && s->listen_passes > 0;
+	out->exits_why = sampler_exits_unwatched(s);
+	if (!s->listen)
+		return;
+	s->listen_passes++;
+	struct ts_exit_rec *recs = NULL;
+	uint64_t lost = 0;
+	size_t n = ts_listen_take(s->listen, &recs, &lost);
+	out->exits_lost = lost;
+	struct ts_exit_rec *old = s->pending;
+	size_t nold = s->npending;
+	s->pending = NULL;
+	s->npending = 0;
+	size_t cap = 0;
+	for (size_t i = 0; i < nold + n; i++) {
+		const struct ts_exit_rec *rec = i < nold ? &old[i] : &recs[i - nold];
+		out->nexits_seen += i >= nold;
+		if (!attach(out, rec))
+			continue;
+		if (s->npending == cap) {
+			cap = cap ? cap * 2 : 16;
+			struct ts_exit_rec *v = realloc(s->pending, cap * sizeof(*v));
+			if (!v)
+				continue;
+			s->pending = v;
+		}
+		s->pending[s->npending++] = *rec;
+	}
+	free(old);
+	free(recs);
+}
+
+void sampler_partial_totals(struct sampler *s, struct snapshot *out)
+{
+	bool group_live_only = sampler_ts_usable(s) && !ts_group_counts_exited(s->ts);
+	for (size_t i = 0; i < out->nprocs; i++) {
+		struct tv_task *p = &out->procs[i];
+		struct tracked_proc *tp = tracked_find(&s->tr, p->tgid);
+		if (!tp)
+			continue;
+		/* totals summed over live threads, or a group reply that leaves
+		 * exited threads out: from the first exit seen on, they miss it */
+		bool live_sums = !sampler_ts_usable(s) && p->threads_complete;
+		if (group_live_only && p->nexited > 0)
+			tp->exit_seen = true;
+		if ((live_sums || group_live_only) && tp->exit_seen)
+			p->partial |= TV_PART_BIT(TV_PART_CTXT_VOL) | TV_PART_BIT(TV_PART_CTXT_INVOL);
+		if (group_live_only && p->nexited > 0 && !p->threads_are_rows)
+			p->partial |= TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_INVOL_RATE);
+	}
+}

@@ -1,0 +1,76 @@
+/* The sampler's state and the steps of one refresh, shared by its files (private). */
+#ifndef TV_SAMPLE_SAMPLER_PRIV_H
+#define TV_SAMPLE_SAMPLER_PRIV_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sample/proc_parse.h"
+#include "sample/sampler.h"
+#include "sample/taskstats_listen.h"
+#include "sample/tracked.h"
+
+#define SAMPLER_READ_CAP 65536
+#define SAMPLER_CMDLINE_AGE 10.0  /* seconds before a shown command line is read again */
+#define SAMPLER_CMDLINE_WAIT 0.2  /* what a text filter waits for a command line not read yet */
+
+/* What one refresh read, for the cost figures and their regression test. */
+struct sampler_io {
+	uint64_t opens, reads, lists, queries;
+};
+
+struct sampler {
+	int procfd;
+	DIR *procdir;            /* the same directory, listed again each refresh */
+	size_t last_npids;
+	struct users *users;
+	struct ts_client *ts;
+	struct ts_listener *listen;
+	bool listen_tried;
+	unsigned listen_passes;  /* refreshes since the listener started: the first interval is incomplete */
+	const char *listen_why;
+	struct ts_exit_rec *pending;  /* exit records of threads still alive at our read: next refresh's */
+	size_t npending;
+	struct plugin_host *ph;
+	size_t npvals;
+	struct cmdline_cache *cmd;
+	struct tracked tr;
+	double hz;
+	char *buf;
+	struct sampler_io io;
+	double last_cpu;
+	bool have_cpu;
+};
+
+/* A process's status as read, and when. */
+struct lead_status {
+	struct proc_status ps;
+	double when; /* CLOCK_MONOTONIC */
+};
+
+bool sampler_ts_usable(const struct sampler *s);
+bool sampler_threads_shown(const struct sample_opts *o, int32_t tgid);
+/*
+ * Reads path (relative to /proc) through *fd, kept open when the budget
+ * allows (fd NULL: open, read, close). Counts the reads. Returns the length
+ * in s->buf or -errno; a kept file that fails is closed.
+ */
+ssize_t sampler_read(struct sampler *s, int *fd, const char *path);
+void sampler_memory_from_status(struct tv_task *t, const struct proc_status *ps);
+/* The command line from the cache (never waits): unknown while it is being read. */
+void sampler_cmdline_fill(struct cmdline_cache *c, struct tv_task *t, double max_age);
+/* sampler_rows.c: what is read only for rows shown; io counts the reads (NULL: not counted). */
+void sampler_fill_one(struct sampler *s, struct tv_task *t, struct sampler_io *io);
+
+/* sampler_threads.c: the threads of process p where the view or a sum needs them. lead is p's status. */
+void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct tv_task *p,
+			  const struct lead_status *lead);
+/* sampler_taskstats.c: group replies for processes, PID replies for thread rows. */
+void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct snapshot *out);
+/* sampler_exits.c: exit records to the processes they belong to; lower bounds that last. */
+void sampler_exits(struct sampler *s, struct snapshot *out);
+void sampler_partial_totals(struct sampler *s, struct snapshot *out);
+
+#endif

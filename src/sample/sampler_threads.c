@@ -1,0 +1,329 @@
+/*
+ * The threads of a process: listed from task/ only when their number changed
+ * or one of them is gone, and read where the view shows them or a process sum
+ * needs them. Without taskstats, a thread's schedstat (kept open) gives its
+ * CPU time in ns and its run-queue wait; its status, for the switch counts,
+ * is read only when schedstat moved: a thread that neither ran nor waited to
+ * run has not switched.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/column.h"
+#include "sample/proc_read.h"
+#include "sample/sampler_priv.h"
+#include "util/clock.h"
+
+/* Lists task/ into tp->threads: new threads added, the ones no longer there marked unseen. */
+static int threads_list(struct sampler *s, struct tracked_proc *tp)
+{
+	if (tp->fd_task < 0) {
+		char path[32];
+		snprintf(path, sizeof(path), "%d/task", tp->pid);
+		tp->fd_task = fd_budget_open(&s->tr.fds, s->procfd, path);
+		if (tp->fd_task < 0) {
+			/* over budget or gone: list through a fresh descriptor */
+			int fd = openat(s->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (fd < 0)
+				return -1;
+			tp->fd_task = fd;
+			s->tr.fds.used++;
+		}
+		s->io.opens++;
+	} else if (lseek(tp->fd_task, 0, SEEK_SET) < 0) {
+		return -1;
+	}
+	s->io.lists++;
+	for (size_t i = 0; i < tp->nthreads; i++)
+		tp->threads[i].seen = false;
+	char *buf = s->buf;
+	for (;;) {
+		ssize_t n = getdents64(tp->fd_task, buf, SAMPLER_READ_CAP);
+		if (n < 0) {
+			fd_budget_close(&s->tr.fds, &tp->fd_task);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		for (ssize_t off = 0; off < n;) {
+			struct dirent64 *de = (struct dirent64 *)(void *)(buf + off);
+			off += de->d_reclen;
+			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+				continue;
+			int32_t tid = (int32_t)atoi(de->d_name);
+			struct tracked_thread *th = tracked_thread_find(tp, tid);
+			if (!th)
+				th = tracked_thread_add(tp, tid);
+			if (th)
+				th->seen = true;
+		}
+	}
+	tp->threads_listed = true;
+	return 0;
+}
+
+/* The thread's switches and name from its status (the leader's from the process's, already read). */
+static int thread_status(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
+			 const struct lead_status *lead, struct tv_task *t)
+{
+	const struct proc_status *ps = &lead->ps;
+	struct proc_status own;
+	double when = lead->when;
+	if (th->tid != tp->pid || ps->ctxt_vol == TV_UNKNOWN) {
+		char path[64];
+		snprintf(path, sizeof(path), "%d/task/%d/status", tp->pid, th->tid);
+		ssize_t n = sampler_read(s, NULL, path);
+		when = clock_now(CLOCK_MONOTONIC);
+		if (n < 0 || proc_parse_status(s->buf, (size_t)n, &own) < 0)
+			return -1;
+		ps = &own;
+	}
+	th->vol = ps->ctxt_vol;
+	th->invol = ps->ctxt_invol;
+	th->have_status = true;
+	memcpy(th->comm, ps->name, sizeof(th->comm));
+	t->state = ps->state;
+	t->ctxt_vol = th->vol;
+	t->ctxt_invol = th->invol;
+	t->t_ctxt = when;
+	return 0;
+}
+
+/*
+ * Without taskstats: CPU time and run-queue wait from schedstat; switches
+ * from status when schedstat moved since it was last read (same runtime, same
+ * number of runs: no switch in between), else the counts known from then,
+ * still true now. Returns -1 when the thread is gone.
+ */
+static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
+			    const struct lead_status *lead, struct tv_task *t)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "%d/task/%d/schedstat", tp->pid, th->tid);
+	ssize_t n = sampler_read(s, &th->fd_sched, path);
+	double when = clock_now(CLOCK_MONOTONIC);
+	struct proc_schedstat ss;
+	if (n < 0)
+		return -1;
+	if (proc_parse_schedstat(s->buf, (size_t)n, &ss) < 0)
+		ss = (struct proc_schedstat){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+	t->cpu_ns = ss.runtime_ns;
+	t->cpu_fine = true;
+	t->t_cpu = when;
+	t->delay[TV_DELAY_CPU] = (struct tv_delay){ss.pcount, ss.run_delay_ns, TV_UNKNOWN, TV_UNKNOWN};
+	t->t_delay = when;
+	bool moved = ss.runtime_ns == TV_UNKNOWN || ss.runtime_ns != th->runtime || ss.pcount != th->pcount;
+	th->runtime = ss.runtime_ns;
+	th->pcount = ss.pcount;
+	if (moved || !th->have_status) {
+		if (thread_status(s, tp, th, lead, t) < 0)
+			return -1;
+	} else {
+		t->ctxt_vol = th->vol;
+		t->ctxt_invol = th->invol;
+		t->t_ctxt = when;
+	}
+	return 0;
+}
+
+/* A thread gone since the previous refresh, its final counters unknown until an exit record says. */
+static int exited_add(struct tv_task *p, const struct tracked_thread *th)
+{
+	struct tv_task *v = realloc(p->exited, (p->nexited + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	p->exited = v;
+	struct tv_task *e = &p->exited[p->nexited++];
+	task_init(e);
+	e->is_thread = true;
+	e->tid = th->tid;
+	e->tgid = p->tgid;
+	e->ppid = p->ppid;
+	e->start_ticks = th->start;
+	memcpy(e->comm, th->comm, sizeof(e->comm));
+	return 0;
+}
+
+/* Memory and command line of a process whose leader exited before its other threads. */
+static void zombie_leader(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
+{
+	for (size_t i = 0; i < tp->nthreads; i++) {
+		const struct tracked_thread *th = &tp->threads[i];
+		if (!th->seen || th->tid == tp->pid)
+			continue;
+		char path[64];
+		struct proc_status ps;
+		snprintf(path, sizeof(path), "%d/task/%d/status", tp->pid, th->tid);
+		ssize_t n = sampler_read(s, NULL, path);
+		if (n < 0 || proc_parse_status(s->buf, (size_t)n, &ps) < 0 || ps.state == 'Z')
+			continue;
+		sampler_memory_from_status(p, &ps);
+		tp->live_tid = th->tid; /* the command line is read from this one */
+		return;
+	}
+}
+
+static void thread_init(struct tv_task *t, const struct tv_task *p, const struct tracked_thread *th)
+{
+	task_init(t);
+	t->is_thread = true;
+	t->tid = th->tid;
+	t->tgid = p->tgid;
+	t->ppid = p->ppid;
+	t->start_ticks = th->start;
+	t->uid = p->uid;
+	t->user = p->user;
+	t->nthreads = p->nthreads;
+	t->vm_size = p->vm_size;
+	t->vm_rss = p->vm_rss;
+	t->vm_pte = p->vm_pte;
+	t->vm_swap = p->vm_swap;
+	t->vm_stk = p->vm_stk;
+	t->vm_hwm = p->vm_hwm;
+	if (th->comm[0])
+		memcpy(t->comm, th->comm, sizeof(t->comm));
+	else if (th->tid == p->tgid)
+		memcpy(t->comm, p->comm, sizeof(t->comm));
+}
+
+/* The process's switch counts and CPU wait as sums over its live threads. */
+static void sums_from_threads(struct tv_task *p)
+{
+	int64_t vol = 0, invol = 0, cnt = 0, tot = 0;
+	bool ok_ctxt = p->nthreads_read > 0, ok_cpu = ok_ctxt;
+	double when = 0;
+	for (size_t i = 0; i < p->nthreads_read; i++) {
+		const struct tv_task *t = &p->threads[i];
+		if (t->ctxt_vol == TV_UNKNOWN || t->ctxt_invol == TV_UNKNOWN)
+			ok_ctxt = false;
+		else {
+			vol += t->ctxt_vol;
+			invol += t->ctxt_invol;
+		}
+		const struct tv_delay *d = &t->delay[TV_DELAY_CPU];
+		if (d->count == TV_UNKNOWN || d->total_ns == TV_UNKNOWN)
+			ok_cpu = false;
+		else {
+			cnt += d->count;
+			tot += d->total_ns;
+		}
+		when = t->t_ctxt > when ? t->t_ctxt : when;
+	}
+	p->live_sums = true;
+	if (ok_ctxt) {
+		p->ctxt_vol = vol;
+		p->ctxt_invol = invol;
+		p->t_ctxt = when;
+	}
+	if (ok_cpu) {
+		p->delay[TV_DELAY_CPU] = (struct tv_delay){cnt, tot, TV_UNKNOWN, TV_UNKNOWN};
+		p->t_delay = when;
+	}
+}
+
+static int cmp_task_tid(const void *a, const void *b)
+{
+	const struct tv_task *x = a, *y = b;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct tv_task *p,
+			  const struct lead_status *lead)
+{
+	bool shown = sampler_threads_shown(o, p->tgid);
+	bool ts = sampler_ts_usable(s);
+	/* without taskstats, the process's switches and CPU wait are its threads' sums */
+	bool sums = !ts && (o->needs & (NEED_CTXT | NEED_DELAY));
+	bool zombie = p->state == 'Z' && p->nthreads > 1;
+	struct tracked_proc *tp = tracked_find(&s->tr, p->tgid);
+	if (!tp || (!shown && !sums && !zombie))
+		return;
+	tp->live_tid = 0;
+	bool listed = false;
+
+	/* a single thread is the leader: nothing to list */
+	if (p->nthreads == 1 && !zombie) {
+		if (tp->nthreads != 1 || tp->threads[0].tid != p->tgid) {
+			while (tp->nthreads)
+				tracked_thread_drop(&s->tr, tp, tp->nthreads - 1);
+			tracked_thread_add(tp, p->tgid);
+		}
+		if (tp->nthreads)
+			tp->threads[0].seen = true;
+		tp->threads_listed = false;
+	} else if (ts || !tp->threads_listed || tp->listed_count != p->nthreads) {
+		/* with taskstats there are no kept files whose failure tells an exit: list */
+		if (threads_list(s, tp) < 0)
+			return;
+		tp->listed_count = p->nthreads;
+		listed = true;
+	} else {
+		for (size_t i = 0; i < tp->nthreads; i++)
+			tp->threads[i].seen = true;
+	}
+	if (zombie)
+		zombie_leader(s, tp, p);
+	if (!shown && !sums)
+		return;
+
+	size_t cap = tp->nthreads + 4, n = 0;
+	p->threads = malloc(cap * sizeof(*p->threads));
+	if (!p->threads)
+		return;
+	for (int round = 0; round < 2; round++) {
+		bool failed = false;
+		for (size_t i = 0; i < tp->nthreads;) {
+			struct tracked_thread *th = &tp->threads[i];
+			if (th->done) {
+				i++;
+				continue;
+			}
+			if (!th->seen) {
+				/* listed before, not now: it exited */
+				exited_add(p, th);
+				tracked_thread_drop(&s->tr, tp, i);
+				tp->exit_seen = true;
+				continue;
+			}
+			if (n == cap) {
+				struct tv_task *v = realloc(p->threads, 2 * cap * sizeof(*v));
+				if (!v)
+					break;
+				p->threads = v;
+				cap *= 2;
+			}
+			struct tv_task *t = &p->threads[n];
+			thread_init(t, p, th);
+			if (!ts && thread_read_proc(s, tp, th, lead, t) < 0) {
+				exited_add(p, th);
+				tracked_thread_drop(&s->tr, tp, i);
+				tp->exit_seen = true;
+				failed = true;
+				continue;
+			}
+			th->done = true;
+			n++;
+			i++;
+		}
+		/* a thread gone: others may be new; list again and read those */
+		if (!failed || listed || threads_list(s, tp) < 0)
+			break;
+		listed = true;
+		tp->listed_count = p->nthreads;
+		for (size_t i = 0; i < tp->nthreads; i++)
+			tp->threads[i].seen |= tp->threads[i].done; /* read alive: gone, if at all, next time */
+	}
+	for (size_t i = 0; i < tp->nthreads; i++)
+		tp->threads[i].done = false;
+	qsort(p->threads, n, sizeof(*p->threads), cmp_task_tid);
+	p->nthreads_read = n;
+	p->threads_complete = true;
+	p->threads_are_rows = shown;
+	if (!ts)
+		sums_from_threads(p);
+}

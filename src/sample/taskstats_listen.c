@@ -1,0 +1,221 @@
+#include "sample/taskstats_listen.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/taskstats.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/socket.h>
+
+#include "util/clock.h"
+#include "util/i18n.h"
+
+#define TL_RCVBUF (8 << 20) /* an exit storm of a few thousand threads a second, between two reads */
+#define TL_RBUF 16384
+#define TL_QUEUE_MAX 262144 /* records kept for the sampler; beyond, they count as lost */
+
+struct ts_listener {
+	struct nl_sock *sk;
+	int fd;
+	uint16_t family;
+	char cpus[64];
+	int stop[2];          /* a pipe: writing to it ends the thread */
+	pthread_t thread;
+	pthread_mutex_t lock; /* guards q, n, cap, lost */
+	struct ts_exit_rec *q;
+	size_t n, cap;
+	uint64_t lost;
+	unsigned char rbuf[TL_RBUF];
+};
+
+/* The possible CPUs as the kernel lists them ("0-3"); registration wants a subset of them. */
+static int tl_possible(char *out, size_t n)
+{
+	int fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = read(fd, out, n - 1);
+	close(fd);
+	if (r <= 0)
+		return -1;
+	out[r] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return out[0] ? 0 : -1;
+}
+
+/* Sends a (de)registration and waits for its ACK. 0 or a positive errno. */
+static int tl_register(struct ts_listener *l, bool reg)
+{
+	unsigned char req[256];
+	uint32_t seq = (uint32_t)getpid() ^ (reg ? 0x5a5a0000u : 0xa5a50000u);
+	size_t len = ts_build_listen(req, sizeof(req), l->family, seq, l->cpus, reg);
+	if (len == 0 || send(l->fd, req, len, 0) < 0)
+		return len ? errno : EINVAL;
+	for (int tries = 0; tries < 64; tries++) {
+		struct pollfd p = {.fd = l->fd, .events = POLLIN};
+		if (poll(&p, 1, 1000) <= 0)
+			return ETIMEDOUT;
+		ssize_t n = recv(l->fd, l->rbuf, sizeof(l->rbuf), MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN || errno == ENOBUFS)
+				continue;
+			return errno;
+		}
+		struct ts_reply rep;
+		if (ts_parse_msg(l->rbuf, (size_t)n, l->family, &rep) > 0 && rep.kind == TS_MSG_ERROR &&
+		    rep.seq == seq)
+			return rep.error;
+		/* an exit record that came first: the ACK follows */
+	}
+	return ETIMEDOUT;
+}
+
+static void tl_push(struct ts_listener *l, const struct ts_exit_msg *m, double now)
+{
+	pthread_mutex_lock(&l->lock);
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct ts_exit_rec *q = cap <= TL_QUEUE_MAX ? realloc(l->q, cap * sizeof(*q)) : NULL;
+		if (!q) {
+			l->lost++;
+			pthread_mutex_unlock(&l->lock);
+			return;
+		}
+		l->q = q;
+		l->cap = cap;
+	}
+	l->q[l->n++] = (struct ts_exit_rec){now, *m};
+	pthread_mutex_unlock(&l->lock);
+}
+
+static void *tl_run(void *arg)
+{
+	struct ts_listener *l = arg;
+	struct pollfd p[2] = {{.fd = l->fd, .events = POLLIN}, {.fd = l->stop[0], .events = POLLIN}};
+
+	for (;;) {
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			return NULL;
+		if (p[1].revents)
+			return NULL;
+		for (;;) {
+			ssize_t n = recv(l->fd, l->rbuf, sizeof(l->rbuf), MSG_DONTWAIT);
+			if (n < 0) {
+				if (errno == ENOBUFS) { /* the kernel dropped records: say so, go on */
+					pthread_mutex_lock(&l->lock);
+					l->lost++;
+					pthread_mutex_unlock(&l->lock);
+					continue;
+				}
+				if (errno == EINTR)
+					continue;
+				break; /* EAGAIN: all read */
+			}
+			double now = clock_now(CLOCK_MONOTONIC);
+			size_t off = 0;
+			while (off < (size_t)n) {
+				struct ts_exit_msg m;
+				bool is_exit;
+				ssize_t k = ts_parse_exit(l->rbuf + off, (size_t)n - off, l->family, &m, &is_exit);
+				if (k <= 0)
+					break;
+				off += (size_t)k;
+				if (is_exit)
+					tl_push(l, &m, now);
+			}
+		}
+	}
+}
+
+struct ts_listener *ts_listen_start(const char **why)
+{
+	struct ts_listener *l = calloc(1, sizeof(*l));
+	*why = NULL;
+	if (!l)
+		return NULL;
+	l->fd = -1;
+	l->stop[0] = l->stop[1] = -1;
+	pthread_mutex_init(&l->lock, NULL);
+	if (tl_possible(l->cpus, sizeof(l->cpus)) < 0) {
+		*why = _("the list of possible CPUs is unreadable");
+		goto fail;
+	}
+	l->sk = nl_socket_alloc();
+	if (!l->sk || genl_connect(l->sk) < 0) {
+		*why = _("cannot open a generic netlink socket");
+		goto fail;
+	}
+	int fam = genl_ctrl_resolve(l->sk, TASKSTATS_GENL_NAME);
+	if (fam < 0) {
+		*why = _("the kernel offers no taskstats here");
+		goto fail;
+	}
+	l->family = (uint16_t)fam;
+	l->fd = nl_socket_get_fd(l->sk);
+	int want = TL_RCVBUF;
+	if (setsockopt(l->fd, SOL_SOCKET, SO_RCVBUFFORCE, &want, sizeof(want)) < 0)
+		(void)setsockopt(l->fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
+	int err = tl_register(l, true);
+	if (err) {
+		*why = err == EPERM || err == EACCES
+			? _("exit records need CAP_NET_ADMIN")
+			: err == EINVAL ? _("exit records are not available inside a user or pid namespace")
+					: _("the kernel refused to send exit records");
+		goto fail;
+	}
+	if (pipe2(l->stop, O_CLOEXEC) < 0 || pthread_create(&l->thread, NULL, tl_run, l) != 0) {
+		tl_register(l, false);
+		*why = _("out of memory");
+		goto fail;
+	}
+	return l;
+fail:
+	if (l->stop[0] >= 0) {
+		close(l->stop[0]);
+		close(l->stop[1]);
+	}
+	if (l->sk)
+		nl_socket_free(l->sk);
+	pthread_mutex_destroy(&l->lock);
+	free(l);
+	return NULL;
+}
+
+void ts_listen_stop(struct ts_listener *l)
+{
+	if (!l)
+		return;
+	ssize_t w;
+	do
+		w = write(l->stop[1], "x", 1);
+	while (w < 0 && errno == EINTR);
+	pthread_join(l->thread, NULL);
+	tl_register(l, false);
+	close(l->stop[0]);
+	close(l->stop[1]);
+	nl_socket_free(l->sk);
+	pthread_mutex_destroy(&l->lock);
+	free(l->q);
+	free(l);
+}
+
+size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t *lost)
+{
+	pthread_mutex_lock(&l->lock);
+	*out = l->q;
+	size_t n = l->n;
+	*lost = l->lost;
+	l->q = NULL;
+	l->n = l->cap = 0;
+	l->lost = 0;
+	pthread_mutex_unlock(&l->lock);
+	return n;
+}

@@ -1,0 +1,77 @@
+/*
+ * What the sampler keeps about each watched task between refreshes: files
+ * kept open (re-read with pread, and a read failing with ESRCH is the exact
+ * "this task is gone" test, immune to PID reuse), the last counters that let
+ * it skip reads, and what stays true of a task for its life.
+ */
+#ifndef TV_SAMPLE_TRACKED_H
+#define TV_SAMPLE_TRACKED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/task.h"
+
+/* Kept descriptors are limited: past the budget, files are opened, read and closed each time. */
+struct fd_budget {
+	size_t limit, used;
+};
+
+/* Raises RLIMIT_NOFILE to its hard limit and sets the budget below it. */
+void fd_budget_init(struct fd_budget *b);
+/* Opens dirfd/path for reading and keeps it when the budget allows; -1 on failure or over budget. */
+int fd_budget_open(struct fd_budget *b, int dirfd, const char *path);
+void fd_budget_close(struct fd_budget *b, int *fd);
+
+struct tracked_thread {
+	int32_t tid;
+	uint64_t start;          /* start_ticks from its stat, read when first seen */
+	int fd_sched;            /* task/TID/schedstat kept open, or -1 */
+	int64_t runtime, pcount; /* last schedstat: unchanged means no switch since */
+	int64_t vol, invol;      /* last switch counts read from its status */
+	char comm[TV_COMM_MAX];  /* last name read */
+	bool have_status;
+	bool seen;               /* found in this refresh */
+	bool done;               /* read in this refresh (scratch) */
+};
+
+struct tracked_proc {
+	int32_t pid;
+	uint64_t start;
+	int fd_stat, fd_status, fd_task; /* kept open, or -1 */
+	struct tracked_thread *threads;  /* sorted by tid */
+	size_t nthreads, cap;
+	bool threads_listed;       /* threads[] was listed from task/ (else empty) */
+	int64_t listed_count;      /* the stat thread count when listed */
+	bool exit_seen;            /* a thread exited while watched: live sums miss it from now on */
+	int32_t live_tid;          /* the leader exited before the others: a live thread to read instead, or 0 */
+	bool seen;
+};
+
+/* Processes sorted by pid. */
+struct tracked {
+	struct tracked_proc *v;
+	size_t n, cap;
+	struct fd_budget fds;
+};
+
+void tracked_init(struct tracked *tr);
+void tracked_free(struct tracked *tr);
+/* The entry of pid, or NULL. */
+struct tracked_proc *tracked_find(struct tracked *tr, int32_t pid);
+/* The entry of pid, created (empty, fds -1) when absent; NULL when out of memory. */
+struct tracked_proc *tracked_get(struct tracked *tr, int32_t pid);
+/* Marks every entry unseen, before a refresh. */
+void tracked_unsee(struct tracked *tr);
+/* Drops the entries not seen in this refresh, closing their files. */
+void tracked_sweep(struct tracked *tr);
+/* Forgets what was kept of a process (a new task under the pid). */
+void tracked_reset(struct tracked *tr, struct tracked_proc *p);
+
+struct tracked_thread *tracked_thread_find(struct tracked_proc *p, int32_t tid);
+/* Adds tid (fds -1); NULL when out of memory. Keeps threads[] sorted. */
+struct tracked_thread *tracked_thread_add(struct tracked_proc *p, int32_t tid);
+void tracked_thread_drop(struct tracked *tr, struct tracked_proc *p, size_t i);
+
+#endif
