@@ -248,7 +248,10 @@ static void sums_add_exited(struct sums *s, const struct change *ch)
 /* The process's rates are its sums where every live thread's part is known. */
 static void sums_apply(struct tv_task *p, const struct sums *s)
 {
-	if (s->cpu_ok) {
+	/* the group's own CPU time counts exited threads too: where their share
+	 * is unknown, it beats a lower bound (at clock-tick resolution) */
+	bool own_cpu = (s->partial & TV_PART_BIT(TV_PART_CPU)) && !isnan(p->cpu_pct) && !p->cpu_fine;
+	if (s->cpu_ok && !own_cpu) {
 		p->cpu_pct = s->cpu / 1e9 * 100.0;
 		p->partial |= s->partial & TV_PART_BIT(TV_PART_CPU);
 	}

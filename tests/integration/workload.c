@@ -1,7 +1,11 @@
 /* A real workload for taskview's tests: named threads, a big sparse mapping,
  * ping-pong over pipes, sleepers, optional CPU spinners, fdatasync writers,
- * open descriptors and an oom_score_adj. Prints one JSON line with its PID
- * and thread IDs once everything runs, then lives until killed or timed out. */
+ * open descriptors and an oom_score_adj; a ticker waking HZ times a second,
+ * unpinned CPU burners, thread churn, a leader that exits before its threads.
+ * Prints one JSON line with its PID and thread IDs once everything runs, then
+ * lives until killed or timed out. With --report-ms it then prints its own
+ * count of context switches (getrusage) with the monotonic time, one JSON
+ * line every N ms: the independent reading taskview is checked against. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -17,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -99,11 +104,147 @@ static void *fsync_main(void *arg)
 	}
 }
 
+static long ticker_hz;
+static atomic_long ticker_switches; /* the ticker's own voluntary switches (getrusage RUSAGE_THREAD) */
+static long churn_ms, churn_switches;
+
+/* Wakes ticker_hz times a second on an absolute schedule: one voluntary switch per tick. */
+static void *ticker_main(void *arg)
+{
+	worker_start(arg);
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	long step = 1000000000L / ticker_hz;
+	for (;;) {
+		next.tv_nsec += step;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
+		struct rusage ru;
+		getrusage(RUSAGE_THREAD, &ru);
+		atomic_store(&ticker_switches, ru.ru_nvcsw);
+	}
+	return NULL;
+}
+
+/* A short-lived thread: churn_switches short sleeps (a voluntary switch each), then it ends. */
+static void *churn_child(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "churn-child");
+	struct timespec d = {0, 1000};
+	for (long i = 0; i < churn_switches; i++)
+		nanosleep(&d, NULL);
+	return NULL;
+}
+
+/* Starts a short-lived thread every churn_ms milliseconds. */
+static void *churn_main(void *arg)
+{
+	worker_start(arg);
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&a, 64 * 1024);
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		pthread_t t;
+		pthread_create(&t, &a, churn_child, NULL);
+		next.tv_nsec += churn_ms * 1000000L;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
+	}
+	return NULL;
+}
+
+static long fsync_churn_ms;
+static const char *fsync_churn_dir;
+
+/* A short-lived writer: a few synced writes, then it ends. */
+static void *fsync_child(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "fsync-child");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tv-workload-%d-%ld.dat", fsync_churn_dir, (int)getpid(),
+		 (long)syscall(SYS_gettid));
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	unlink(path);
+	if (fd < 0)
+		return NULL;
+	static char block[64 * 1024];
+	for (int i = 0; i < 5; i++) {
+		if (pwrite(fd, block, sizeof(block), 0) < 0)
+			break;
+		fdatasync(fd);
+	}
+	close(fd);
+	return NULL;
+}
+
+/* Starts a short-lived writer every fsync_churn_ms milliseconds. */
+static void *fsync_churn_main(void *arg)
+{
+	worker_start(arg);
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&a, 64 * 1024);
+	for (;;) {
+		pthread_t t;
+		pthread_create(&t, &a, fsync_child, NULL);
+		struct timespec d = {fsync_churn_ms / 1000, (fsync_churn_ms % 1000) * 1000000L};
+		nanosleep(&d, NULL);
+	}
+	return NULL;
+}
+
+static void *burn_main(void *arg)
+{
+	worker_start(arg);
+	volatile unsigned long x = 0;
+	for (;;)
+		x++;
+	return NULL;
+}
+
+static long report_ms;
+
+/* The process's own switch counts (all threads, exited ones included), with the time. */
+static void *report_main(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "report");
+	for (;;) {
+		struct rusage ru;
+		struct timespec now, real;
+		getrusage(RUSAGE_SELF, &ru);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		clock_gettime(CLOCK_REALTIME, &real);
+		printf("{\"mono\": %.6f, \"real\": %.6f, \"nvcsw\": %ld, \"nivcsw\": %ld, \"ticker\": %ld}\n",
+		       (double)now.tv_sec + (double)now.tv_nsec / 1e9, (double)real.tv_sec + (double)real.tv_nsec / 1e9,
+		       ru.ru_nvcsw, ru.ru_nivcsw, atomic_load(&ticker_switches));
+		fflush(stdout);
+		struct timespec d = {report_ms / 1000, (report_ms % 1000) * 1000000L};
+		nanosleep(&d, NULL);
+	}
+	return NULL;
+}
+
 static void usage(void)
 {
 	puts("usage: tv-workload [--ping] [--sleepers N] [--map-mib N] [--touch-mib N]\n"
 	     "                   [--spin N] [--fsync DIR] [--fds N] [--oom-adj N]\n"
-	     "                   [--name NAME] [--seconds S]");
+	     "                   [--ticker HZ] [--burn N] [--churn MS:SWITCHES] [--leader-exit]\n"
+	     "                   [--fsync-churn MS:DIR] [--report-ms N] [--name NAME] [--seconds S]");
 }
 
 int main(int argc, char **argv)
@@ -114,9 +255,12 @@ int main(int argc, char **argv)
 		{"spin", required_argument, NULL, 'c'}, {"fsync", required_argument, NULL, 'f'},
 		{"fds", required_argument, NULL, 'd'}, {"oom-adj", required_argument, NULL, 'o'},
 		{"name", required_argument, NULL, 'n'}, {"seconds", required_argument, NULL, 'S'},
+		{"ticker", required_argument, NULL, 'T'}, {"burn", required_argument, NULL, 'b'},
+		{"churn", required_argument, NULL, 'C'}, {"leader-exit", no_argument, NULL, 'L'},
+		{"report-ms", required_argument, NULL, 'R'}, {"fsync-churn", required_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
-	int ping = 0, sleepers = 0, spin = 0, nfds = 0, oom_adj = -10000, seconds = 120;
+	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
 	long map_mib = 0, touch_mib = 0;
 	const char *fsync_dir = NULL, *name = NULL;
 	int c;
@@ -132,6 +276,26 @@ int main(int argc, char **argv)
 		case 'o': oom_adj = atoi(optarg); break;
 		case 'n': name = optarg; break;
 		case 'S': seconds = atoi(optarg); break;
+		case 'T': ticker_hz = atol(optarg); break;
+		case 'b': burn = atoi(optarg); break;
+		case 'C':
+			if (sscanf(optarg, "%ld:%ld", &churn_ms, &churn_switches) != 2 || churn_ms <= 0) {
+				usage();
+				return 2;
+			}
+			break;
+		case 'L': leader_exit = 1; break;
+		case 'R': report_ms = atol(optarg); break;
+		case 'F': {
+			char *colon = strchr(optarg, ':');
+			fsync_churn_ms = atol(optarg);
+			fsync_churn_dir = colon ? colon + 1 : NULL;
+			if (fsync_churn_ms <= 0 || !fsync_churn_dir) {
+				usage();
+				return 2;
+			}
+			break;
+		}
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
@@ -187,6 +351,17 @@ int main(int argc, char **argv)
 	}
 	if (fsync_dir && n < MAX_THREADS)
 		w[n++] = (struct worker){.name = "fsync", .dir = fsync_dir, .cpu = -1, .fn = fsync_main};
+	if (ticker_hz > 0 && n < MAX_THREADS)
+		w[n++] = (struct worker){.name = "ticker", .cpu = -1, .fn = ticker_main};
+	for (int i = 0; i < burn && n < MAX_THREADS; i++) {
+		w[n] = (struct worker){.cpu = -1, .fn = burn_main};
+		snprintf(w[n].name, sizeof(w[n].name), "burn-%hu", (unsigned short)(i + 1));
+		n++;
+	}
+	if (churn_ms > 0 && n < MAX_THREADS)
+		w[n++] = (struct worker){.name = "churn", .cpu = -1, .fn = churn_main};
+	if (fsync_churn_ms > 0 && n < MAX_THREADS)
+		w[n++] = (struct worker){.name = "fsync-churn", .cpu = -1, .fn = fsync_churn_main};
 	for (int i = 0; i < n; i++)
 		if (pthread_create(&w[i].th, NULL, w[i].fn, &w[i]) != 0) {
 			perror("pthread_create");
@@ -200,6 +375,13 @@ int main(int argc, char **argv)
 		printf("%s\"%s\": %d", i ? ", " : "", w[i].name, (int)w[i].tid);
 	printf("}}\n");
 	fflush(stdout);
+	if (report_ms > 0) {
+		pthread_t r;
+		pthread_create(&r, NULL, report_main, NULL);
+	}
+	/* the process lives on in its other threads; the leader is a zombie */
+	if (leader_exit)
+		pthread_exit(NULL);
 	for (;;)
 		pause();
 }

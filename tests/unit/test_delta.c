@@ -379,7 +379,7 @@ START_TEST(exited_thread_unknown_makes_a_lower_bound)
 	pair_init(&p, 1, 1);
 	struct tv_task *po = &p.prev.procs[0], *pc = &p.cur.procs[0];
 	set_task(po, PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
-	set_task(pc, CUR_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(pc, CUR_MONO, 10, 10, OLD_START, 3 * SEC, 0, 0); /* group CPU time: dead threads in */
 	pc->live_sums = true;
 	struct tv_task *ot = add_threads(po, 2), *ct = add_threads(pc, 1);
 	set_task(&ot[0], PREV_MONO, 10, 10, OLD_START, 1 * SEC, 100, 0);
@@ -395,8 +395,9 @@ START_TEST(exited_thread_unknown_makes_a_lower_bound)
 	ck_assert_double_eq_tol(pc->ctxt_vol_rate, 100.0, 1e-6);
 	ck_assert(pc->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE));
 	ck_assert(pc->partial & TV_PART_BIT(TV_PART_CTXT_INVOL_RATE));
-	ck_assert(pc->partial & TV_PART_BIT(TV_PART_CPU));
-	ck_assert_double_eq_tol(pc->cpu_pct, 50.0, 1e-6);
+	/* the process's own CPU time (exited threads included) stands, exact */
+	ck_assert(!(pc->partial & TV_PART_BIT(TV_PART_CPU)));
+	ck_assert_double_eq_tol(pc->cpu_pct, 150.0, 1e-6);
 	/* the rendered value says so */
 	struct tv_value v = column_value(colset_find(&p.cs, "ctxt_vol_rate"), pc);
 	ck_assert(v.partial);
