@@ -86,13 +86,13 @@ static const struct column builtin_columns[] = {
 	 COL_STRING, 8, COL_ALIGN_LEFT, false, true, NEED_USER, N_("owner of /proc/PID, name cached per uid"), get_user, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 3 characters */
 	{"state", N_("S"), N_("State: R running, S sleeping, D uninterruptible, Z zombie, T stopped, t traced, I idle"),
-	 COL_STATE, 1, COL_ALIGN_LEFT, false, true, NEED_STAT, COST_STAT, get_state, 0, COL_ROWS_BOTH, false, 0},
+	 COL_STATE, 1, COL_ALIGN_LEFT, false, true, NEED_STAT | NEED_TSTAT, COST_STAT, get_state, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 5 characters */
 	{"nice", N_("NI"), N_("Nice value"),
-	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_nice, 0, COL_ROWS_BOTH, false, 0},
+	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT | NEED_TSTAT, COST_STAT, get_nice, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 5 characters */
 	{"prio", N_("PRI"), N_("Kernel scheduling priority"),
-	 COL_INT, 4, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_prio, 0, COL_ROWS_BOTH, false, 0},
+	 COL_INT, 4, COL_ALIGN_RIGHT, true, false, NEED_STAT | NEED_TSTAT, COST_STAT, get_prio, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"cpu", N_("CPU%"),
 	 /* xgettext:no-c-format */

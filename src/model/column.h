@@ -32,6 +32,7 @@ enum col_need {
 	NEED_DELAY   = 1u << 4, /* taskstats query per shown task */
 	NEED_USER    = 1u << 5, /* passwd lookup, cached per uid */
 	NEED_PLUGIN  = 1u << 6, /* a plugin's own reads */
+	NEED_TSTAT   = 1u << 7, /* thread rows: task/TID/stat of each thread row shown */
 };
 
 enum col_applies { COL_ROWS_BOTH, COL_ROWS_PROCESS, COL_ROWS_THREAD };

@@ -7,17 +7,20 @@
 ssize_t proc_pread(int fd, char *buf, size_t cap)
 {
 	size_t len = 0;
-	/* one pread gets a consistent view of a small file; loop for larger ones */
+	/* one pread gets a consistent view of a small file; loop for larger ones.
+	 * /proc fills a read as far as it can: a short one is the end (no second
+	 * syscall just to see 0) */
 	while (len + 1 < cap) {
-		ssize_t n = pread(fd, buf + len, cap - 1 - len, (off_t)len);
+		size_t want = cap - 1 - len;
+		ssize_t n = pread(fd, buf + len, want, (off_t)len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		if (n == 0)
-			break;
 		len += (size_t)n;
+		if ((size_t)n < want)
+			break;
 	}
 	buf[len] = '\0';
 	return (ssize_t)len;
@@ -32,7 +35,8 @@ ssize_t proc_read_at(int dirfd, const char *name, char *buf, size_t cap)
 	/* /proc files are generated on read: one read() gets a consistent view
 	 * of small files; loop only for the rare larger ones */
 	while (len + 1 < cap) {
-		ssize_t n = read(fd, buf + len, cap - 1 - len);
+		size_t want = cap - 1 - len;
+		ssize_t n = read(fd, buf + len, want);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -40,9 +44,9 @@ ssize_t proc_read_at(int dirfd, const char *name, char *buf, size_t cap)
 			close(fd);
 			return -e;
 		}
-		if (n == 0)
-			break;
 		len += (size_t)n;
+		if ((size_t)n < want)
+			break; /* a short read is the end: see proc_pread */
 	}
 	close(fd);
 	buf[len] = '\0';

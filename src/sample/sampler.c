@@ -402,7 +402,7 @@ static void self_cost(struct sampler *s, struct snapshot *out)
 static void fill_all(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
 {
 	bool cmd = o->needs & NEED_CMDLINE;
-	for (size_t i = 0; i < out->nprocs; i++) {
+	for (size_t i = 0; (o->needs & NEED_TSTAT) && i < out->nprocs; i++) {
 		struct tv_task *p = &out->procs[i];
 		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++)
 			sampler_fill_one(s, &p->threads[j], &s->io);
@@ -470,7 +470,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		sampler_taskstats(s, o, out);
 	sampler_exits(s, out);
 	sampler_partial_totals(s, out);
-	if (s->ph) {
+	if (s->ph && s->npvals) {
 		plugin_host_begin(s->ph);
 		for (size_t i = 0; i < out->nprocs; i++) {
 			struct tv_task *t = &out->procs[i];

@@ -39,11 +39,12 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 
 /*
  * What is read only for the rows shown: the state, nice and priority of
- * thread rows, and command lines (from the cache, never waiting). tasks are
+ * thread rows (NEED_TSTAT in needs), and command lines (NEED_CMDLINE; from
+ * the cache, never waiting). tasks are
  * rows of a snapshot this sampler took. Safe to call from another thread
  * than sampler_take's (it touches neither its files nor its buffers).
  */
-void sampler_fill_rows(struct sampler *s, struct tv_task *const *tasks, size_t n);
+void sampler_fill_rows(struct sampler *s, struct tv_task *const *tasks, size_t n, unsigned needs);
 
 /* The command-line cache, for a caller that waits on its notify fd. */
 struct cmdline_cache *sampler_cmdlines(struct sampler *s);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/column.h"
 #include "sample/cmdline.h"
 #include "sample/proc_read.h"
 #include "sample/sampler_priv.h"
@@ -46,8 +47,11 @@ void sampler_fill_one(struct sampler *s, struct tv_task *t, struct sampler_io *i
 	sampler_cmdline_fill(s->cmd, t, SAMPLER_CMDLINE_AGE);
 }
 
-void sampler_fill_rows(struct sampler *s, struct tv_task *const *tasks, size_t n)
+void sampler_fill_rows(struct sampler *s, struct tv_task *const *tasks, size_t n, unsigned needs)
 {
-	for (size_t i = 0; i < n; i++)
-		sampler_fill_one(s, tasks[i], NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct tv_task *t = tasks[i];
+		if (t->is_thread ? (needs & NEED_TSTAT) : (needs & NEED_CMDLINE))
+			sampler_fill_one(s, t, NULL);
+	}
 }

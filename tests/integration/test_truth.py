@@ -322,6 +322,56 @@ def test_irq_delay_unknown_without_irq_time_accounting():
         check(p["irq_delay"] is None and p["irq_delay_avg"] is None, f"no IRQ time accounting: unknown, not 0: {p}")
 
 
+SYSCTL = "/proc/sys/kernel/task_delayacct"
+
+
+def test_switched_on_while_running():
+    """
+    Tasks that started while delay accounting was off report zeros for every
+    delay but CPU after it is switched on: unknown, not 0. A task started
+    after that is measured. Changes kernel.task_delayacct for a few seconds,
+    so it runs only where the runner allows it (TASKVIEW_TEST_CHANGE_HOST=1).
+    """
+    if os.environ.get("TASKVIEW_TEST_CHANGE_HOST") != "1":
+        raise Skip("changes kernel.task_delayacct: set TASKVIEW_TEST_CHANGE_HOST=1 to run it")
+    if not is_root() or not os.path.exists(SYSCTL):
+        raise Skip("needs root and kernel.task_delayacct")
+    with open(SYSCTL) as f:
+        old_value = f.read().strip()
+    procs = []
+    try:
+        with open(SYSCTL, "w") as f:
+            f.write("0")
+        procs.append(Proc("--fsync", "/var/tmp", "--name", "tv-acct-old"))
+        tv = subprocess.Popen([os.environ.get("TASKVIEW", "taskview"), "-b", "--format", "json", "-F", "tv-acct",
+                               "-d", "0.5", "-n", "10", "-o", "pid,comm,cpu_delay,io_delay"],
+                              stdout=subprocess.PIPE, text=True)
+        time.sleep(1.3)
+        with open(SYSCTL, "w") as f:
+            f.write("1")
+        switched = time.time()
+        time.sleep(1.2)  # taskview sees the switch on before the new task starts
+        procs.append(Proc("--fsync", "/var/tmp", "--name", "tv-acct-new"))
+        out, _ = tv.communicate(timeout=60)
+        docs = [json.loads(line) for line in out.split("\n") if line]
+        after = [d for d in docs if d["timestamp"] > switched + 0.6]
+        check(len(after) >= 3, f"samples after the switch: {len(after)}")
+        new_known = False
+        for d in after:
+            for t in d["tasks"]:
+                if t["comm"] == "tv-acct-old":
+                    check(t["io_delay"] is None, f"started while off: unknown, not a zero: {t}")
+                    check(t["cpu_delay"] is not None, f"CPU delay is counted whatever the switch: {t}")
+                if t["comm"] == "tv-acct-new" and t["io_delay"] is not None:
+                    new_known = True
+        check(new_known, f"a task started after the switch is measured: {after[-1]['tasks']}")
+    finally:
+        with open(SYSCTL, "w") as f:
+            f.write(old_value)
+        for p in procs:
+            p.stop()
+
+
 def test_delayacct_message_when_switched_on_after_boot():
     d = samples("-p", "1", "-d", "0.1", "-o", "pid,io_delay")[0]
     if d["delayacct"]["state"] != "on":
@@ -345,5 +395,6 @@ if __name__ == "__main__":
         test_spinners_cpu_delay_as_nobody,
         test_kernel_counter_jump_is_never_a_measurement,
         test_irq_delay_unknown_without_irq_time_accounting,
+        test_switched_on_while_running,
         test_delayacct_message_when_switched_on_after_boot,
     ]))

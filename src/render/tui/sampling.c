@@ -1,7 +1,6 @@
 /* Taking samples for the screen and keeping the selection on its task. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "model/delta.h"
@@ -13,8 +12,7 @@
 
 static bool tui_sort_needs_details(const struct tui *t)
 {
-	const char *id = t->app->cs.cols[t->app->sort_col].id;
-	return strcmp(id, "state") == 0 || strcmp(id, "nice") == 0 || strcmp(id, "prio") == 0;
+	return t->app->cs.cols[t->app->sort_col].needs & NEED_TSTAT;
 }
 
 int tui_sample(struct tui *t, bool immediate)

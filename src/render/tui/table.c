@@ -152,7 +152,7 @@ void tui_draw_table(struct tui *t)
 	size_t nshown = 0;
 	for (size_t k = 0; k < h && t->top + k < t->rows.n && nshown < 512; k++)
 		shown[nshown++] = (struct tv_task *)t->rows.v[t->top + k].task;
-	sampler_fill_rows(t->sampler, shown, nshown);
+	sampler_fill_rows(t->sampler, shown, nshown, t->needs);
 	for (size_t k = 0; k < h && t->top + k < t->rows.n; k++) {
 		size_t i = t->top + k;
 		const struct row *r = &t->rows.v[i];

@@ -1,0 +1,118 @@
+"""What a refresh reads, counted: a regression guard that does not depend on time.
+
+Each JSON sample says how many /proc files taskview opened and read and how
+many taskstats queries it sent in that refresh ("self"). On sleeping
+workloads these counts are exact, so the budgets below are equalities or
+tight bounds: a change that reads a file twice, reopens what it keeps, or
+reads every thread where a process sum would do, fails here.
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tvtest import Skip, Workload, check, is_root, main, run  # noqa: E402
+
+NOBODY = "65534"
+PROCS = 4
+SLEEPERS = 20  # threads besides the main one
+
+
+def selves(pids, *args, user=None, n=4):
+    r = run("-b", "--format", "json", "--no-plugins", "-p", ",".join(str(p) for p in pids), "-d", "0.2",
+            "-n", str(n), *args, user=user)
+    check(r.returncode == 0, r.stderr)
+    docs = [json.loads(line) for line in r.stdout.split("\n") if line]
+    # the first printed sample may still read what the priming one started (command lines)
+    return docs, [d["self"] for d in docs[1:]]
+
+
+def workloads():
+    return [Workload("--sleepers", str(SLEEPERS), "--name", "tv-cost") for _ in range(PROCS)]
+
+
+def test_folded_reads_two_files_per_process():
+    ws = workloads()
+    try:
+        pids = [w.pid for w in ws]
+        for user in (None, NOBODY):
+            # no switch or delay columns: stat and status of each process, and loadavg
+            docs, ss = selves(pids, "-o", "pid,cpu,vm_rss,comm", user=user)
+            for s in ss:
+                check(s["proc_reads"] == 2 * PROCS + 1, f"reads: {s}")
+                check(s["proc_opens"] == 1, f"kept files are not opened again: {s}")
+                check(s["taskstats_queries"] == 0, f"queries: {s}")
+                check(s["kept_fds"] >= 2 * PROCS, f"kept: {s}")
+    finally:
+        for w in ws:
+            w.stop()
+
+
+def test_folded_switch_sums():
+    ws = workloads()
+    try:
+        pids = [w.pid for w in ws]
+        cols = "pid,cpu,ctxt_vol_rate,cpu_delay,comm"
+        docs, ss = selves(pids, "-o", cols)
+        state = docs[0]["delayacct"]["state"]
+        if is_root() and state in ("on", "off"):
+            # one group query per process, no thread file
+            for s in ss:
+                check(s["proc_reads"] == 2 * PROCS + 1, f"root reads: {s}")
+                check(s["taskstats_queries"] == PROCS, f"root queries: {s}")
+        # without taskstats: every thread's schedstat (kept open), and no status
+        # of a thread that did not run (its switch counts cannot have changed)
+        docs, ss = selves(pids, "-o", cols, user=NOBODY)
+        threads = PROCS * (SLEEPERS + 1)
+        for s in ss:
+            check(s["taskstats_queries"] == 0, f"nobody queries: {s}")
+            check(s["proc_opens"] <= 1 + 2, f"nobody opens (a sleeper may wake): {s}")
+            check(threads + 2 * PROCS + 1 <= s["proc_reads"] <= threads + 2 * PROCS + 1 + 4,
+                  f"nobody reads {s['proc_reads']}, expected about {threads + 2 * PROCS + 1}")
+    finally:
+        for w in ws:
+            w.stop()
+
+
+def test_threads_shown():
+    ws = workloads()
+    try:
+        pids = [w.pid for w in ws]
+        threads = PROCS * (SLEEPERS + 1)
+        # columns that need no per-thread file: with taskstats, one query per thread row
+        cols = "pid,cpu,ctxt_vol_rate,cpu_delay,comm"
+        docs, ss = selves(pids, "-H", "-o", cols)
+        if is_root() and docs[0]["delayacct"]["state"] in ("on", "off"):
+            for s in ss:
+                check(s["proc_reads"] == 2 * PROCS + 1, f"root -H reads: {s}")
+                check(s["proc_opens"] == 1, f"root -H opens: {s}")
+                check(s["taskstats_queries"] == PROCS + threads, f"root -H queries: {s}")
+        docs, ss = selves(pids, "-H", "-o", cols, user=NOBODY)
+        for s in ss:
+            check(threads + 2 * PROCS + 1 <= s["proc_reads"] <= threads + 2 * PROCS + 1 + 4,
+                  f"nobody -H reads {s['proc_reads']}")
+            check(s["proc_opens"] <= 1 + 4, f"nobody -H opens: {s}")
+        # the state column: one stat per thread row printed, nothing more
+        docs, ss = selves(pids, "-H", "-o", "pid,state,cpu,comm")
+        for s in ss:
+            check(s["proc_reads"] <= 2 * PROCS + 1 + threads + (0 if is_root() else threads + 4),
+                  f"-H with states: {s}")
+    finally:
+        for w in ws:
+            w.stop()
+
+
+def test_json_self_cost():
+    docs, ss = selves([1], "-o", "pid")
+    for s in ss:
+        check(s["cpu_ms"] is not None and 0 <= s["cpu_ms"] < 1000, f"cpu_ms: {s}")
+        check(s["rss_kib"] and s["rss_kib"] > 0, f"rss_kib: {s}")
+
+
+if __name__ == "__main__":
+    sys.exit(main([
+        test_folded_reads_two_files_per_process,
+        test_folded_switch_sums,
+        test_threads_shown,
+        test_json_self_cost,
+    ]))
