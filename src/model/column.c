@@ -59,9 +59,9 @@ static struct tv_value get_command(const struct column *c, const struct tv_task 
 {
 	(void)c;
 	/* thread rows show their own name: threads share the command line */
-	if (t->cmdline && !t->is_thread)
-		return value_str(t->cmdline);
-	return value_str(t->comm); /* renderers bracket it: see column_brackets_comm() */
+	if (t->is_thread)
+		return value_str(t->comm);
+	return value_str(t->cmdline); /* unknown until read; "[name]" when there is none */
 }
 
 #define COST_STAT   N_("/proc/PID/stat, read for every process anyway")

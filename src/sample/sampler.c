@@ -401,17 +401,11 @@ static void self_cost(struct sampler *s, struct snapshot *out)
 /* Every row will be shown (batch output): read what is otherwise read for the rows on screen only. */
 static void fill_all(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
 {
-	bool cmd = o->needs & NEED_CMDLINE;
 	for (size_t i = 0; (o->needs & NEED_TSTAT) && i < out->nprocs; i++) {
 		struct tv_task *p = &out->procs[i];
 		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++)
 			sampler_fill_one(s, &p->threads[j], &s->io);
 	}
-	/* a command line stuck behind a hung process stays unknown */
-	if (cmd && o->cmdline_wait > 0)
-		(void)cmdline_wait(s->cmd, o->cmdline_wait);
-	for (size_t i = 0; cmd && i < out->nprocs; i++)
-		sampler_cmdline_fill(s->cmd, &out->procs[i], INFINITY);
 }
 
 int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err)
@@ -499,9 +493,16 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 			cmdline_read_from(s->cmd, tp->pid, tp->start, tp->live_tid);
 	}
 	/* command lines from the cache: a process's is read once, in the
-	 * background; the rows shown refresh theirs (sampler_fill_rows) */
-	for (size_t i = 0; (o->needs & NEED_CMDLINE) && i < out->nprocs; i++)
-		sampler_cmdline_fill(s->cmd, &out->procs[i], INFINITY);
+	 * background; the rows shown refresh theirs (sampler_fill_rows). One
+	 * stuck behind a hung process is not waited for longer than asked. */
+	if (o->needs & NEED_CMDLINE) {
+		for (size_t i = 0; i < out->nprocs; i++)
+			sampler_cmdline_fill(s->cmd, &out->procs[i], INFINITY);
+		if (o->cmdline_wait > 0)
+			(void)cmdline_wait(s->cmd, o->cmdline_wait);
+		for (size_t i = 0; o->cmdline_wait > 0 && i < out->nprocs; i++)
+			sampler_cmdline_fill(s->cmd, &out->procs[i], INFINITY);
+	}
 	if (o->details_all)
 		fill_all(s, o, out);
 	cmdline_sweep(s->cmd);

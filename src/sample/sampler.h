@@ -24,7 +24,7 @@ struct sample_opts {
 	bool details_all;               /* read what is otherwise read for the rows shown only
 	                                   (sampler_fill_rows) for every row: batch output, or a sort
 	                                   key that needs it */
-	double cmdline_wait;            /* with details_all: seconds to wait for command lines not read yet */
+	double cmdline_wait;            /* seconds to wait for command lines not read yet (0: none) */
 };
 
 /* Returns NULL and sets *err (malloc'd) when /proc cannot be used. */

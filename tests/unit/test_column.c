@@ -315,7 +315,12 @@ START_TEST(values_kernel_thread_and_thread)
 	/* no memory: unknown, and no ratio from unknowns */
 	ck_assert_int_eq(val("vm_size", &k).kind, TV_V_UNKNOWN);
 	ck_assert_int_eq(val("rss_virt", &k).kind, TV_V_UNKNOWN);
-	ck_assert_str_eq(val("command", &k).s, "kthreadd");
+	/* a command line not read (yet) is unknown, not the name */
+	ck_assert_int_eq(val("command", &k).kind, TV_V_UNKNOWN);
+	k.cmdline = strdup("[kthreadd]");
+	ck_assert_str_eq(val("command", &k).s, "[kthreadd]");
+	free(k.cmdline);
+	k.cmdline = NULL;
 	k.vm_size = 0;
 	k.vm_rss = 0;
 	ck_assert_int_eq(val("rss_virt", &k).kind, TV_V_UNKNOWN); /* no division by zero */

@@ -26,6 +26,8 @@ int tui_sample(struct tui *t, bool immediate)
 		.plugin_shown = t->plugin_shown,
 		/* sorting by what is otherwise read for the rows on screen only */
 		.details_all = tui_sort_needs_details(t),
+		/* the first screen shows command lines, not dashes, unless one is stuck */
+		.cmdline_wait = t->have_cur ? 0 : 0.1,
 	};
 	struct snapshot s;
 	char *err = NULL;
