@@ -137,6 +137,13 @@ static void fmt_pct(char *out, size_t n, double pct)
 	snprintf(out, n, "%s%%", num);
 }
 
+/* A lower bound reads "130+", as in the table. */
+static void mark(char *out, size_t n, const struct tv_task *t, int part)
+{
+	if ((t->partial & TV_PART_BIT(part)) && strcmp(out, UNKNOWN_TEXT) != 0)
+		cat(out, n, "+");
+}
+
 /* prev when it is the same task as t, else NULL. */
 static const struct tv_task *same_task(const struct tv_task *t, const struct tv_task *prev)
 {
@@ -159,12 +166,14 @@ static void delay_rows(struct detail_lines *l, const struct tv_task *t, const st
 	/* the interval: share of it, average per event, events */
 	v[0] = '\0';
 	fmt_pct(a, sizeof(a), t->delay_pct[c]);
+	mark(a, sizeof(a), t, TV_PART_DELAY + c);
 	/* TRANSLATORS: %s is a percentage such as "12.5%" */
 	cat(v, sizeof(v), _("%s of the interval"), a);
 	int64_t events = TV_UNKNOWN;
 	if (prev && known(prev->delay[c].count) && known(d->count) && d->count >= prev->delay[c].count)
 		events = d->count - prev->delay[c].count;
 	fmt_ms(a, sizeof(a), t->delay_avg_ms[c]);
+	mark(a, sizeof(a), t, TV_PART_DELAY + c);
 	cat(v, sizeof(v), "; ");
 	/* TRANSLATORS: %s is the mean duration of one delay, such as "0.45 ms" */
 	cat(v, sizeof(v), _("avg %s"), a);
@@ -214,14 +223,17 @@ static void kib_row(struct detail_lines *l, const char *label, int64_t kib)
 	row(l, label, v);
 }
 
-static void ctxt_row(struct detail_lines *l, const char *label, int64_t total, double rate)
+static void ctxt_row(struct detail_lines *l, const char *label, const struct tv_task *t, bool vol)
 {
 	char v[96], a[32], b[32];
-	fmt_int(a, sizeof(a), total);
+	double rate = vol ? t->ctxt_vol_rate : t->ctxt_invol_rate;
+	fmt_int(a, sizeof(a), vol ? t->ctxt_vol : t->ctxt_invol);
+	mark(a, sizeof(a), t, vol ? TV_PART_CTXT_VOL : TV_PART_CTXT_INVOL);
 	if (isfinite(rate))
 		fmt_count(b, sizeof(b), rate);
 	else
 		snprintf(b, sizeof(b), UNKNOWN_TEXT);
+	mark(b, sizeof(b), t, vol ? TV_PART_CTXT_VOL_RATE : TV_PART_CTXT_INVOL_RATE);
 	/* TRANSLATORS: context switches: %1$s since start, %2$s per second in the interval */
 	snprintf(v, sizeof(v), _("%s in all, %s/s"), a, b);
 	row(l, label, v);
@@ -272,6 +284,7 @@ static void task_rows(struct detail_lines *l, const struct tv_task *t, bool is_t
 	row(l, _("State"), v);
 
 	fmt_pct(a, sizeof(a), t->cpu_pct);
+	mark(a, sizeof(a), t, TV_PART_CPU);
 	/* TRANSLATORS: CPU use in the interval as a percentage of one CPU */
 	row(l, _("CPU in the interval"), a);
 	if (known(t->cpu_ns))
@@ -327,9 +340,14 @@ void detail_build(const struct tv_task *t, const struct tv_task *prev, double in
 
 	push(out, DETAIL_HEADING, _("Context switches"), NULL);
 	/* TRANSLATORS: switches when the task waited (I/O, locks, sleep) */
-	ctxt_row(out, _("Voluntary"), t->ctxt_vol, t->ctxt_vol_rate);
+	ctxt_row(out, _("Voluntary"), t, true);
 	/* TRANSLATORS: switches when the task was preempted */
-	ctxt_row(out, _("Involuntary"), t->ctxt_invol, t->ctxt_invol_rate);
+	ctxt_row(out, _("Involuntary"), t, false);
 	if (!is_thread)
 		push(out, DETAIL_NOTE, _("Process rows count every thread of the group."), NULL);
+	if (t->partial)
+		push(out, DETAIL_NOTE,
+		     _("A value followed by + is a lower bound: threads exited without telling what they did last "
+		       "(taskview sees their final counters only with CAP_NET_ADMIN)."),
+		     NULL);
 }

@@ -194,6 +194,27 @@ START_TEST(test_process_row)
 }
 END_TEST
 
+START_TEST(test_lower_bounds_marked)
+{
+	struct tv_task prev, cur;
+	struct detail_lines l;
+	make_pair(&prev, &cur, false);
+	/* a thread exited without its final counters */
+	cur.partial = TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_VOL) |
+		      TV_PART_BIT(TV_PART_DELAY + TV_DELAY_CPU) | TV_PART_BIT(TV_PART_CPU);
+	detail_lines_init(&l);
+	detail_build(&cur, &prev, 2.0, false, &l);
+	ck_assert_str_eq(value_after(&l, "Context switches", "Voluntary"), "7000+ in all, 1000+/s");
+	ck_assert_str_eq(value_after(&l, "Context switches", "Involuntary"), "30 in all, 10/s");
+	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0%+ of the interval; avg 2.00 ms+; events: 500");
+	ck_assert_str_eq(value_of(&l, "Block I/O delay"), "1.0% of the interval; avg 5.00 ms; events: 4");
+	ck_assert_str_eq(value_of(&l, "CPU in the interval"), "100.0%+");
+	/* and a note says what the mark means */
+	ck_assert_uint_eq(count_kind(&l, DETAIL_NOTE), 3);
+	detail_lines_free(&l);
+}
+END_TEST
+
 START_TEST(test_unknown_everything)
 {
 	struct tv_task t;
@@ -303,6 +324,7 @@ static Suite *detail_suite(void)
 	TCase *tc = tcase_create("build");
 	tcase_add_test(tc, test_thread_row);
 	tcase_add_test(tc, test_process_row);
+	tcase_add_test(tc, test_lower_bounds_marked);
 	tcase_add_test(tc, test_unknown_everything);
 	tcase_add_test(tc, test_switch_off_classes);
 	tcase_add_test(tc, test_prev_of_another_task);
