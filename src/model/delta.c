@@ -59,7 +59,7 @@ static void newborn_counters(struct tv_task *z, const struct tv_task *t, double 
 	z->cpu_fine = t->cpu_fine; /* zero is zero in ticks and in nanoseconds */
 	z->ctxt_vol = z->ctxt_invol = 0;
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
-		z->delay[c] = (struct tv_delay){0, 0, 0, 0};
+		z->delay[c] = (struct tv_delay){0, 0};
 	z->t_cpu = z->t_ctxt = z->t_delay = since;
 }
 

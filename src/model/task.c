@@ -15,7 +15,7 @@ void task_init(struct tv_task *t)
 	t->vm_size = t->vm_rss = t->vm_pte = t->vm_swap = t->vm_stk = t->vm_hwm = TV_UNKNOWN;
 	t->ctxt_vol = t->ctxt_invol = TV_UNKNOWN;
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
-		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
 		t->delay_pct[c] = NAN;
 		t->delay_avg_ms[c] = NAN;
 	}
@@ -37,5 +37,6 @@ void task_clear(struct tv_task *t, size_t npvals)
 		free(t->pvals);
 	}
 	free(t->cmdline);
+	free(t->peaks);
 	task_init(t);
 }

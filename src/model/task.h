@@ -43,8 +43,14 @@ enum tv_part {
 struct tv_delay {
 	int64_t count;
 	int64_t total_ns;
-	int64_t max_ns;
-	int64_t min_ns;
+};
+
+/* The longest and shortest single delay of each class since the task
+ * started: kept only where asked for (the detail panel), the kernel keeps
+ * them per thread only. */
+struct tv_peaks {
+	int64_t max_ns[TV_DELAY_NCLASS];
+	int64_t min_ns[TV_DELAY_NCLASS];
 };
 
 /* A plugin column's value for one task: raw as reported, rate derived by delta. */
@@ -62,17 +68,22 @@ struct tv_task {
 	int32_t tid;     /* == tgid on process rows */
 	int32_t tgid;
 	int32_t ppid;
-	uint64_t start_ticks; /* clock ticks after boot; with tid, the identity of a task across refreshes */
-	bool is_thread;
-
-	bool details_read;   /* state, nice, priority read (thread rows: only for the rows shown) */
-	char state;      /* '?' when unknown */
-	int32_t nice;
+	int32_t nice;    /* TV_UNKNOWN32 when unknown */
 	int32_t prio;
+	uint32_t partial;       /* TV_PART_BIT(enum tv_part): lower bounds */
+	char state;      /* '?' when unknown */
+	bool is_thread;
+	bool details_read;   /* state, nice, priority read (thread rows: only for the rows shown) */
+	bool cpu_fine;       /* cpu_ns counts nanoseconds (schedstat, taskstats), not clock ticks */
+	/* process rows only */
+	bool threads_complete; /* threads[] lists every thread of the group */
+	bool threads_are_rows; /* shown as rows (not only read for the process's sums) */
+	bool live_sums;        /* ctxt_* and the CPU wait are sums over live threads, not group counters */
+
+	uint64_t start_ticks; /* clock ticks after boot; with tid, the identity of a task across refreshes */
 	int64_t uid;
 	const char *user;    /* interned by the sampler's user cache; NULL when unknown */
 	int64_t cpu_ns;      /* CPU time (user + system); process rows: whole thread group, dead threads included */
-	bool cpu_fine;       /* cpu_ns counts nanoseconds (schedstat, taskstats), not clock ticks */
 	int64_t nthreads;
 
 	/* KiB, per address space; TV_UNKNOWN for kernel threads */
@@ -81,6 +92,7 @@ struct tv_task {
 	int64_t ctxt_vol, ctxt_invol; /* process rows: sum over the thread group */
 
 	struct tv_delay delay[TV_DELAY_NCLASS];
+	struct tv_peaks *peaks;  /* NULL unless asked for */
 
 	/*
 	 * When each group of counters was read (CLOCK_MONOTONIC seconds; 0 when
@@ -89,15 +101,13 @@ struct tv_task {
 	 */
 	double t_cpu, t_ctxt, t_delay;
 
-	char comm[TV_COMM_MAX]; /* raw kernel bytes, NUL-terminated */
 	char *cmdline;          /* raw bytes, arguments joined by spaces; NULL when not read/empty */
 
 	/* derived over the interval (model/delta.c); NAN when unknown */
 	double cpu_pct;
 	double ctxt_vol_rate, ctxt_invol_rate;
-	double delay_pct[TV_DELAY_NCLASS];
-	double delay_avg_ms[TV_DELAY_NCLASS];
-	uint32_t partial;       /* TV_PART_BIT(enum tv_part): lower bounds */
+	float delay_pct[TV_DELAY_NCLASS];   /* float: shown to a tenth, and there are many threads */
+	float delay_avg_ms[TV_DELAY_NCLASS];
 
 	/* plugin column values, indexed by plugin slot; NULL when no plugin columns */
 	struct tv_pvalue *pvals;
@@ -105,13 +115,12 @@ struct tv_task {
 	/* process rows only: threads read this refresh (all of them, or none) */
 	struct tv_task *threads;
 	size_t nthreads_read;
-	bool threads_complete; /* threads[] lists every thread of the group */
-	bool threads_are_rows; /* shown as rows (not only read for the process's sums) */
-	bool live_sums;        /* ctxt_* and the CPU wait are sums over live threads, not group counters */
 	/* process rows only: threads gone since the previous refresh, with their
 	 * final counters where the kernel's exit record gave them (else unknown) */
 	struct tv_task *exited;
 	size_t nexited;
+
+	char comm[TV_COMM_MAX]; /* raw kernel bytes, NUL-terminated */
 };
 
 void task_init(struct tv_task *t);

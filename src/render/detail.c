@@ -191,11 +191,11 @@ static void delay_rows(struct detail_lines *l, const struct tv_task *t, const st
 	cat(v, sizeof(v), "; ");
 	/* TRANSLATORS: %s is the cumulative delay, such as "1.25 s" */
 	cat(v, sizeof(v), _("total %s"), a);
-	if (is_thread) {
-		fmt_ns(a, sizeof(a), d->max_ns);
+	if (is_thread && t->peaks) {
+		fmt_ns(a, sizeof(a), t->peaks->max_ns[c]);
 		/* the kernel keeps min at 0 until it sees a non-zero delay */
-		if (known(d->min_ns) && d->min_ns > 0)
-			fmt_ns(b, sizeof(b), d->min_ns);
+		if (known(t->peaks->min_ns[c]) && t->peaks->min_ns[c] > 0)
+			fmt_ns(b, sizeof(b), t->peaks->min_ns[c]);
 		else
 			snprintf(b, sizeof(b), UNKNOWN_TEXT);
 	} else {

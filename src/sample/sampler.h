@@ -25,6 +25,7 @@ struct sample_opts {
 	                                   (sampler_fill_rows) for every row: batch output, or a sort
 	                                   key that needs it */
 	double cmdline_wait;            /* seconds to wait for command lines not read yet (0: none) */
+	int32_t peaks_tid;              /* a thread row whose delay extremes are kept (tv_task.peaks); 0: none */
 };
 
 /* Returns NULL and sets *err (malloc'd) when /proc cannot be used. */

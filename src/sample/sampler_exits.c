@@ -35,9 +35,7 @@ static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const st
 	e->cpu_ns = r->cpu_run_real_ns;
 	e->cpu_fine = true;
 	e->t_cpu = e->t_ctxt = e->t_delay = rec->mono;
-	e->ctxt_vol = r->nvcsw;
-	e->ctxt_invol = r->nivcsw;
-	memcpy(e->delay, r->delay, sizeof(e->delay));
+	sampler_apply_ts(e, r, rec->mono);
 	if (r->comm[0])
 		memcpy(e->comm, r->comm, sizeof(r->comm));
 	if (e->start_ticks == TV_START_UNKNOWN && r->etime_us != TV_UNKNOWN) {

@@ -69,6 +69,8 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 			  const struct lead_status *lead);
 /* sampler_taskstats.c: group replies for processes, PID replies for thread rows. */
 void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct snapshot *out);
+/* A reply's switch counts and delays into t, read at mono. */
+void sampler_apply_ts(struct tv_task *t, const struct ts_result *r, double mono);
 /* sampler_exits.c: exit records to the processes they belong to; lower bounds that last. */
 void sampler_exits(struct sampler *s, struct snapshot *out);
 void sampler_partial_totals(struct sampler *s, struct snapshot *out);

@@ -3,6 +3,7 @@
  * per thread row; each reply timed when the kernel filled it.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,13 +14,27 @@
 /* ticks a start time estimated from a reply's age may differ from the first estimate */
 #define START_SLACK_TICKS 3
 
-static void apply_common(struct tv_task *t, const struct ts_query *q)
+void sampler_apply_ts(struct tv_task *t, const struct ts_result *r, double mono)
 {
-	t->ctxt_vol = q->r.nvcsw;
-	t->ctxt_invol = q->r.nivcsw;
-	t->t_ctxt = q->mono;
-	memcpy(t->delay, q->r.delay, sizeof(t->delay));
-	t->t_delay = q->mono;
+	t->ctxt_vol = r->nvcsw;
+	t->ctxt_invol = r->nivcsw;
+	t->t_ctxt = mono;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		t->delay[c] = (struct tv_delay){r->delay[c].count, r->delay[c].total_ns};
+	t->t_delay = mono;
+}
+
+/* The extremes of one thread's delays, for the detail panel. */
+static void keep_peaks(struct tv_task *t, const struct ts_result *r)
+{
+	if (!t->peaks)
+		t->peaks = malloc(sizeof(*t->peaks));
+	if (!t->peaks)
+		return;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		t->peaks->max_ns[c] = r->delay[c].max_ns;
+		t->peaks->min_ns[c] = r->delay[c].min_ns;
+	}
 }
 
 /*
@@ -27,11 +42,12 @@ static void apply_common(struct tv_task *t, const struct ts_query *q)
  * within a few ticks of the first one while it is the same thread; a TID
  * reused by a new thread since gives a later start.
  */
-static uint64_t thread_start(struct tracked_thread *th, const struct ts_query *q, const struct snapshot *out)
+static uint64_t thread_start(struct tracked_thread *th, const struct ts_result *r, double mono,
+			     const struct snapshot *out)
 {
-	if (q->r.etime_us == TV_UNKNOWN)
+	if (r->etime_us == TV_UNKNOWN)
 		return th ? th->start : TV_START_UNKNOWN;
-	double est = (q->mono + out->boot_offset - (double)q->r.etime_us / 1e6) * out->hz;
+	double est = (mono + out->boot_offset - (double)r->etime_us / 1e6) * out->hz;
 	uint64_t e = est > 0 ? (uint64_t)llround(est) : 0;
 	if (!th)
 		return e;
@@ -47,7 +63,7 @@ static void mask_before_on(struct tv_task *t, uint64_t on_since)
 		return;
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
 		if (c != TV_DELAY_CPU)
-			t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+			t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
 }
 
 /* Drops thread rows whose query failed (gone since listed); they exited. */
@@ -77,6 +93,40 @@ static void drop_failed(struct tv_task *p, const bool *ok, const struct snapshot
 	p->nthreads_read = k;
 }
 
+/* Where each reply goes. */
+struct ts_targets {
+	struct sampler *s;
+	struct snapshot *out;
+	struct tv_task **task;   /* per query */
+	bool *answered;          /* per query */
+	uint64_t on_since;
+	int32_t peaks_tid;
+};
+
+static void on_reply(void *ctx, size_t i, struct ts_result *r, double mono)
+{
+	struct ts_targets *tg = ctx;
+	struct tv_task *t = tg->task[i];
+	tg->answered[i] = true;
+	sampler_apply_ts(t, r, mono);
+	if (t->is_thread) {
+		if (t->tid == tg->peaks_tid)
+			keep_peaks(t, r);
+		struct tracked_proc *tp = tracked_find(&tg->s->tr, t->tgid);
+		struct tracked_thread *th = tp ? tracked_thread_find(tp, t->tid) : NULL;
+		t->cpu_ns = r->cpu_run_real_ns;
+		t->cpu_fine = true;
+		t->t_cpu = mono;
+		t->start_ticks = thread_start(th, r, mono, tg->out);
+		if (r->comm[0]) {
+			memcpy(t->comm, r->comm, sizeof(r->comm));
+			if (th)
+				tracked_copy_name(th->comm, sizeof(th->comm), r->comm);
+		}
+	}
+	mask_before_on(t, tg->on_since);
+}
+
 void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
 {
 	/* group replies for the processes' switches and delays; thread rows
@@ -87,59 +137,45 @@ void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct sn
 		nq += groups + (out->procs[i].threads_are_rows ? out->procs[i].nthreads_read : 0);
 	if (nq == 0)
 		return;
-	struct ts_query *q = calloc(nq ? nq : 1, sizeof(*q));
-	if (!q)
-		return;
+	struct ts_request *req = calloc(nq, sizeof(*req));
+	struct ts_targets tg = {
+		.s = s,
+		.out = out,
+		.task = calloc(nq, sizeof(*tg.task)),
+		.answered = calloc(nq, sizeof(*tg.answered)),
+		.on_since = ts_acct_on_since(s->ts),
+		.peaks_tid = o->peaks_tid,
+	};
+	if (!req || !tg.task || !tg.answered)
+		goto out;
 	size_t k = 0;
-	for (size_t i = 0; i < out->nprocs; i++) {
-		const struct tv_task *p = &out->procs[i];
-		if (groups)
-			q[k++] = (struct ts_query){.id = p->tgid, .tgid = true};
-		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++)
-			q[k++] = (struct ts_query){.id = p->threads[j].tid};
-	}
-	s->io.queries += nq;
-	if (ts_query_batch(s->ts, q, nq) < 0) {
-		free(q);
-		return;
-	}
-	uint64_t on_since = ts_acct_on_since(s->ts);
-	k = 0;
 	for (size_t i = 0; i < out->nprocs; i++) {
 		struct tv_task *p = &out->procs[i];
 		if (groups) {
-			if (q[k].ok) {
-				apply_common(p, &q[k]);
-				mask_before_on(p, on_since);
-			}
-			k++;
+			tg.task[k] = p;
+			req[k++] = (struct ts_request){p->tgid, true};
 		}
+		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++) {
+			tg.task[k] = &p->threads[j];
+			req[k++] = (struct ts_request){p->threads[j].tid, false};
+		}
+	}
+	s->io.queries += nq;
+	if (ts_query_each(s->ts, req, nq, on_reply, &tg) < 0)
+		goto out;
+	/* thread rows that got no answer ended since they were listed */
+	k = 0;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		struct tv_task *p = &out->procs[i];
+		k += groups;
 		if (!p->threads_are_rows)
 			continue;
-		struct tracked_proc *tp = tracked_find(&s->tr, p->tgid);
-		bool *ok = calloc(p->nthreads_read ? p->nthreads_read : 1, sizeof(*ok));
-		for (size_t j = 0; j < p->nthreads_read; j++, k++) {
-			struct tv_task *t = &p->threads[j];
-			if (!q[k].ok)
-				continue;
-			if (ok)
-				ok[j] = true;
-			struct tracked_thread *th = tp ? tracked_thread_find(tp, t->tid) : NULL;
-			apply_common(t, &q[k]);
-			t->cpu_ns = q[k].r.cpu_run_real_ns;
-			t->cpu_fine = true;
-			t->t_cpu = q[k].mono;
-			t->start_ticks = thread_start(th, &q[k], out);
-			if (q[k].r.comm[0]) {
-				memcpy(t->comm, q[k].r.comm, sizeof(q[k].r.comm));
-				if (th)
-					memcpy(th->comm, q[k].r.comm, sizeof(q[k].r.comm));
-			}
-			mask_before_on(t, on_since);
-		}
-		if (ok)
-			drop_failed(p, ok, out);
-		free(ok);
+		bool *ok = &tg.answered[k];
+		k += p->nthreads_read;
+		drop_failed(p, ok, out);
 	}
-	free(q);
+out:
+	free(req);
+	free(tg.task);
+	free(tg.answered);
 }

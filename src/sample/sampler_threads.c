@@ -86,7 +86,7 @@ static int thread_status(struct sampler *s, struct tracked_proc *tp, struct trac
 	th->vol = ps->ctxt_vol;
 	th->invol = ps->ctxt_invol;
 	th->have_status = true;
-	memcpy(th->comm, ps->name, sizeof(th->comm));
+	tracked_copy_name(th->comm, sizeof(th->comm), ps->name);
 	t->state = ps->state;
 	t->ctxt_vol = th->vol;
 	t->ctxt_invol = th->invol;
@@ -115,7 +115,7 @@ static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct t
 	t->cpu_ns = ss.runtime_ns;
 	t->cpu_fine = true;
 	t->t_cpu = when;
-	t->delay[TV_DELAY_CPU] = (struct tv_delay){ss.pcount, ss.run_delay_ns, TV_UNKNOWN, TV_UNKNOWN};
+	t->delay[TV_DELAY_CPU] = (struct tv_delay){ss.pcount, ss.run_delay_ns};
 	t->t_delay = when;
 	bool moved = ss.runtime_ns == TV_UNKNOWN || ss.runtime_ns != th->runtime || ss.pcount != th->pcount;
 	th->runtime = ss.runtime_ns;
@@ -145,7 +145,7 @@ static int exited_add(struct tv_task *p, const struct tracked_thread *th)
 	e->tgid = p->tgid;
 	e->ppid = p->ppid;
 	e->start_ticks = th->start;
-	memcpy(e->comm, th->comm, sizeof(e->comm));
+	tracked_copy_name(e->comm, sizeof(e->comm), th->comm);
 	return 0;
 }
 
@@ -186,7 +186,7 @@ static void thread_init(struct tv_task *t, const struct tv_task *p, const struct
 	t->vm_stk = p->vm_stk;
 	t->vm_hwm = p->vm_hwm;
 	if (th->comm[0])
-		memcpy(t->comm, th->comm, sizeof(t->comm));
+		tracked_copy_name(t->comm, sizeof(t->comm), th->comm);
 	else if (th->tid == p->tgid)
 		memcpy(t->comm, p->comm, sizeof(t->comm));
 }
@@ -221,7 +221,7 @@ static void sums_from_threads(struct tv_task *p)
 		p->t_ctxt = when;
 	}
 	if (ok_cpu) {
-		p->delay[TV_DELAY_CPU] = (struct tv_delay){cnt, tot, TV_UNKNOWN, TV_UNKNOWN};
+		p->delay[TV_DELAY_CPU] = (struct tv_delay){cnt, tot};
 		p->t_delay = when;
 	}
 }

@@ -131,15 +131,23 @@ static void ts_drain(struct ts_client *c)
 	}
 }
 
+/* One batch in flight: what was asked, when each was sent, where replies go. */
+struct ts_batch {
+	const struct ts_request *req;
+	double *sent;      /* per query: when the kernel answered it (inside send) */
+	ts_reply_fn fn;
+	void *ctx;
+};
+
 /* Sends pending queries until the window is full. 0, 1 when the kernel was short of memory, -1 on failure. */
-static int ts_send_window(struct ts_client *c, struct ts_window *w, struct ts_query *q)
+static int ts_send_window(struct ts_client *c, struct ts_window *w, struct ts_batch *b)
 {
 	for (;;) {
 		size_t used = 0, i, first = TSWIN_NONE, last = 0;
 
 		while (sizeof(c->sbuf) - used >= TS_REQ_MAX && (i = tswin_next(w)) != TSWIN_NONE) {
 			used += ts_build_request(c->sbuf + used, sizeof(c->sbuf) - used, c->family,
-						 tswin_seq(w, i), q[i].id, q[i].tgid);
+						 tswin_seq(w, i), b->req[i].id, b->req[i].tgid);
 			/* a pack holds consecutive queries, or resent ones: stamp the range */
 			first = first == TSWIN_NONE || i < first ? i : first;
 			last = i > last ? i : last;
@@ -155,23 +163,36 @@ static int ts_send_window(struct ts_client *c, struct ts_window *w, struct ts_qu
 		while (n < 0 && errno == EINTR);
 		double t1 = clock_now(CLOCK_MONOTONIC);
 		for (i = first; i <= last; i++)
-			q[i].mono = (t0 + t1) / 2;
+			b->sent[i] = (t0 + t1) / 2;
 		if (n < 0)
 			return errno == ENOBUFS || errno == ENOMEM || errno == EAGAIN ? 1 : -1;
 	}
 }
 
+/* Hides counters the kernel is not updating, so they read as unknown, not as zero. */
+static void ts_mask(const struct ts_client *c, struct ts_result *r)
+{
+	int first = c->acct == TS_ACCT_ON ? TV_DELAY_NCLASS
+		  : c->acct == TS_ACCT_OFF ? TV_DELAY_CPU + 1 : 0;
+
+	for (int k = first; k < TV_DELAY_NCLASS; k++)
+		r->delay[k] = (struct ts_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+	/* without IRQ time accounting the kernel reports an irq delay of 0 that means nothing */
+	if (c->no_irq_acct)
+		r->delay[TV_DELAY_IRQ] = (struct ts_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+}
+
 /* Settles the query a reply belongs to. false when the reply says we may not ask at all. */
-static bool ts_handle(struct ts_window *w, struct ts_query *q, const struct ts_reply *rep)
+static bool ts_handle(const struct ts_client *c, struct ts_window *w, struct ts_batch *b, struct ts_reply *rep)
 {
 	size_t i;
 
 	switch (rep->kind) {
 	case TS_MSG_STATS:
 		i = tswin_answer(w, rep->seq);
-		if (i != TSWIN_NONE && rep->id == q[i].id && rep->is_tgid == q[i].tgid) {
-			q[i].ok = true;
-			q[i].r = rep->r;
+		if (i != TSWIN_NONE && rep->id == b->req[i].id && rep->is_tgid == b->req[i].tgid) {
+			ts_mask(c, &rep->r);
+			b->fn(b->ctx, i, &rep->r, b->sent[i]);
 		}
 		return true;
 	case TS_MSG_ERROR:
@@ -205,7 +226,7 @@ static bool ts_handle(struct ts_window *w, struct ts_query *q, const struct ts_r
  * or -1 on a socket failure or a permission refusal; *overflow is set when
  * the kernel dropped replies.
  */
-static int ts_read_ready(struct ts_client *c, struct ts_window *w, struct ts_query *q, bool *overflow)
+static int ts_read_ready(struct ts_client *c, struct ts_window *w, struct ts_batch *b, bool *overflow)
 {
 	int handled = 0;
 
@@ -233,7 +254,7 @@ static int ts_read_ready(struct ts_client *c, struct ts_window *w, struct ts_que
 				break;
 			off += (size_t)k;
 			handled++;
-			if (!ts_handle(w, q, &rep)) {
+			if (!ts_handle(c, w, b, &rep)) {
 				ts_fail(c, TS_NO_PERMISSION,
 					N_("per-task delays need CAP_NET_ADMIN in the initial user namespace: "
 					   "run as root or give the binary `setcap cap_net_admin+ep`"), NULL);
@@ -243,30 +264,17 @@ static int ts_read_ready(struct ts_client *c, struct ts_window *w, struct ts_que
 	}
 }
 
-/* Hides counters the kernel is not updating, so they read as unknown, not as zero. */
-static void ts_mask(const struct ts_client *c, struct ts_result *r)
-{
-	int first = c->acct == TS_ACCT_ON ? TV_DELAY_NCLASS
-		  : c->acct == TS_ACCT_OFF ? TV_DELAY_CPU + 1 : 0;
-
-	for (int k = first; k < TV_DELAY_NCLASS; k++)
-		r->delay[k] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
-	/* without IRQ time accounting the kernel reports an irq delay of 0 that means nothing */
-	if (c->no_irq_acct)
-		r->delay[TV_DELAY_IRQ] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
-}
-
-static int ts_run(struct ts_client *c, struct ts_window *w, struct ts_query *q, size_t n)
+static int ts_run(struct ts_client *c, struct ts_window *w, struct ts_batch *b, size_t n)
 {
 	/* generous: the kernel answers inside send(), ~10 us per query */
 	int64_t deadline = ts_now_ms() + 1000 + (int64_t)(n / 50);
 
 	while (!tswin_done(w)) {
 		bool overflow = false;
-		int s = ts_send_window(c, w, q);
+		int s = ts_send_window(c, w, b);
 		if (s < 0)
 			return -1;
-		int r = ts_read_ready(c, w, q, &overflow);
+		int r = ts_read_ready(c, w, b, &overflow);
 		if (r < 0)
 			return -1;
 		if (overflow || s == 1) {
@@ -291,33 +299,52 @@ static int ts_run(struct ts_client *c, struct ts_window *w, struct ts_query *q, 
 	return 0;
 }
 
-int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)
+int ts_query_each(struct ts_client *c, const struct ts_request *req, size_t n, ts_reply_fn fn, void *ctx)
 {
 	struct ts_window w;
-	int rc;
 
+	if (!c->can_query)
+		return -1;
+	if (n == 0)
+		return 0;
+	struct ts_batch b = {.req = req, .sent = calloc(n, sizeof(double)), .fn = fn, .ctx = ctx};
+	if (!b.sent || tswin_init(&w, n, c->seq, c->window, TS_MAX_TRIES) < 0) {
+		free(b.sent);
+		return -1;
+	}
+	c->seq += (uint32_t)n; /* a late reply of this batch cannot match the next one */
+	ts_drain(c);
+	int rc = ts_run(c, &w, &b, n);
+	tswin_free(&w);
+	free(b.sent);
+	return rc;
+}
+
+static void ts_fill_query(void *ctx, size_t i, struct ts_result *r, double mono)
+{
+	struct ts_query *q = ctx;
+	q[i].ok = true;
+	q[i].r = *r;
+	q[i].mono = mono;
+}
+
+int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
 		q[i].ok = false;
 		q[i].mono = 0;
 		ts_result_init(&q[i].r);
 	}
-	if (!c->can_query)
+	struct ts_request *req = calloc(n ? n : 1, sizeof(*req));
+	if (!req)
 		return -1;
-	if (n == 0)
-		return 0;
-	if (tswin_init(&w, n, c->seq, c->window, TS_MAX_TRIES) < 0)
-		return -1;
-	c->seq += (uint32_t)n; /* a late reply of this batch cannot match the next one */
-	ts_drain(c);
-	rc = ts_run(c, &w, q, n);
-	tswin_free(&w);
-	for (size_t i = 0; i < n; i++) {
-		if (rc < 0)
-			q[i].ok = false;
-		if (q[i].ok)
-			ts_mask(c, &q[i].r);
-		else
-			ts_result_init(&q[i].r);
+	for (size_t i = 0; i < n; i++)
+		req[i] = (struct ts_request){q[i].id, q[i].tgid};
+	int rc = ts_query_each(c, req, n, ts_fill_query, q);
+	free(req);
+	for (size_t i = 0; rc < 0 && i < n; i++) {
+		q[i].ok = false;
+		ts_result_init(&q[i].r);
 	}
 	return rc;
 }

@@ -54,6 +54,23 @@ bool ts_group_counts_exited(const struct ts_client *c);
  */
 uint64_t ts_acct_on_since(const struct ts_client *c);
 
+struct ts_request {
+	int32_t id;   /* TID, or TGID when tgid */
+	bool tgid;
+};
+
+/* Receives the reply to req[i] (masked as ts_query_batch says), read by the kernel at mono. */
+typedef void (*ts_reply_fn)(void *ctx, size_t i, struct ts_result *r, double mono);
+
+/*
+ * Queries n tasks, pipelined, and hands each reply to fn as it arrives (in
+ * any order; a task that vanished gets no call). Keeps no result itself, so
+ * tens of thousands of queries cost no memory beyond the requests. Returns
+ * 0, or -1 when the client cannot query or the socket fails (calls made
+ * before stand).
+ */
+int ts_query_each(struct ts_client *c, const struct ts_request *req, size_t n, ts_reply_fn fn, void *ctx);
+
 /*
  * Queries n tasks, pipelined, and fills q[i].ok and q[i].r. A task that
  * vanished gets ok=false quietly. Classes other than cpu are TV_UNKNOWN while

@@ -37,6 +37,16 @@ const char *ts_message(const struct ts_client *c)
 	return _("taskview was built without taskstats support (libnl-genl-3): per-task delays are not available");
 }
 
+int ts_query_each(struct ts_client *c, const struct ts_request *req, size_t n, ts_reply_fn fn, void *ctx)
+{
+	(void)c;
+	(void)req;
+	(void)n;
+	(void)fn;
+	(void)ctx;
+	return -1;
+}
+
 int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)
 {
 	(void)c;

@@ -104,7 +104,7 @@ void ts_result_init(struct ts_result *out)
 	out->pid = out->tgid = 0;
 	out->comm[0] = '\0';
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
-		out->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+		out->delay[c] = (struct ts_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
 }
 
 int ts_parse_stats(const void *payload, size_t len, struct ts_result *out)

@@ -9,6 +9,11 @@
 
 #include "model/task.h"
 
+/* One delay class as the kernel reports it. */
+struct ts_delay {
+	int64_t count, total_ns, max_ns, min_ns;
+};
+
 /* The fields taskview uses from one struct taskstats; TV_UNKNOWN when absent. */
 struct ts_result {
 	uint16_t version;
@@ -18,7 +23,7 @@ struct ts_result {
 	int64_t etime_us;               /* the task's age at the reply, µs */
 	int32_t pid, tgid;              /* 0 when absent (tgid: before v12; both: group replies) */
 	char comm[33];                  /* raw, NUL-terminated; "" in group replies */
-	struct tv_delay delay[TV_DELAY_NCLASS]; /* count, total_ns, max_ns, min_ns; TV_UNKNOWN if the version lacks it or payload too short */
+	struct ts_delay delay[TV_DELAY_NCLASS]; /* TV_UNKNOWN if the version lacks it or payload too short */
 };
 
 /* Sets every field to unknown. */

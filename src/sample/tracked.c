@@ -145,6 +145,13 @@ void tracked_reset(struct tracked *tr, struct tracked_proc *p)
 	proc_blank(p, pid);
 }
 
+void tracked_copy_name(char *dst, size_t n, const char *src)
+{
+	size_t l = strnlen(src, n - 1);
+	memcpy(dst, src, l);
+	dst[l] = '\0';
+}
+
 struct tracked_thread *tracked_thread_find(struct tracked_proc *p, int32_t tid)
 {
 	size_t lo = 0, hi = p->nthreads;

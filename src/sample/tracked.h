@@ -13,6 +13,9 @@
 
 #include "model/task.h"
 
+/* A thread's name: at most 15 bytes (a process's can be longer: kernel threads) */
+#define TV_THREAD_COMM_MAX 16
+
 /* Kept descriptors are limited: past the budget, files are opened, read and closed each time. */
 struct fd_budget {
 	size_t limit, used;
@@ -30,7 +33,7 @@ struct tracked_thread {
 	int fd_sched;            /* task/TID/schedstat kept open, or -1 */
 	int64_t runtime, pcount; /* last schedstat: unchanged means no switch since */
 	int64_t vol, invol;      /* last switch counts read from its status */
-	char comm[TV_COMM_MAX];  /* last name read */
+	char comm[TV_THREAD_COMM_MAX]; /* last name read */
 	bool have_status;
 	bool seen;               /* found in this refresh */
 	bool done;               /* read in this refresh (scratch) */
@@ -68,6 +71,9 @@ void tracked_unsee(struct tracked *tr);
 void tracked_sweep(struct tracked *tr);
 /* Forgets what was kept of a process (a new task under the pid). */
 void tracked_reset(struct tracked *tr, struct tracked_proc *p);
+
+/* Copies a name into a buffer of n bytes, cut to fit, always NUL-terminated. */
+void tracked_copy_name(char *dst, size_t n, const char *src);
 
 struct tracked_thread *tracked_thread_find(struct tracked_proc *p, int32_t tid);
 /* Adds tid (fds -1); NULL when out of memory. Keeps threads[] sorted. */

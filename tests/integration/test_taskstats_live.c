@@ -104,7 +104,7 @@ static void check_plausible(const struct ts_result *r, const char *what)
 {
 	CHECK(r->version >= 7, "%s: version %u", what, r->version);
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
-		const struct tv_delay *d = &r->delay[c];
+		const struct ts_delay *d = &r->delay[c];
 		if (d->count == TV_UNKNOWN || d->count == 0 || d->max_ns == TV_UNKNOWN)
 			continue;
 		double avg = (double)d->total_ns / (double)d->count;

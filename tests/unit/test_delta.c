@@ -63,7 +63,7 @@ static void set_task(struct tv_task *t, double when, int32_t tid, int32_t tgid, 
 
 static void set_delay(struct tv_task *t, int c, int64_t count, int64_t total)
 {
-	t->delay[c] = (struct tv_delay){count, total, TV_UNKNOWN, TV_UNKNOWN};
+	t->delay[c] = (struct tv_delay){count, total};
 }
 
 /* Gives a process n thread slots (tids filled in by the caller, sorted). */

@@ -75,7 +75,7 @@ static void make_pair(struct tv_task *prev, struct tv_task *cur, bool thread)
 		t->vm_stk = 136;
 		t->vm_swap = 0;
 		for (int c = 0; c < TV_DELAY_NCLASS; c++)
-			t->delay[c] = (struct tv_delay){0, 0, 0, 0};
+			t->delay[c] = (struct tv_delay){0, 0};
 	}
 	prev->cpu_ns = 10000000000LL;
 	cur->cpu_ns = 12000000000LL;
@@ -87,15 +87,20 @@ static void make_pair(struct tv_task *prev, struct tv_task *cur, bool thread)
 	cur->ctxt_vol_rate = 1000.0;
 	cur->ctxt_invol_rate = 10.0;
 	/* cpu: 1 s of waiting in 2 s over 500 waits; 3 s since start */
-	prev->delay[TV_DELAY_CPU] = (struct tv_delay){750, 2000000000, 11000000, 10000};
-	cur->delay[TV_DELAY_CPU] = (struct tv_delay){1250, 3000000000, 12000000, 10000};
+	prev->delay[TV_DELAY_CPU] = (struct tv_delay){750, 2000000000};
+	cur->delay[TV_DELAY_CPU] = (struct tv_delay){1250, 3000000000};
 	/* io: 4 waits of 5 ms */
-	prev->delay[TV_DELAY_IO] = (struct tv_delay){6, 30000000, 9000000, 2000000};
-	cur->delay[TV_DELAY_IO] = (struct tv_delay){10, 50000000, 9000000, 2000000};
-	if (!thread)
-		for (int c = 0; c < TV_DELAY_NCLASS; c++)
-			prev->delay[c].max_ns = prev->delay[c].min_ns = cur->delay[c].max_ns = cur->delay[c].min_ns =
-				TV_UNKNOWN;
+	prev->delay[TV_DELAY_IO] = (struct tv_delay){6, 30000000};
+	cur->delay[TV_DELAY_IO] = (struct tv_delay){10, 50000000};
+	/* a thread's extremes (the kernel keeps none for a group) */
+	if (thread) {
+		cur->peaks = calloc(1, sizeof(*cur->peaks));
+		ck_assert_ptr_nonnull(cur->peaks);
+		cur->peaks->max_ns[TV_DELAY_CPU] = 12000000;
+		cur->peaks->min_ns[TV_DELAY_CPU] = 10000;
+		cur->peaks->max_ns[TV_DELAY_IO] = 9000000;
+		cur->peaks->min_ns[TV_DELAY_IO] = 2000000;
+	}
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
 		cur->delay_pct[c] = delta_delay_pct(prev->delay[c].total_ns, cur->delay[c].total_ns, 2.0);
 		cur->delay_avg_ms[c] = delta_delay_avg_ms(prev->delay[c].count, cur->delay[c].count,
@@ -163,6 +168,7 @@ START_TEST(test_thread_row)
 	detail_lines_free(&l);
 	ck_assert_uint_eq(l.n, 0);
 	ck_assert_ptr_null(l.v);
+	free(cur.peaks);
 }
 END_TEST
 
@@ -187,10 +193,13 @@ START_TEST(test_process_row)
 		if (l.v[i].kind == DETAIL_NOTE)
 			ck_assert_ptr_null(l.v[i].value);
 	/* even if a caller passed extremes, a process row does not show them */
-	cur.delay[TV_DELAY_CPU].max_ns = 5;
+	cur.peaks = calloc(1, sizeof(*cur.peaks));
+	ck_assert_ptr_nonnull(cur.peaks);
+	cur.peaks->max_ns[TV_DELAY_CPU] = 5;
 	detail_build(&cur, &prev, 2.0, false, &l);
 	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 1250; total 3.00 s; max -, min -");
 	detail_lines_free(&l);
+	free(cur.peaks);
 }
 END_TEST
 
@@ -212,6 +221,7 @@ START_TEST(test_lower_bounds_marked)
 	/* and a note says what the mark means */
 	ck_assert_uint_eq(count_kind(&l, DETAIL_NOTE), 3);
 	detail_lines_free(&l);
+	free(cur.peaks);
 }
 END_TEST
 
@@ -251,7 +261,7 @@ START_TEST(test_switch_off_classes)
 	struct detail_lines l;
 	make_pair(&prev, &cur, true);
 	for (int c = TV_DELAY_IO; c < TV_DELAY_NCLASS; c++) {
-		cur.delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+		cur.delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
 		cur.delay_pct[c] = cur.delay_avg_ms[c] = NAN;
 	}
 	detail_lines_init(&l);
@@ -260,6 +270,7 @@ START_TEST(test_switch_off_classes)
 	ck_assert_str_eq(value_of(&l, "Block I/O delay"), "-");
 	ck_assert_ptr_null(since_start(&l, "Block I/O delay"));
 	detail_lines_free(&l);
+	free(cur.peaks);
 }
 END_TEST
 
@@ -280,6 +291,7 @@ START_TEST(test_prev_of_another_task)
 	detail_build(&cur, &prev, 2.0, true, &l);
 	ck_assert_contains(value_of(&l, "CPU delay"), "events: -");
 	detail_lines_free(&l);
+	free(cur.peaks);
 }
 END_TEST
 
@@ -289,8 +301,14 @@ START_TEST(test_durations_and_sizes)
 	struct detail_lines l;
 	task_init(&t);
 	t.is_thread = true;
-	t.delay[TV_DELAY_CPU] = (struct tv_delay){3, 7200LL * 1000000000LL, 45000000, 7};
-	t.delay[TV_DELAY_IO] = (struct tv_delay){1, 125000000000LL, 999999, 999999};
+	t.delay[TV_DELAY_CPU] = (struct tv_delay){3, 7200LL * 1000000000LL};
+	t.delay[TV_DELAY_IO] = (struct tv_delay){1, 125000000000LL};
+	t.peaks = calloc(1, sizeof(*t.peaks));
+	ck_assert_ptr_nonnull(t.peaks);
+	t.peaks->max_ns[TV_DELAY_CPU] = 45000000;
+	t.peaks->min_ns[TV_DELAY_CPU] = 7;
+	t.peaks->max_ns[TV_DELAY_IO] = 999999;
+	t.peaks->min_ns[TV_DELAY_IO] = 999999;
 	t.delay_pct[TV_DELAY_CPU] = 1234.4; /* a large group sum: integer percent */
 	t.vm_rss = 3 * 1024 * 1024 / 2;
 	detail_lines_init(&l);
@@ -300,6 +318,7 @@ START_TEST(test_durations_and_sizes)
 	ck_assert_contains(value_of(&l, "CPU delay"), "1234% of the interval");
 	ck_assert_str_eq(value_of(&l, "Resident (VmRSS)"), "1.5G (1572864 KiB)");
 	detail_lines_free(&l);
+	free(t.peaks);
 }
 END_TEST
 

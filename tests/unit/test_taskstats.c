@@ -178,7 +178,7 @@ static void check_version(int version, size_t expected_size, size_t extra)
 	ck_assert_int_eq(r.nivcsw, (int64_t)expect(version, "nivcsw"));
 	ck_assert_int_eq(r.cpu_run_real_ns, (int64_t)expect(version, "cpu_run_real_total"));
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
-		const struct tv_delay *d = &r.delay[c];
+		const struct ts_delay *d = &r.delay[c];
 
 		if (version < class_since[c]) {
 			ck_assert_msg(d->count == TV_UNKNOWN && d->total_ns == TV_UNKNOWN &&

@@ -31,6 +31,12 @@ int tui_sample(struct tui *t, bool immediate)
 	};
 	struct snapshot s;
 	char *err = NULL;
+	/* a scheduled sample replaces prev: free it first, so that no more than
+	 * two samples are ever held (they are most of taskview's memory) */
+	if (!immediate && t->have_prev) {
+		snapshot_free(&t->prev);
+		t->have_prev = false;
+	}
 	if (sampler_take(t->sampler, &so, &s, &err) < 0) {
 		tui_status(t, ROLE_ERROR, "%s", err ? err : _("out of memory"));
 		free(err);
@@ -50,8 +56,6 @@ int tui_sample(struct tui *t, bool immediate)
 		t->cur = s;
 	} else {
 		delta_apply(&t->cur, &s, &t->app->cs);
-		if (t->have_prev)
-			snapshot_free(&t->prev);
 		t->prev = t->cur;
 		t->have_prev = true;
 		t->cur = s;
