@@ -141,9 +141,13 @@ ssize_t sampler_read(struct sampler *s, int *fd, const char *path)
 	return proc_read_at(s->procfd, path, s->buf, SAMPLER_READ_CAP);
 }
 
+static int cmp_i32(const void *a, const void *b);
+
 bool sampler_threads_shown(const struct sample_opts *o, int32_t tgid)
 {
-	return o->all_threads || (o->expanded && o->expanded(o->expanded_ctx, tgid));
+	if (o->all_threads || (o->expanded && o->expanded(o->expanded_ctx, tgid)))
+		return true;
+	return o->nexpanded && bsearch(&tgid, o->expanded_list, o->nexpanded, sizeof(tgid), cmp_i32);
 }
 
 static int cmp_i32(const void *a, const void *b)

@@ -17,9 +17,11 @@ struct sample_opts {
 	unsigned needs;                 /* enum col_need bits of the shown columns */
 	const struct filter *filter;    /* may be NULL */
 	bool all_threads;               /* -H: read the threads of every shown process */
-	/* processes unfolded in the TUI; NULL = none */
+	/* processes unfolded in the TUI: a callback, or a sorted list; none = none */
 	bool (*expanded)(void *ctx, int32_t tgid);
 	void *expanded_ctx;
+	const int32_t *expanded_list;
+	size_t nexpanded;
 	const bool *plugin_shown;       /* by plugin slot; NULL = all */
 	bool details_all;               /* read what is otherwise read for the rows shown only
 	                                   (sampler_fill_rows) for every row: batch output, or a sort

@@ -1,0 +1,230 @@
+#include "sample/background.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "view/filter.h"
+
+/* A request with everything it points to owned. */
+struct request {
+	struct sample_opts o;
+	struct filter filter;
+	int32_t *expanded;
+	bool *plugin_shown;
+	unsigned ticket;
+};
+
+struct background {
+	struct sampler *s;
+	pthread_t thread;
+	pthread_mutex_t lock;   /* guards everything below */
+	pthread_cond_t wake;
+	struct request *waiting; /* the next to take, or NULL */
+	bool taking;
+	bool quit;
+	unsigned next_ticket;
+	/* the finished sample, not collected yet */
+	bool done;
+	unsigned done_ticket;
+	struct snapshot result;
+	char *err;
+	int notify[2];
+};
+
+static void request_free(struct request *r)
+{
+	if (!r)
+		return;
+	filter_free(&r->filter);
+	free(r->expanded);
+	free(r->plugin_shown);
+	free(r);
+}
+
+static struct request *request_copy(const struct sample_opts *o, size_t nslots)
+{
+	struct request *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->o = *o;
+	filter_init(&r->filter);
+	r->o.expanded = NULL;
+	r->o.expanded_ctx = NULL;
+	if (o->filter) {
+		r->filter.uid = o->filter->uid;
+		if (o->filter->npids) {
+			r->filter.pids = malloc(o->filter->npids * sizeof(*r->filter.pids));
+			if (!r->filter.pids)
+				goto fail;
+			memcpy(r->filter.pids, o->filter->pids, o->filter->npids * sizeof(*r->filter.pids));
+			r->filter.npids = o->filter->npids;
+		}
+		if (filter_set_text(&r->filter, o->filter->text) < 0)
+			goto fail;
+		r->o.filter = &r->filter;
+	}
+	if (o->nexpanded) {
+		r->expanded = malloc(o->nexpanded * sizeof(*r->expanded));
+		if (!r->expanded)
+			goto fail;
+		memcpy(r->expanded, o->expanded_list, o->nexpanded * sizeof(*r->expanded));
+		r->o.expanded_list = r->expanded;
+	}
+	if (o->plugin_shown && nslots) {
+		r->plugin_shown = malloc(nslots * sizeof(*r->plugin_shown));
+		if (!r->plugin_shown)
+			goto fail;
+		memcpy(r->plugin_shown, o->plugin_shown, nslots * sizeof(*r->plugin_shown));
+		r->o.plugin_shown = r->plugin_shown;
+	}
+	return r;
+fail:
+	request_free(r);
+	return NULL;
+}
+
+static void notify(struct background *b)
+{
+	ssize_t w;
+	do
+		w = write(b->notify[1], "x", 1);
+	while (w < 0 && errno == EINTR);
+}
+
+static void *run(void *arg)
+{
+	struct background *b = arg;
+	pthread_mutex_lock(&b->lock);
+	for (;;) {
+		while (!b->waiting && !b->quit)
+			pthread_cond_wait(&b->wake, &b->lock);
+		if (b->quit)
+			break;
+		struct request *r = b->waiting;
+		b->waiting = NULL;
+		b->taking = true;
+		pthread_mutex_unlock(&b->lock);
+
+		struct snapshot snap;
+		char *err = NULL;
+		int rc = sampler_take(b->s, &r->o, &snap, &err);
+
+		pthread_mutex_lock(&b->lock);
+		b->taking = false;
+		/* a result nobody collected is replaced: the newer is what counts */
+		if (b->done) {
+			snapshot_free(&b->result);
+			free(b->err);
+		}
+		b->done = true;
+		b->done_ticket = r->ticket;
+		b->err = rc < 0 ? err : NULL;
+		if (rc < 0)
+			memset(&b->result, 0, sizeof(b->result));
+		else
+			b->result = snap;
+		request_free(r);
+		notify(b);
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+struct background *background_start(struct sampler *s)
+{
+	struct background *b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->s = s;
+	b->next_ticket = 1;
+	if (pipe2(b->notify, O_CLOEXEC | O_NONBLOCK) < 0) {
+		free(b);
+		return NULL;
+	}
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_cond_init(&b->wake, NULL);
+	if (pthread_create(&b->thread, NULL, run, b) != 0) {
+		close(b->notify[0]);
+		close(b->notify[1]);
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void background_stop(struct background *b)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->lock);
+	b->quit = true;
+	pthread_cond_signal(&b->wake);
+	pthread_mutex_unlock(&b->lock);
+	pthread_join(b->thread, NULL);
+	request_free(b->waiting);
+	if (b->done) {
+		snapshot_free(&b->result);
+		free(b->err);
+	}
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->wake);
+	close(b->notify[0]);
+	close(b->notify[1]);
+	free(b);
+}
+
+unsigned background_request(struct background *b, const struct sample_opts *o, size_t nplugin_slots)
+{
+	if (o->expanded && !o->nexpanded)
+		return 0; /* a callback into the caller's state cannot run on the sampling thread */
+	struct request *r = request_copy(o, nplugin_slots);
+	if (!r)
+		return 0;
+	pthread_mutex_lock(&b->lock);
+	r->ticket = b->next_ticket++;
+	if (!b->next_ticket)
+		b->next_ticket = 1;
+	request_free(b->waiting);
+	b->waiting = r;
+	pthread_cond_signal(&b->wake);
+	unsigned t = r->ticket;
+	pthread_mutex_unlock(&b->lock);
+	return t;
+}
+
+int background_fd(const struct background *b)
+{
+	return b->notify[0];
+}
+
+unsigned background_take(struct background *b, struct snapshot *out, char **err)
+{
+	char drain[64];
+	while (read(b->notify[0], drain, sizeof(drain)) > 0)
+		;
+	*err = NULL;
+	pthread_mutex_lock(&b->lock);
+	unsigned t = 0;
+	if (b->done) {
+		t = b->done_ticket;
+		*out = b->result;
+		*err = b->err;
+		b->err = NULL;
+		b->done = false;
+		memset(&b->result, 0, sizeof(b->result));
+	}
+	pthread_mutex_unlock(&b->lock);
+	return t;
+}
+
+bool background_busy(struct background *b)
+{
+	pthread_mutex_lock(&b->lock);
+	bool busy = b->taking || b->waiting;
+	pthread_mutex_unlock(&b->lock);
+	return busy;
+}

@@ -1,0 +1,45 @@
+/*
+ * Sampling off the input path: a thread of its own takes the samples, so a
+ * key never waits for /proc, however many tasks a refresh reads. The caller
+ * asks for a sample (with a copy of its options), goes on, and collects the
+ * result when the notify descriptor becomes readable.
+ */
+#ifndef TV_SAMPLE_BACKGROUND_H
+#define TV_SAMPLE_BACKGROUND_H
+
+#include <stdbool.h>
+
+#include "model/snapshot.h"
+#include "sample/sampler.h"
+
+struct background;
+
+/* Starts the sampling thread for s (borrowed; used only by that thread from now on). NULL when out of resources. */
+struct background *background_start(struct sampler *s);
+/* Stops the thread, waiting for a sample in progress to end; frees a result not collected. b may be NULL. */
+void background_stop(struct background *b);
+
+/*
+ * Asks for a sample with these options, copied: the filter, the list of
+ * unfolded processes (o->expanded_list; a callback in o->expanded cannot be
+ * copied and is refused), the plugin slots shown (nplugin_slots of them). A
+ * request made while one is being taken replaces the one waiting, if any:
+ * the newest wins. Returns a ticket that background_take() reports with the
+ * result, or 0 when out of memory.
+ */
+unsigned background_request(struct background *b, const struct sample_opts *o, size_t nplugin_slots);
+
+/* Readable when a result is ready (for poll()). */
+int background_fd(const struct background *b);
+
+/*
+ * Takes a finished sample, if there is one: returns its ticket (out filled)
+ * or 0 (nothing yet). On failure the ticket is returned with *err set
+ * (malloc'd) and out empty.
+ */
+unsigned background_take(struct background *b, struct snapshot *out, char **err);
+
+/* Whether a request is waiting or being taken. */
+bool background_busy(struct background *b);
+
+#endif
