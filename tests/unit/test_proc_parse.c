@@ -523,6 +523,62 @@ START_TEST(status_similar_keys_not_confused)
 }
 END_TEST
 
+START_TEST(status_numbers_exact_or_unknown)
+{
+	/* the extremes of a signed 64-bit field come out exactly; one more does
+	 * not fit and is unknown, never wrapped around */
+	static const char s[] =
+		"Name:\tx\n"
+		"VmSize:\t9223372036854775807 kB\n"
+		"VmRSS:\t9223372036854775808 kB\n"
+		"VmPTE:\t18446744073709551616 kB\n"
+		"VmSwap:\t99999999999999999999 kB\n"
+		"VmStk:\t-9223372036854775807 kB\n"
+		"VmHWM:\t-9223372036854775809 kB\n"
+		"voluntary_ctxt_switches:\t-9223372036854775808\n"
+		"nonvoluntary_ctxt_switches:\t000000000000000000000000000000042\n";
+	struct proc_status ps;
+	ck_assert_int_eq(proc_parse_status(s, strlen(s), &ps), 0);
+	ck_assert_int_eq(ps.vm_size, INT64_MAX);
+	ck_assert_int_eq(ps.vm_rss, TV_UNKNOWN);
+	ck_assert_int_eq(ps.vm_pte, TV_UNKNOWN);
+	ck_assert_int_eq(ps.vm_swap, TV_UNKNOWN);
+	ck_assert_int_eq(ps.vm_stk, -INT64_MAX);
+	ck_assert_int_eq(ps.vm_hwm, TV_UNKNOWN);
+	ck_assert_int_eq(ps.ctxt_vol, INT64_MIN);
+	ck_assert_int_eq(ps.ctxt_invol, 42);
+}
+END_TEST
+
+START_TEST(stat_numbers_exact_or_refused)
+{
+	char buf[1024];
+	struct proc_stat st;
+	/* the largest unsigned 64-bit tick counts are read exactly */
+	size_t len = make_stat(buf, sizeof(buf), 7, "x", 1, 'S', 18446744073709551615ull, 18446744073709551614ull,
+			       20, 0, 1, 18446744073709551615ull);
+	ck_assert_int_eq(proc_parse_stat(buf, len, &st), 0);
+	ck_assert_uint_eq(st.utime, UINT64_MAX);
+	ck_assert_uint_eq(st.stime, UINT64_MAX - 1);
+	ck_assert_uint_eq(st.start_ticks, UINT64_MAX);
+	/* one more does not fit: the line is refused instead of wrapping to 0 */
+	len = make_stat(buf, sizeof(buf), 7, "x", 1, 'S', 1, 2, 20, 0, 1, 3);
+	char *u = strstr(buf, " 1 2 0 0 20 ");
+	ck_assert_ptr_nonnull(u);
+	char big[1024];
+	snprintf(big, sizeof(big), "%.*s 18446744073709551616%s", (int)(u - buf), buf, u + 2);
+	ck_assert_int_eq(proc_parse_stat(big, strlen(big), &st), -1);
+	/* the most negative thread count is no overflow */
+	snprintf(big, sizeof(big), "%.*s 1 2 0 0 20 0 -9223372036854775808%s", (int)(u - buf), buf,
+		 strstr(buf, " 0 3 3133440"));
+	ck_assert_int_eq(proc_parse_stat(big, strlen(big), &st), 0);
+	ck_assert_int_eq(st.nthreads, INT64_MIN);
+	snprintf(big, sizeof(big), "%.*s 1 2 0 0 20 0 -9223372036854775809%s", (int)(u - buf), buf,
+		 strstr(buf, " 0 3 3133440"));
+	ck_assert_int_eq(proc_parse_stat(big, strlen(big), &st), -1);
+}
+END_TEST
+
 /* ---- cmdline ---- */
 
 START_TEST(cmdline_args_joined)
@@ -611,6 +667,8 @@ static Suite *proc_parse_suite(void)
 	tcase_add_test(tc, status_truncated);
 	tcase_add_test(tc, status_malformed_numbers);
 	tcase_add_test(tc, status_similar_keys_not_confused);
+	tcase_add_test(tc, status_numbers_exact_or_unknown);
+	tcase_add_test(tc, stat_numbers_exact_or_refused);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cmdline");
