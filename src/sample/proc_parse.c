@@ -201,16 +201,35 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
 	return have_name ? 0 : -1;
 }
 
-size_t proc_parse_cmdline(const char *buf, size_t len, char *out, size_t cap)
+size_t proc_parse_cmdline(const char *buf, size_t len, bool whole, char *out, size_t cap, bool *cut)
 {
+	if (cut)
+		*cut = false;
 	if (cap == 0)
 		return 0;
 	while (len > 0 && buf[len - 1] == '\0')
 		len--;
-	if (len >= cap)
-		len = cap - 1;
+	bool cutting = len >= cap || (!whole && len > 0);
+	size_t mark = sizeof(PROC_CMDLINE_CUT_MARK) - 1;
+	if (cutting) {
+		size_t room = cap - 1;
+		size_t keep = len < room ? len : room;
+		/* the mark takes the place of the last bytes when it does not fit after them */
+		if (keep + mark > room)
+			keep = room > mark ? room - mark : 0;
+		/* back to the start of a UTF-8 character cut in two */
+		for (int i = 0; i < 3 && keep > 0 && keep < len && ((unsigned char)buf[keep] & 0xc0) == 0x80; i++)
+			keep--;
+		len = keep;
+	}
 	for (size_t i = 0; i < len; i++)
 		out[i] = buf[i] == '\0' ? ' ' : buf[i];
+	if (cutting && len + mark < cap) {
+		memcpy(out + len, PROC_CMDLINE_CUT_MARK, mark);
+		len += mark;
+	}
 	out[len] = '\0';
+	if (cut)
+		*cut = cutting;
 	return len;
 }

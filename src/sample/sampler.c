@@ -307,7 +307,9 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 		n = proc_read_at(piddir, "cmdline", s->buf, READ_CAP);
 		if (n > 0) {
 			char *cmd = malloc((size_t)n + 1);
-			if (cmd && proc_parse_cmdline(s->buf, (size_t)n, cmd, (size_t)n + 1) > 0) {
+			/* a full buffer may hold only the start: the parser marks it */
+			bool whole = (size_t)n < READ_CAP - 1;
+			if (cmd && proc_parse_cmdline(s->buf, (size_t)n, whole, cmd, (size_t)n + 1, NULL) > 0) {
 				t->cmdline = cmd;
 			} else {
 				free(cmd);

@@ -4,6 +4,7 @@
  * thread), mutated where a test needs a trap the kernel allows.
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -585,7 +586,7 @@ START_TEST(cmdline_args_joined)
 {
 	static const char raw[] = "/usr/bin/python3\0-m\0http.server\0";
 	char out[64];
-	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, out, sizeof(out));
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), NULL);
 	ck_assert_str_eq(out, "/usr/bin/python3 -m http.server");
 	ck_assert_uint_eq(n, strlen(out));
 }
@@ -596,7 +597,7 @@ START_TEST(cmdline_embedded_and_trailing_nuls)
 	/* an empty argument in the middle stays visible as a double space; trailing NULs go */
 	static const char raw[] = "sh\0-c\0\0echo hi\0\0\0";
 	char out[64];
-	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, out, sizeof(out));
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), NULL);
 	ck_assert_str_eq(out, "sh -c  echo hi");
 	ck_assert_uint_eq(n, 14);
 }
@@ -607,7 +608,7 @@ START_TEST(cmdline_no_trailing_nul)
 	/* setproctitle-style rewrites drop the final NUL */
 	static const char raw[] = "postgres: writer process";
 	char out[64];
-	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, out, sizeof(out));
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), NULL);
 	ck_assert_str_eq(out, raw);
 	ck_assert_uint_eq(n, sizeof(raw) - 1);
 }
@@ -617,10 +618,10 @@ START_TEST(cmdline_empty)
 {
 	char out[16];
 	memset(out, 'X', sizeof(out));
-	ck_assert_uint_eq(proc_parse_cmdline("", 0, out, sizeof(out)), 0);
+	ck_assert_uint_eq(proc_parse_cmdline("", 0, true, out, sizeof(out), NULL), 0);
 	ck_assert_str_eq(out, "");
 	memset(out, 'X', sizeof(out));
-	ck_assert_uint_eq(proc_parse_cmdline("\0\0\0", 3, out, sizeof(out)), 0);
+	ck_assert_uint_eq(proc_parse_cmdline("\0\0\0", 3, true, out, sizeof(out), NULL), 0);
 	ck_assert_str_eq(out, "");
 }
 END_TEST
@@ -629,12 +630,62 @@ START_TEST(cmdline_truncated_to_capacity)
 {
 	static const char raw[] = "abcdef\0ghij\0";
 	char out[8];
+	bool cut = false;
 	memset(out, 'X', sizeof(out));
-	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, out, sizeof(out));
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), &cut);
+	/* cut, and it shows: the mark ends what fits */
+	ck_assert(cut);
 	ck_assert_uint_eq(n, 7);
-	ck_assert_str_eq(out, "abcdef ");
+	ck_assert_str_eq(out, "abcd" PROC_CMDLINE_CUT_MARK);
+	/* exactly fits: no mark */
+	n = proc_parse_cmdline(raw, 6, true, out, 7, &cut);
+	ck_assert(!cut);
+	ck_assert_str_eq(out, "abcdef");
+	n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, 7, &cut);
+	ck_assert(cut);
+	ck_assert_str_eq(out, "abc" PROC_CMDLINE_CUT_MARK);
+	/* too small for the mark: cut all the same, and said so */
+	n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, 3, &cut);
+	ck_assert(cut);
+	ck_assert_str_eq(out, "");
 	/* no capacity: nothing written, nothing returned */
-	ck_assert_uint_eq(proc_parse_cmdline(raw, sizeof(raw) - 1, out, 0), 0);
+	ck_assert_uint_eq(proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, 0, &cut), 0);
+}
+END_TEST
+
+START_TEST(cmdline_read_buffer_full_is_marked)
+{
+	/* the read filled its buffer: more may follow, and the mark says so */
+	static const char raw[] = "sleep\0" "100\0";
+	char out[64];
+	bool cut = false;
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, false, out, sizeof(out), &cut);
+	ck_assert(cut);
+	ck_assert_str_eq(out, "sleep 100" PROC_CMDLINE_CUT_MARK);
+	ck_assert_uint_eq(n, strlen(out));
+	/* a whole file that fits is not */
+	n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), &cut);
+	ck_assert(!cut);
+	ck_assert_str_eq(out, "sleep 100");
+}
+END_TEST
+
+START_TEST(cmdline_cut_keeps_utf8_whole)
+{
+	/* "x" then three characters of 2, 3 and 4 bytes, cut at every place */
+	static const char raw[] = "x\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+	for (size_t cap = 5; cap < sizeof(raw) + 4; cap++) {
+		char out[32];
+		bool cut;
+		size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, cap, &cut);
+		ck_assert_uint_lt(n, cap);
+		ck_assert_uint_eq(n, strlen(out));
+		ck_assert(cut == (sizeof(raw) - 1 >= cap));
+		size_t body = cut ? n - strlen(PROC_CMDLINE_CUT_MARK) : n;
+		/* the kept part is a prefix that ends on a character boundary */
+		ck_assert_msg(memcmp(out, raw, body) == 0, "cap %zu: not a prefix", cap);
+		ck_assert_msg(body == 1 || body == 3 || body == 6 || body == 10, "cap %zu: %zu bytes kept", cap, body);
+	}
 }
 END_TEST
 
@@ -677,6 +728,8 @@ static Suite *proc_parse_suite(void)
 	tcase_add_test(tc, cmdline_no_trailing_nul);
 	tcase_add_test(tc, cmdline_empty);
 	tcase_add_test(tc, cmdline_truncated_to_capacity);
+	tcase_add_test(tc, cmdline_read_buffer_full_is_marked);
+	tcase_add_test(tc, cmdline_cut_keeps_utf8_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }
