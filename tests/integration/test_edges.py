@@ -2,8 +2,10 @@
 that JSON consumers and terminals choke on."""
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tvtest import check, main, run, run_json  # noqa: E402
@@ -33,6 +35,59 @@ class Sleeper:
     def __exit__(self, *exc):
         self.proc.kill()
         self.proc.wait()
+
+
+TASKVIEW = os.environ.get("TASKVIEW", "taskview")
+C_ENV = dict(os.environ, LC_ALL="C", LANG="C", LANGUAGE="")
+
+
+def run_to(path, *args):
+    """taskview with its output to path (e.g. /dev/full); English messages."""
+    with open(path, "w") as out:
+        return subprocess.run([TASKVIEW, *args], stdout=out, stderr=subprocess.PIPE, text=True, env=C_ENV,
+                              timeout=60)
+
+
+def test_write_errors_exit_1_with_a_message():
+    if not os.path.exists("/dev/full"):
+        raise AssertionError("/dev/full is missing")
+    for args in (["-b", "-n", "2", "-d", "0.1"], ["-b", "--format", "json", "-d", "0.1"], ["--help"], ["-V"],
+                 ["--list-columns"]):
+        r = run_to("/dev/full", *args)
+        check(r.returncode == 1, f"{args} > /dev/full: exit {r.returncode}")
+        check("write error" in r.stderr and "No space left on device" in r.stderr,
+              f"{args} > /dev/full: message {r.stderr!r}")
+        # the same to a file that takes it: no error
+        r = run_to(os.devnull, *args)
+        check(r.returncode == 0 and r.stderr == "", f"{args} > /dev/null: {r.returncode} {r.stderr!r}")
+
+
+def test_closed_pipe_ends_batch_promptly():
+    # SIGPIPE ignored, as a service manager or a shell's trap may leave it:
+    # the write error alone must end taskview
+    def ignore_sigpipe():
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+
+    p = subprocess.Popen([TASKVIEW, "-b", "-n", "1000", "-d", "0.1"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=C_ENV, preexec_fn=ignore_sigpipe)
+    try:
+        with open(f"/proc/{p.pid}/status") as f:
+            ign = int([line for line in f if line.startswith("SigIgn:")][0].split()[1], 16)
+        check(ign & (1 << (signal.SIGPIPE - 1)), "SIGPIPE is ignored in taskview")
+        first = p.stdout.readline()
+        check(first.startswith(b"taskview "), f"first line: {first!r}")
+        p.stdout.close()  # as `head -1` does
+        t0 = time.monotonic()
+        rc = p.wait(timeout=20)
+        took = time.monotonic() - t0
+        err = p.stderr.read().decode()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    check(took < 3, f"ended {took:.1f} s after the reader left")
+    check(rc == 1, f"exit status {rc}")
+    check("write error" in err and "Broken pipe" in err, f"message: {err!r}")
 
 
 def shown_command(pid):
@@ -78,6 +133,8 @@ def test_json_escapes_separators_and_bidi():
 
 if __name__ == "__main__":
     sys.exit(main([
+        test_write_errors_exit_1_with_a_message,
+        test_closed_pipe_ends_batch_promptly,
         test_long_command_line_marked,
         test_json_escapes_separators_and_bidi,
     ]))
