@@ -1,7 +1,7 @@
 """The interactive screen at its edges, in tmux: whatever ends taskview (a
 fatal signal, a fault, an assertion, exit() from a library) leaves the
 terminal as it found it; a settings file from a newer version keeps what
-this version does not know.
+this version does not know; invisible characters in a name are shown escaped.
 
 Uses test_tui's private tmux server helper. Exit 77 (skip) without tmux.
 """
@@ -16,7 +16,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_tui import Tmux  # noqa: E402
+from test_tui import Tmux, Workload  # noqa: E402
 
 FAULT_INJECT = os.environ.get("FAULT_INJECT", "")
 BUILD_DIR = os.environ.get("BUILD_DIR", "")
@@ -139,7 +139,29 @@ def test_newer_settings_kept(t):
     os.unlink(rc)
 
 
-TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_newer_settings_kept]
+def test_invisible_characters_escaped(t):
+    # a soft hyphen, an unassigned code point, an Arabic number sign: the
+    # terminal would draw them in no column or one of its own choosing
+    w = Workload("--name", "a\u00ad\u0378")
+    w2 = Workload("--name", "\u0600b")
+    try:
+        s = t.start(["-p", f"{w.pid},{w2.pid}", "-o", "pid,comm,threads"])
+        text = t.wait_for(s, "a\\u00ad\\u0378")
+        assert "\\u0600b" in text, text
+        # the column after the name starts where its header does
+        lines = text.splitlines()
+        head = [line for line in lines if line.lstrip().startswith("PID ")][0]
+        row = [line for line in lines if "a\\u00ad" in line][0]
+        assert row.rstrip().endswith(" 1"), row
+        assert len(row.rstrip()) == len(head.rstrip()), f"columns shifted:\n{head}\n{row}"
+        t.quit(s)
+    finally:
+        w.stop()
+        w2.stop()
+
+
+TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_newer_settings_kept,
+         test_invisible_characters_escaped]
 
 
 def main():
