@@ -209,7 +209,7 @@ size_t proc_parse_cmdline(const char *buf, size_t len, bool whole, char *out, si
 		return 0;
 	while (len > 0 && buf[len - 1] == '\0')
 		len--;
-	bool cutting = len >= cap || (!whole && len > 0);
+	bool cutting = len >= cap || !whole;
 	size_t mark = sizeof(PROC_CMDLINE_CUT_MARK) - 1;
 	if (cutting) {
 		size_t room = cap - 1;

@@ -667,6 +667,10 @@ START_TEST(cmdline_read_buffer_full_is_marked)
 	n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), &cut);
 	ck_assert(!cut);
 	ck_assert_str_eq(out, "sleep 100");
+	/* a full buffer of empty arguments: what follows is still missing */
+	n = proc_parse_cmdline("\0\0\0", 3, false, out, sizeof(out), &cut);
+	ck_assert(cut);
+	ck_assert_str_eq(out, PROC_CMDLINE_CUT_MARK);
 }
 END_TEST
 
