@@ -153,7 +153,7 @@ static int parse_line(struct settings *s, char *line, unsigned no, struct parse_
 		int64_t v;
 		if (!num_parse_int(val, 1, 1000000, &v))
 			parse_warn(p, no, _("bad version; ignored"));
-		else
+		else if (v > s->version) /* the newest writer's lines are kept */
 			s->version = (int)v;
 	} else if (strcmp(key, "columns") == 0) {
 		if (!is_id_list(val))

@@ -206,6 +206,31 @@ START_TEST(newer_values_kept)
 }
 END_TEST
 
+START_TEST(newest_version_line_wins)
+{
+	/* a later, older version line does not undo the newer one: what was
+	 * kept for the newer version is written again, and reads back the same */
+	static const char text[] = "version=7\ncolumns=pid,\xff\nversion=1\n";
+	struct settings s, again;
+	struct warnings w;
+	parse(text, strlen(text), &s, &w);
+	ck_assert_int_eq(s.version, 7);
+	struct buf b, b2;
+	buf_init(&b);
+	buf_init(&b2);
+	settings_format(&b, &s);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nversion=7\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\ncolumns=pid,\xff\n"));
+	parse(b.data, b.len, &again, &w);
+	settings_format(&b2, &again);
+	ck_assert_str_eq(buf_str(&b2), buf_str(&b));
+	buf_free(&b);
+	buf_free(&b2);
+	settings_free(&s);
+	settings_free(&again);
+}
+END_TEST
+
 START_TEST(own_version_bad_values_dropped)
 {
 	/* in a file of this version a bad value is a mistake: reported, not kept */
@@ -319,6 +344,7 @@ int main(void)
 	tcase_add_test(tc, newer_version);
 	tcase_add_test(tc, newer_values_kept);
 	tcase_add_test(tc, own_version_bad_values_dropped);
+	tcase_add_test(tc, newest_version_line_wins);
 	tcase_add_test(tc, format_round_trip);
 	tcase_add_test(tc, save_and_load);
 	tcase_add_test(tc, path_from_env);
