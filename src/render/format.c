@@ -52,6 +52,12 @@ static void format_usual(const struct column *col, const struct tv_value *v, dou
 	}
 }
 
+/* An infinite float measures nothing: unknown, as JSON's null says too. */
+static bool format_known(const struct tv_value *v)
+{
+	return v->kind != TV_V_UNKNOWN && (v->kind != TV_V_FLOAT || isfinite(v->f));
+}
+
 bool format_number_fit(const struct column *col, const struct tv_value *v, size_t width, char *out, size_t n)
 {
 	if (n == 0)
@@ -60,7 +66,7 @@ bool format_number_fit(const struct column *col, const struct tv_value *v, size_
 		width = n - 1;
 	/* room for every digit of the largest double */
 	char tmp[DBL_MAX_10_EXP + 32];
-	if (v->kind == TV_V_UNKNOWN) {
+	if (!format_known(v)) {
 		snprintf(tmp, sizeof(tmp), "-");
 	} else {
 		double f = v->kind == TV_V_INT ? (double)v->i : v->f;
@@ -120,7 +126,7 @@ void format_cell(struct buf *out, const struct column *col, const struct tv_valu
 	char num[64];
 	/* a lower bound reads "130+": at least 130. The mark takes a column
 	 * too: the number gets coarser units for it, it is never cut */
-	size_t mark = v->partial ? strlen(FORMAT_PARTIAL_MARK) : 0;
+	size_t mark = v->partial && format_known(v) ? strlen(FORMAT_PARTIAL_MARK) : 0;
 	if (width >= mark && format_number_fit(col, v, width - mark, num, sizeof(num) - mark)) {
 		if (mark)
 			strcat(num, FORMAT_PARTIAL_MARK);

@@ -531,6 +531,12 @@ START_TEST(int64_extremes_in_narrow_columns)
 	v = value_float(1.7976931348623157e308);
 	format_cell(&b, colset_find(&cs, "cpu"), &v, 5, NULL, true);
 	ck_assert_str_eq(buf_str(&b), "2e308");
+	/* an infinite value measures nothing: unknown, never "inf" nor "-+" */
+	buf_reset(&b);
+	v = value_float(-INFINITY);
+	v.partial = true;
+	format_cell(&b, colset_find(&cs, "cpu"), &v, 5, NULL, true);
+	ck_assert_str_eq(buf_str(&b), "    -");
 	buf_free(&b);
 	colset_free(&cs);
 }
