@@ -2,6 +2,8 @@
  * Preloaded into taskview by the TUI tests: a fault of the kind named by
  * TV_FAULT (segv, fpe, abort, assert, exit) happens inside the main loop,
  * at its TV_FAULT_AT-th wait for a key (default 3: the screen is drawn).
+ * child-exit and child-segv do it in a forked child instead, as a helper
+ * process started from the loop would; taskview itself goes on.
  */
 #undef NDEBUG
 #include <assert.h>
@@ -10,9 +12,19 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void fault_now(const char *what)
 {
+	if (strncmp(what, "child-", 6) == 0) {
+		pid_t pid = fork();
+		if (pid == 0)
+			fault_now(what + 6);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		return;
+	}
 	if (strcmp(what, "segv") == 0) {
 		volatile int *volatile p = NULL;
 		*p = 1;

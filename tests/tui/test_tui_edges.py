@@ -110,6 +110,26 @@ def test_faults_inside_restore(t):
         t.cmd("kill-session", "-t", s)
 
 
+def test_child_leaves_the_screen_alone(t):
+    if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
+        print("     (no fault injector built: skipped)")
+        return
+    # a child forked from the loop (a helper) that exits or crashes must not
+    # put the terminal back under the running screen
+    for what in ("child-exit", "child-segv"):
+        s = t.start(["-d", "0.2"], env={"TERM": "xterm-256color", "LD_PRELOAD": FAULT_INJECT, "TV_FAULT": what})
+        t.wait_for(s, "PID")
+        time.sleep(1.5)
+        st = pane_state(t, s)
+        assert t.alive(s), f"{what}: taskview ended"
+        assert st["alternate"] and not st["cursor"] and not st["echo"], f"{what}: terminal reset under the screen {st}"
+        t.keys(s, "q")
+        rc, _ = t.wait_exit(s)
+        assert rc == 0, f"{what}: exit status {rc}"
+        check_restored(t, s, what)
+        t.cmd("kill-session", "-t", s)
+
+
 def test_newer_settings_kept(t):
     rc = os.path.join(t.home, "cfg", "taskview", "taskviewrc")
     os.makedirs(os.path.dirname(rc), exist_ok=True)
@@ -160,7 +180,8 @@ def test_invisible_characters_escaped(t):
         w2.stop()
 
 
-TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_newer_settings_kept,
+TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_child_leaves_the_screen_alone,
+         test_newer_settings_kept,
          test_invisible_characters_escaped]
 
 

@@ -46,6 +46,9 @@ static struct termios restore_tios;
 static bool restore_have_tios;
 static int restore_fd = -1;
 static volatile sig_atomic_t restore_armed;
+/* a child forked while the screen is open (a helper) inherits the handlers
+ * and atexit: the terminal is this process's to put back, not the child's */
+static pid_t restore_pid;
 /* stderr while the screen is open: a pipe, shown after it closes */
 static int err_saved = -1;
 static int err_pipe = -1;
@@ -107,7 +110,7 @@ static void term_release_stderr(void)
  * most once. */
 static void term_restore_now(void)
 {
-	if (!restore_armed)
+	if (!restore_armed || getpid() != restore_pid)
 		return;
 	restore_armed = 0;
 	int saved = errno;
@@ -187,6 +190,7 @@ static void term_arm_restore(void)
 	if (kmous && kmous != (char *)-1)
 		restore_add("\033[?1000l\033[?1002l\033[?1003l\033[?1006l");
 	restore_fd = STDOUT_FILENO;
+	restore_pid = getpid();
 	restore_armed = 1;
 	term_capture_stderr();
 
