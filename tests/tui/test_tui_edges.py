@@ -32,6 +32,14 @@ def sanitized():
     return opts.get("b_sanitize", "none") not in ("none", "")
 
 
+def fault_env(what, san):
+    env = {"TERM": "xterm-256color", "LD_PRELOAD": FAULT_INJECT, "TV_FAULT": what}
+    if san:
+        # the sanitizer runtime need not be the first library here
+        env["ASAN_OPTIONS"] = "verify_asan_link_order=0"
+    return env
+
+
 def pane_state(t, s):
     """What the terminal of the session's pane looks like to tmux and to stty."""
     fmt = "#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag} #{pane_tty}"
@@ -90,11 +98,7 @@ def test_faults_inside_restore(t):
     cases = (("segv", 128 + signal.SIGSEGV), ("fpe", 128 + signal.SIGFPE), ("abort", 128 + signal.SIGABRT),
              ("assert", 128 + signal.SIGABRT), ("exit", 3))
     for what, want in cases:
-        env = {"TERM": "xterm-256color", "LD_PRELOAD": FAULT_INJECT, "TV_FAULT": what}
-        if san:
-            # the sanitizer runtime need not be the first library here
-            env["ASAN_OPTIONS"] = "verify_asan_link_order=0"
-        s = t.start(["-d", "0.2"], env=env)
+        s = t.start(["-d", "0.2"], env=fault_env(what, san))
         try:
             rc, text = t.wait_exit(s)
         except AssertionError as e:
@@ -116,8 +120,9 @@ def test_child_leaves_the_screen_alone(t):
         return
     # a child forked from the loop (a helper) that exits or crashes must not
     # put the terminal back under the running screen
+    san = sanitized()
     for what in ("child-exit", "child-segv"):
-        s = t.start(["-d", "0.2"], env={"TERM": "xterm-256color", "LD_PRELOAD": FAULT_INJECT, "TV_FAULT": what})
+        s = t.start(["-d", "0.2"], env=fault_env(what, san))
         t.wait_for(s, "PID")
         time.sleep(1.5)
         st = pane_state(t, s)
