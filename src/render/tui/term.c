@@ -36,7 +36,7 @@ static const int fatal_signals[] = {
 	 * else handles them */
 	SIGQUIT, SIGXCPU, SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
 };
-#define NFAULT 7
+#define NFAULT 7 /* the first seven */
 #define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
 static struct sigaction fatal_old[NFATAL];
 static bool fatal_caught[NFATAL];
@@ -153,19 +153,6 @@ static void term_on_exit(void)
 	term_restore_now();
 }
 
-/* Appends a terminfo string capability, if the terminal has it. */
-static void restore_add_cap(const char *cap)
-{
-	char *v = tigetstr(cap);
-	if (!v || v == (char *)-1)
-		return;
-	size_t n = strlen(v);
-	if (restore_len + n < sizeof(restore_seq)) {
-		memcpy(restore_seq + restore_len, v, n);
-		restore_len += n;
-	}
-}
-
 static void restore_add(const char *s)
 {
 	size_t n = strlen(s);
@@ -175,19 +162,29 @@ static void restore_add(const char *s)
 	}
 }
 
+/* Whether the terminal has a string capability; appends it when add. */
+static bool restore_cap(const char *cap, bool add)
+{
+	char *v = tigetstr(cap);
+	if (!v || v == (char *)-1)
+		return false;
+	if (add)
+		restore_add(v);
+	return true;
+}
+
 /* Called with the screen open, so terminfo is the terminal's. */
 static void term_arm_restore(void)
 {
 	restore_len = 0;
 	/* CAN: ends an escape sequence curses may have been cut in the middle of */
 	restore_add("\030");
-	restore_add_cap("sgr0");
-	restore_add_cap("rmcup");
-	restore_add_cap("cnorm");
-	restore_add_cap("rmkx");
+	restore_cap("sgr0", true);
+	restore_cap("rmcup", true);
+	restore_cap("cnorm", true);
+	restore_cap("rmkx", true);
 	/* mouse reporting off (xterm's modes), on terminals that report a mouse */
-	char *kmous = tigetstr("kmous");
-	if (kmous && kmous != (char *)-1)
+	if (restore_cap("kmous", false))
 		restore_add("\033[?1000l\033[?1002l\033[?1003l\033[?1006l");
 	restore_fd = STDOUT_FILENO;
 	restore_pid = getpid();
