@@ -117,10 +117,15 @@ int batch_run(struct app *a, const struct cli_opts *o)
 			text_render_sample(&out, &cur, &rows, &a->cs, &a->sel, &to);
 		}
 		rows_free(&rows);
-		fwrite(out.data ? out.data : "", 1, out.len, stdout);
-		fflush(stdout);
 		snapshot_free(&prev);
 		prev = cur;
+		/* a closed pipe or a full disk ends the run, whether or not SIGPIPE would */
+		if (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
+			fprintf(stderr, "taskview: ");
+			fprintf(stderr, _("write error: %s\n"), strerror(errno));
+			rc = 1;
+			break;
+		}
 	}
 	buf_free(&out);
 	snapshot_free(&prev);

@@ -1,5 +1,7 @@
 /* taskview: processes and their threads, memory, context switches, delays. */
+#include <errno.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,28 @@ static void list_columns(const struct app *a)
 	}
 }
 
+/* Output that fits the stdio buffer is written only here: a full disk or a
+ * closed pipe must still end in a message and exit status 1. rc: the status
+ * so far; an error already reported keeps it. */
+static int main_close_stdout(int rc)
+{
+	int e = 0;
+	bool failed = ferror(stdout);
+	if (fflush(stdout) != 0) {
+		failed = true;
+		e = errno;
+	}
+	if (fclose(stdout) != 0 && !failed) {
+		failed = true;
+		e = errno;
+	}
+	if (!failed || rc != 0)
+		return rc;
+	fprintf(stderr, "taskview: ");
+	fprintf(stderr, _("write error: %s\n"), e ? strerror(e) : _("unknown error"));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
@@ -51,17 +75,17 @@ int main(int argc, char **argv)
 	if (o.help) {
 		cli_usage(stdout);
 		cli_free(&o);
-		return 0;
+		return main_close_stdout(0);
 	}
 	if (o.version) {
 		printf("taskview %s\n", TV_VERSION);
 		cli_free(&o);
-		return 0;
+		return main_close_stdout(0);
 	}
 	if (o.check_plugin) {
 		rc = plugin_check_file(o.check_plugin, stdout, stderr);
 		cli_free(&o);
-		return rc;
+		return main_close_stdout(rc);
 	}
 	struct app a;
 	/* interactive mode collects plugin messages for its status line: they
@@ -83,5 +107,5 @@ int main(int argc, char **argv)
 	app_free(&a);
 	tui_msgs_free(&msgs);
 	cli_free(&o);
-	return rc;
+	return main_close_stdout(rc);
 }

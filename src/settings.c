@@ -102,6 +102,31 @@ static int keep_extra(struct settings *s, const char *line)
 	return 0;
 }
 
+/* key=value kept verbatim for the next write. */
+static int keep_line(struct settings *s, const char *key, const char *val)
+{
+	size_t fl = strlen(key) + strlen(val) + 2;
+	char *full = malloc(fl);
+	if (!full)
+		return -1;
+	snprintf(full, fl, "%s=%s", key, val);
+	int rc = keep_extra(s, full);
+	free(full);
+	return rc;
+}
+
+/* A known key with a value this version cannot read: a mistake in a file of
+ * this version, but a newer version's value to keep in a newer file. */
+static int bad_value(struct settings *s, const char *key, const char *val, unsigned no, struct parse_ctx *p,
+		     const char *msg)
+{
+	if (s->version <= SETTINGS_VERSION) {
+		parse_warn(p, no, msg);
+		return 0;
+	}
+	return keep_line(s, key, val);
+}
+
 /* One line, NUL-terminated and without its newline. */
 static int parse_line(struct settings *s, char *line, unsigned no, struct parse_ctx *p)
 {
@@ -128,28 +153,28 @@ static int parse_line(struct settings *s, char *line, unsigned no, struct parse_
 		int64_t v;
 		if (!num_parse_int(val, 1, 1000000, &v))
 			parse_warn(p, no, _("bad version; ignored"));
-		else
+		else if (v > s->version) /* the newest writer's lines are kept */
 			s->version = (int)v;
 	} else if (strcmp(key, "columns") == 0) {
 		if (!is_id_list(val))
-			parse_warn(p, no, _("bad column list; ignored"));
+			return bad_value(s, key, val, no, p, _("bad column list; ignored"));
 		else if (replace_str(&s->columns, val) < 0)
 			return -1;
 	} else if (strcmp(key, "sort") == 0) {
 		if (!is_id_list(val) || strchr(val, ',') || strchr(val, ' '))
-			parse_warn(p, no, _("bad sort column; ignored"));
+			return bad_value(s, key, val, no, p, _("bad sort column; ignored"));
 		else if (replace_str(&s->sort, val) < 0)
 			return -1;
 	} else if (strcmp(key, "reverse") == 0) {
 		if (!parse_bool(val, &s->reverse))
-			parse_warn(p, no, _("reverse must be 0 or 1; ignored"));
+			return bad_value(s, key, val, no, p, _("reverse must be 0 or 1; ignored"));
 	} else if (strcmp(key, "threads") == 0) {
 		if (!parse_bool(val, &s->threads))
-			parse_warn(p, no, _("threads must be 0 or 1; ignored"));
+			return bad_value(s, key, val, no, p, _("threads must be 0 or 1; ignored"));
 	} else if (strcmp(key, "delay") == 0) {
 		double d;
 		if (!num_parse_double(val, &d) || d < 0.1 || d > 86400)
-			parse_warn(p, no, _("delay must be seconds, at least 0.1; ignored"));
+			return bad_value(s, key, val, no, p, _("delay must be seconds, at least 0.1; ignored"));
 		else
 			s->delay = d;
 	} else {
@@ -160,17 +185,8 @@ static int parse_line(struct settings *s, char *line, unsigned no, struct parse_
 		bool printable = *key != '\0';
 		for (const char *c = key; *c && printable; c++)
 			printable = (unsigned char)*c > ' ' && (unsigned char)*c < 0x7f;
-		if (printable) {
-			size_t fl = strlen(key) + strlen(val) + 2;
-			char *full = malloc(fl);
-			if (!full)
-				return -1;
-			snprintf(full, fl, "%s=%s", key, val);
-			int rc = keep_extra(s, full);
-			free(full);
-			if (rc < 0)
-				return -1;
-		}
+		if (printable)
+			return keep_line(s, key, val);
 	}
 	return 0;
 }
@@ -204,10 +220,18 @@ int settings_parse(const char *buf, size_t len, struct settings *out, settings_w
 	return 0;
 }
 
+/* Whether a kept line sets key (a newer version's value for it). */
+static bool line_sets(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+	return strncmp(line, key, n) == 0 && line[n] == '=';
+}
+
 void settings_format(struct buf *out, const struct settings *s)
 {
 	buf_adds(out, "# taskview settings: written on quit by the interactive mode\n");
-	buf_addf(out, "version=%d\n", SETTINGS_VERSION);
+	/* a newer version's file stays one: it is the one that knows its keys */
+	buf_addf(out, "version=%d\n", s->version > SETTINGS_VERSION ? s->version : SETTINGS_VERSION);
 	if (s->columns)
 		buf_addf(out, "columns=%s\n", s->columns);
 	if (s->sort)
@@ -218,8 +242,15 @@ void settings_format(struct buf *out, const struct settings *s)
 		buf_addf(out, "delay=%g\n", s->delay);
 	if (s->threads >= 0)
 		buf_addf(out, "threads=%d\n", s->threads);
-	for (size_t i = 0; i < s->nextra; i++)
-		buf_addf(out, "%s\n", s->extra[i]);
+	for (size_t i = 0; i < s->nextra; i++) {
+		const char *l = s->extra[i];
+		/* a value set here replaces a kept one */
+		if ((s->columns && line_sets(l, "columns")) || (s->sort && line_sets(l, "sort")) ||
+		    (s->reverse >= 0 && line_sets(l, "reverse")) || (s->delay > 0 && line_sets(l, "delay")) ||
+		    (s->threads >= 0 && line_sets(l, "threads")))
+			continue;
+		buf_addf(out, "%s\n", l);
+	}
 }
 
 static char *str_printf2(const char *a, const char *b)

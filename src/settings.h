@@ -23,7 +23,8 @@ struct settings {
 	int reverse;         /* 0/1; -1: not set */
 	double delay;        /* seconds; negative: not set */
 	int threads;         /* 0/1; -1: not set */
-	char **extra;        /* lines with keys this version does not know, kept verbatim */
+	char **extra;        /* lines kept verbatim: keys this version does not know, and
+	                        values it cannot read in a file of a newer version */
 	size_t nextra;
 };
 
@@ -37,7 +38,8 @@ void settings_free(struct settings *s);
  * out of memory. */
 int settings_parse(const char *buf, size_t len, struct settings *out, settings_warn_fn warn, void *ctx);
 
-/* The file's text for s (set fields only, then the kept unknown lines). */
+/* The file's text for s: the version of the file when newer than this one,
+ * set fields, then the kept lines (but for keys set here). */
 void settings_format(struct buf *out, const struct settings *s);
 
 /* The settings file's path (malloc'd), or NULL when neither XDG_CONFIG_HOME

@@ -1,5 +1,7 @@
 #include "render/format.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,16 +9,15 @@
 #include "util/i18n.h"
 #include "util/text.h"
 
-void format_number(const struct column *col, const struct tv_value *v, char *out, size_t n)
+/* The usual form of a number, whatever its width. */
+static void format_usual(const struct column *col, const struct tv_value *v, double f, char *out, size_t n)
 {
-	if (v->kind == TV_V_UNKNOWN) {
-		snprintf(out, n, "-");
-		return;
-	}
-	double f = v->kind == TV_V_INT ? (double)v->i : v->f;
 	switch (col->type) {
 	case COL_KIB:
-		fmt_kib(out, n, v->kind == TV_V_INT ? v->i : (int64_t)f);
+		if (v->kind == TV_V_INT)
+			fmt_kib(out, n, v->i);
+		else
+			fmt_fit(out, n, f, FMT_KIB, false, 6);
 		break;
 	case COL_BYTES:
 		fmt_bytes(out, n, f);
@@ -31,8 +32,8 @@ void format_number(const struct column *col, const struct tv_value *v, char *out
 		fmt_seconds(out, n, f);
 		break;
 	case COL_MS:
-		if (f < 9999999.5)
-			snprintf(out, n, f < 9.995 ? "%.2f" : f < 999.5 ? "%.1f" : "%.0f", f);
+		if (fabs(f) < 9999999.5)
+			snprintf(out, n, fabs(f) < 9.995 ? "%.2f" : fabs(f) < 999.5 ? "%.1f" : "%.0f", f);
 		else
 			fmt_count(out, n, f); /* one wait of hours ends in this interval */
 		break;
@@ -40,16 +41,61 @@ void format_number(const struct column *col, const struct tv_value *v, char *out
 		snprintf(out, n, "%.2f", f);
 		break;
 	case COL_INT:
-		/* exact digits when they fit the column, else "1.50G": cutting a
-		 * number to the column width would show a wrong value */
-		if (v->kind != TV_V_INT ||
-		    snprintf(out, n, "%lld", (long long)v->i) > (col->width > 0 ? col->width : 20))
+		if (v->kind == TV_V_INT)
+			snprintf(out, n, "%lld", (long long)v->i);
+		else
 			fmt_count(out, n, f);
 		break;
 	default:
 		snprintf(out, n, "%s", v->kind == TV_V_STR ? v->s : "?");
 		break;
 	}
+}
+
+/* An infinite float measures nothing: unknown, as JSON's null says too. */
+static bool format_known(const struct tv_value *v)
+{
+	return v->kind != TV_V_UNKNOWN && (v->kind != TV_V_FLOAT || isfinite(v->f));
+}
+
+bool format_number_fit(const struct column *col, const struct tv_value *v, size_t width, char *out, size_t n)
+{
+	if (n == 0)
+		return false;
+	if (width > n - 1)
+		width = n - 1;
+	/* room for every digit of the largest double */
+	char tmp[DBL_MAX_10_EXP + 32];
+	if (!format_known(v)) {
+		snprintf(tmp, sizeof(tmp), "-");
+	} else {
+		double f = v->kind == TV_V_INT ? (double)v->i : v->f;
+		format_usual(col, v, f, tmp, sizeof(tmp));
+		if (strlen(tmp) > width && v->kind != TV_V_STR) {
+			/* too wide: coarser units, as precise as the column allows;
+			 * cut to the column, the digits would show a wrong value */
+			static const enum fmt_scale scale[] = {
+				[COL_KIB] = FMT_KIB, [COL_BYTES] = FMT_BYTES, [COL_SECONDS] = FMT_SECONDS,
+			};
+			enum fmt_scale sc = (size_t)col->type < sizeof(scale) / sizeof(scale[0]) ? scale[col->type] : FMT_DECIMAL;
+			bool whole = v->kind == TV_V_INT && (col->type == COL_INT || col->type == COL_KIB || col->type == COL_BYTES);
+			fmt_fit(tmp, sizeof(tmp), f, sc, whole, width);
+		}
+	}
+	size_t len = strlen(tmp);
+	if (len && len <= width) {
+		memcpy(out, tmp, len + 1);
+		return true;
+	}
+	/* nothing honest fits: "#" across the column, as spreadsheets do */
+	memset(out, '#', width);
+	out[width] = '\0';
+	return false;
+}
+
+void format_number(const struct column *col, const struct tv_value *v, char *out, size_t n)
+{
+	format_number_fit(col, v, col->width > 0 ? (size_t)col->width : 20, out, n);
 }
 
 void format_cell(struct buf *out, const struct column *col, const struct tv_value *v, size_t width,
@@ -78,11 +124,16 @@ void format_cell(struct buf *out, const struct column *col, const struct tv_valu
 		return;
 	}
 	char num[64];
-	format_number(col, v, num, sizeof(num));
-	/* a lower bound reads "130+": at least 130 */
-	if (v->partial)
-		strncat(num, FORMAT_PARTIAL_MARK, sizeof(num) - strlen(num) - 1);
-	text_fit(out, num, width, left, utf8);
+	/* a lower bound reads "130+": at least 130. The mark takes a column
+	 * too: the number gets coarser units for it, it is never cut */
+	size_t mark = v->partial && format_known(v) ? strlen(FORMAT_PARTIAL_MARK) : 0;
+	if (width >= mark && format_number_fit(col, v, width - mark, num, sizeof(num) - mark)) {
+		if (mark)
+			strcat(num, FORMAT_PARTIAL_MARK);
+		text_fit(out, num, width, left, utf8);
+	} else {
+		buf_pad(out, '#', width);
+	}
 }
 
 size_t format_col_width(const struct column *col, bool utf8)

@@ -11,12 +11,18 @@
 /* Follows a value that is a lower bound (part of its contribution is known missing). */
 #define FORMAT_PARTIAL_MARK "+"
 
-/* Formats a numeric value for display ("-" when unknown). String values are
- * left to format_cell. */
+/* Formats a numeric value for display in at most width characters (and
+ * n - 1): the usual form, else coarser units ("9.22E"), never digits cut
+ * off; "-" when unknown. Returns false, with out all '#', when no honest
+ * form fits. String values are left to format_cell. */
+bool format_number_fit(const struct column *col, const struct tv_value *v, size_t width, char *out, size_t n);
+/* The same in the column's own width. */
 void format_number(const struct column *col, const struct tv_value *v, char *out, size_t n);
 
 /* Appends one cell padded or cut to `width` display columns; untrusted
- * strings are sanitized. prefix (tree glyphs) goes before string values. */
+ * strings are sanitized. prefix (tree glyphs) goes before string values.
+ * Numbers are never cut: see format_number_fit; a lower bound's mark has
+ * to fit with the number. */
 void format_cell(struct buf *out, const struct column *col, const struct tv_value *v, size_t width,
 		 const char *prefix, bool utf8);
 

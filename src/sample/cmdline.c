@@ -81,12 +81,14 @@ static void read_one(struct cmdline_cache *c, int32_t pid, int32_t tid, uint64_t
 	res->text = NULL;
 	res->cut = false;
 	if (n > 0) {
-		char *t = malloc((size_t)n + 1);
-		if (t && proc_parse_cmdline(buf, (size_t)n, t, (size_t)n + 1) > 0)
+		/* a read that filled the buffer may have left more behind: marked as cut */
+		bool whole = (size_t)n < CMD_CAP - 1;
+		size_t cap = (size_t)n + 1; /* the mark takes the place of the last bytes */
+		char *t = malloc(cap);
+		if (t && proc_parse_cmdline(buf, (size_t)n, whole, t, cap, &res->cut) > 0)
 			res->text = t;
 		else
 			free(t);
-		res->cut = (size_t)n + 1 >= CMD_CAP;
 	}
 	/* the pid may have been reused while we read */
 	snprintf(path, sizeof(path), "%d/stat", pid);

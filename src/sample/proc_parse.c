@@ -1,16 +1,22 @@
 #include "sample/proc_parse.h"
 
+#include <stdbool.h>
 #include <string.h>
 
-/* Reads an unsigned decimal at *p, advancing past it and one following space. */
+/* Reads an unsigned decimal at *p, advancing past it and one following space.
+ * A number that does not fit 64 bits is refused, never wrapped. */
 static int read_u64(const char **p, const char *end, uint64_t *v)
 {
 	const char *s = *p;
 	uint64_t x = 0;
 	if (s >= end || *s < '0' || *s > '9')
 		return -1;
-	while (s < end && *s >= '0' && *s <= '9')
-		x = x * 10 + (uint64_t)(*s++ - '0');
+	while (s < end && *s >= '0' && *s <= '9') {
+		unsigned d = (unsigned)(*s++ - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
 	if (s < end && *s == ' ')
 		s++;
 	*p = s;
@@ -18,17 +24,19 @@ static int read_u64(const char **p, const char *end, uint64_t *v)
 	return 0;
 }
 
+/* The same, signed: exactly INT64_MIN .. INT64_MAX, anything else refused. */
 static int read_i64(const char **p, const char *end, int64_t *v)
 {
-	int neg = 0;
-	if (*p < end && **p == '-') {
-		neg = 1;
-		(*p)++;
-	}
+	const char *s = *p;
+	bool neg = s < end && *s == '-';
+	if (neg)
+		s++;
 	uint64_t u;
-	if (read_u64(p, end, &u) < 0)
+	if (read_u64(&s, end, &u) < 0 || u > (uint64_t)INT64_MAX + neg)
 		return -1;
-	*v = neg ? -(int64_t)u : (int64_t)u;
+	/* -(u - 1) - 1 stays in range for u = 2^63, where -(int64_t)u would not */
+	*v = neg ? (u ? -(int64_t)(u - 1) - 1 : 0) : (int64_t)u;
+	*p = s;
 	return 0;
 }
 
@@ -211,16 +219,35 @@ int proc_parse_schedstat(const char *buf, size_t len, struct proc_schedstat *out
 	return 0;
 }
 
-size_t proc_parse_cmdline(const char *buf, size_t len, char *out, size_t cap)
+size_t proc_parse_cmdline(const char *buf, size_t len, bool whole, char *out, size_t cap, bool *cut)
 {
+	if (cut)
+		*cut = false;
 	if (cap == 0)
 		return 0;
 	while (len > 0 && buf[len - 1] == '\0')
 		len--;
-	if (len >= cap)
-		len = cap - 1;
+	bool cutting = len >= cap || !whole;
+	size_t mark = sizeof(PROC_CMDLINE_CUT_MARK) - 1;
+	if (cutting) {
+		size_t room = cap - 1;
+		size_t keep = len < room ? len : room;
+		/* the mark takes the place of the last bytes when it does not fit after them */
+		if (keep + mark > room)
+			keep = room > mark ? room - mark : 0;
+		/* back to the start of a UTF-8 character cut in two */
+		for (int i = 0; i < 3 && keep > 0 && keep < len && ((unsigned char)buf[keep] & 0xc0) == 0x80; i++)
+			keep--;
+		len = keep;
+	}
 	for (size_t i = 0; i < len; i++)
 		out[i] = buf[i] == '\0' ? ' ' : buf[i];
+	if (cutting && len + mark < cap) {
+		memcpy(out + len, PROC_CMDLINE_CUT_MARK, mark);
+		len += mark;
+	}
 	out[len] = '\0';
+	if (cut)
+		*cut = cutting;
 	return len;
 }

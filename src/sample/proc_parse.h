@@ -2,6 +2,7 @@
 #ifndef TV_SAMPLE_PROC_PARSE_H
 #define TV_SAMPLE_PROC_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,9 +44,16 @@ struct proc_schedstat {
 /* Returns 0, or -1 when malformed (every field TV_UNKNOWN). */
 int proc_parse_schedstat(const char *buf, size_t len, struct proc_schedstat *out);
 
+/* Ends a command line that was cut. */
+#define PROC_CMDLINE_CUT_MARK "..."
+
 /* Joins the NUL-separated arguments of /proc/PID/cmdline with spaces into out
- * (size cap, always NUL-terminated). Returns the length written; 0 for an
- * empty command line (kernel threads, zombies). */
-size_t proc_parse_cmdline(const char *buf, size_t len, char *out, size_t cap);
+ * (cap bytes, always NUL-terminated). whole: buf holds the whole file (false
+ * when the read filled its buffer, so more may follow). When the arguments do
+ * not fit or buf is not whole, out ends with PROC_CMDLINE_CUT_MARK (room
+ * permitting, never splitting a UTF-8 character) and *cut is set (cut may be
+ * NULL). Returns the length written; 0 for an empty command line (kernel
+ * threads, zombies). */
+size_t proc_parse_cmdline(const char *buf, size_t len, bool whole, char *out, size_t cap, bool *cut);
 
 #endif

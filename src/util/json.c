@@ -3,15 +3,32 @@
 #include <float.h>
 #include <locale.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/text.h"
 
-void json_add_string(struct buf *b, const char *s, size_t len)
+/* Code points written as \uXXXX although JSON allows them raw: C1 controls
+ * and DEL reach a terminal that shows the JSON; the bidi controls reorder
+ * the text around them; U+2028 and U+2029 end a line for JavaScript and for
+ * line splitters that follow Unicode, which would break JSON Lines. */
+static bool json_escapes_cp(uint32_t cp)
+{
+	return (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+static void json_add_u_escape(struct buf *b, uint32_t cp)
 {
 	static const char hex[] = "0123456789abcdef";
+	char esc[6] = {'\\', 'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15], hex[cp & 15]};
+	buf_add(b, esc, 6);
+}
+
+void json_add_string(struct buf *b, const char *s, size_t len)
+{
 	const unsigned char *p = (const unsigned char *)s;
 	buf_addc(b, '"');
 	size_t i = 0;
@@ -28,11 +45,11 @@ void json_add_string(struct buf *b, const char *s, size_t len)
 			case '\r': buf_adds(b, "\\r"); break;
 			case '\b': buf_adds(b, "\\b"); break;
 			case '\f': buf_adds(b, "\\f"); break;
-			default: {
-				char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-				buf_add(b, esc, 6);
+			default: json_add_u_escape(b, c); break;
 			}
-			}
+			i++;
+		} else if (c == 0x7f) {
+			json_add_u_escape(b, c);
 			i++;
 		} else if (c < 0x80) {
 			buf_addc(b, (char)c);
@@ -44,7 +61,10 @@ void json_add_string(struct buf *b, const char *s, size_t len)
 				buf_adds(b, "\xef\xbf\xbd"); /* U+FFFD */
 				i++;
 			} else {
-				buf_add(b, p + i, n);
+				if (json_escapes_cp(cp))
+					json_add_u_escape(b, cp);
+				else
+					buf_add(b, p + i, n);
 				i += n;
 			}
 		}

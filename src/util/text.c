@@ -2,7 +2,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <wchar.h>
+
+#include "util/text_width_table.h"
 
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
@@ -64,19 +65,20 @@ size_t utf8_encode(uint32_t cp, char out[4])
 
 int text_cp_width(uint32_t cp)
 {
-	/* wcwidth() depends on the locale; taskview sets LC_CTYPE from the
-	 * environment, and a UTF-8 locale gives the right answer. Fall back to
-	 * the two most common wide ranges otherwise. */
-	int w = wcwidth((wchar_t)cp);
-	if (w >= 0)
-		return w;
-	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
-	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
-	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
-	    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1faff) ||
-	    (cp >= 0x20000 && cp <= 0x3fffd))
-		return 2;
-	return 1;
+	/* Unicode's data, not the locale's wcwidth(): the same answer
+	 * everywhere, and nothing unassigned or invisible gets a width */
+	size_t lo = 0, hi = text_width_nranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct text_width_range *r = &text_width_ranges[mid];
+		if (cp < r->first)
+			hi = mid;
+		else if (cp > r->last)
+			lo = mid + 1;
+		else
+			return r->width;
+	}
+	return 0;
 }
 
 /* The escaped form of a control byte; returns its length (all ASCII). */
@@ -122,12 +124,12 @@ static size_t sanitize(struct buf *out, const char *s, size_t len, size_t max_co
 			adv = 1;
 			n = utf8 ? utf8_encode(0xfffd, tmp) : (tmp[0] = '?', 1);
 			w = 1;
-		} else if (cp < 0xa0 || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-			   text_cp_width(cp) == 0) {
-			/* C1 controls, line separators, bidi overrides and zero-width
-			 * characters could reorder or hide text: show the code point */
+		} else if (text_cp_width(cp) == 0) {
+			/* C1 controls, separators, bidi and other format characters,
+			 * zero-width and unassigned code points could reorder, hide or
+			 * shift text: show the code point */
 			char esc[12];
-			int k = snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)cp);
+			int k = snprintf(esc, sizeof(esc), cp > 0xffff ? "\\U%08x" : "\\u%04x", (unsigned)cp);
 			if (cols + (size_t)k > max_cols)
 				break;
 			buf_add(out, esc, (size_t)k);

@@ -14,7 +14,9 @@ size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 size_t utf8_encode(uint32_t cp, char out[4]);
 
 /* Appends a printable rendering of raw bytes: control characters as \n, \t,
- * \e, \xNN; backslash as \\; invalid UTF-8 as U+FFFD. When utf8 is false,
+ * \e, \xNN; backslash as \\; invalid UTF-8 as U+FFFD; a code point that is
+ * not an assigned, printable character of known width (text_cp_width() 0)
+ * as \uXXXX or \UXXXXXXXX. When utf8 is false,
  * non-ASCII is shown as '?' (for non-UTF-8 terminals). Stops once the
  * rendering would exceed max_cols display columns (SIZE_MAX for no limit).
  * Returns the display width appended. */
@@ -24,7 +26,8 @@ size_t text_sanitize(struct buf *out, const char *s, size_t len, size_t max_cols
  * is just a backslash, the rest is escaped as above. */
 size_t text_sanitize_own(struct buf *out, const char *s, size_t len, size_t max_cols, bool utf8);
 
-/* Display width of a code point: 0, 1 or 2 columns. */
+/* Display width of a code point shown as is: 1 or 2 columns; 0 for one
+ * that is escaped instead (see text_width_gen.py for which). */
 int text_cp_width(uint32_t cp);
 
 /* Width the sanitized form of s would take. */

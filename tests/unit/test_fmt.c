@@ -345,6 +345,203 @@ START_TEST(cell_string_with_prefix)
 }
 END_TEST
 
+/* ---- a number is never shown wrong, whatever the width ---- */
+
+/* Units of a column type, as fmt_fit and the usual forms write them. */
+static double unit_factor(enum col_type t, const char *u)
+{
+	static const char *const dec[] = {"", "k", "M", "G", "T", "P", "E"};
+	static const char *const bin[] = {"", "K", "M", "G", "T", "P", "E"};
+	static const char *const kib[] = {"K", "M", "G", "T", "P", "E"};
+	if (t == COL_KIB) {
+		for (int i = 0; i < 6; i++)
+			if (strcmp(u, kib[i]) == 0)
+				return ldexp(1, 10 * i);
+		return NAN;
+	}
+	if (t == COL_BYTES) {
+		for (int i = 0; i < 7; i++)
+			if (strcmp(u, bin[i]) == 0)
+				return ldexp(1, 10 * i);
+		return NAN;
+	}
+	if (t == COL_SECONDS) {
+		static const char *const tu[] = {"s", "h", "d", "kd", "Md", "Gd", "Td", "Pd", "Ed"};
+		static const double tf[] = {1, 3600, 86400, 86400e3, 86400e6, 86400e9, 86400e12, 86400e15, 86400e18};
+		for (int i = 0; i < 9; i++)
+			if (strcmp(u, tu[i]) == 0)
+				return tf[i];
+		return NAN;
+	}
+	for (int i = 0; i < 7; i++)
+		if (strcmp(u, dec[i]) == 0)
+			return pow(1000, i);
+	return NAN;
+}
+
+/* Reads back a shown number: its value and the half-step of its last digit. */
+static bool shown_value(enum col_type t, const char *s, long double *val, long double *tol)
+{
+	int a, b, c;
+	char rest[16];
+	/* the usual forms of CPU time: m:ss.cc, h:mm:ss, NdHHh */
+	if (t == COL_SECONDS && sscanf(s, "%d:%d.%d%1s", &a, &b, &c, rest) == 3 && strlen(s) > 5 &&
+	    s[strlen(s) - 3] == '.') {
+		*val = a * 60 + b + c / 100.0;
+		*tol = 0.005;
+		return true;
+	}
+	if (t == COL_SECONDS && sscanf(s, "%d:%d:%d%1s", &a, &b, &c, rest) == 3) {
+		*val = a * 3600.0 + b * 60 + c;
+		*tol = 1; /* whole seconds, truncated */
+		return true;
+	}
+	if (t == COL_SECONDS && sscanf(s, "%dd%dh%1s", &a, &b, rest) == 2) {
+		*val = a * 86400.0 + b * 3600.0;
+		*tol = 3600;
+		return true;
+	}
+	char *end;
+	long double m = strtold(s, &end);
+	if (end == s)
+		return false;
+	const char *dot = memchr(s, '.', (size_t)(end - s));
+	const char *e = memchr(s, 'e', (size_t)(end - s));
+	int decimals = dot ? (int)((e ? e : end) - dot - 1) : 0;
+	int exp10 = e ? atoi(e + 1) : 0;
+	double f = unit_factor(t, end);
+	if (isnan(f))
+		return false;
+	*val = m * f;
+	*tol = 0.5L * powl(10, exp10 - decimals) * f;
+	return true;
+}
+
+static void check_cell(const struct column *col, double v, bool is_int, bool partial, size_t width)
+{
+	struct tv_value val = is_int ? value_int((int64_t)v) : value_float(v);
+	if (is_int && v >= 9.2233720368547758e18)
+		val = value_int(INT64_MAX);
+	if (is_int && v <= -9.2233720368547758e18)
+		val = value_int(INT64_MIN + 1);
+	val.partial = partial;
+	double truth = is_int ? (double)val.i : v;
+	struct buf b;
+	buf_init(&b);
+	format_cell(&b, col, &val, width, NULL, true);
+	const char *cell = buf_str(&b);
+	ck_assert_msg(strlen(cell) == width, "%s %.17g in %zu: \"%s\" is not %zu wide", col->id, truth, width, cell, width);
+	const char *p = cell + strspn(cell, " ");
+	if (*p == '#') {
+		/* all hashes, and only where no honest form can fit */
+		ck_assert_msg(strspn(p, "#") == strlen(p), "%s: \"%s\"", col->id, cell);
+		ck_assert_msg(width < 7, "%s %.17g in %zu columns: nothing shown", col->id, truth, width);
+		buf_free(&b);
+		return;
+	}
+	char num[64];
+	snprintf(num, sizeof(num), "%s", p);
+	size_t len = strlen(num);
+	while (len && num[len - 1] == ' ')
+		num[--len] = '\0';
+	/* the mark of a lower bound is always there, never a cut digit's place */
+	if (partial) {
+		ck_assert_msg(len && num[len - 1] == '+', "%s %.17g in %zu: \"%s\" lost its +", col->id, truth, width, cell);
+		num[--len] = '\0';
+	}
+	long double shown, tol;
+	ck_assert_msg(shown_value(col->type, num, &shown, &tol), "%s %.17g in %zu: \"%s\" unreadable", col->id, truth,
+		      width, cell);
+	ck_assert_msg(fabsl(shown - truth) <= tol * 1.000001L + fabsl(truth) * 1e-12L,
+		      "%s %.17g in %zu columns shows \"%s\" (%.17Lg)", col->id, truth, width, cell, shown);
+	buf_free(&b);
+}
+
+START_TEST(never_a_wrong_number)
+{
+	static const double ints[] = {0, 1, -1, 7, 42, -20, 99, 100, 999, 1000, 1023, 1024, 9999, 99999, 100000,
+				      123456, -123456, 999999, 1000000, 1234567, 99999999, 4194304, 1e9, 1.5e9,
+				      -2.5e12, 1e15, 4.5e15, 1e18, 9.2233720368547758e18, -9.2233720368547758e18};
+	static const double floats[] = {0, 0.004, 0.05, 0.5, 1.25, 9.995, 12.34, -3.5, 99.96, 999.5, 1234.5,
+					 99999.4, 123456.7, -123456.7, 5e6, 1e9, 3.3e13, 1e18, 7e20, 1e21, 4e25,
+					 -1e300, 1.7976931348623157e308};
+	struct colset cs;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	/* every type, as built-in columns and as plugin columns of any width have them */
+	static const enum col_type types[] = {COL_INT, COL_KIB, COL_BYTES, COL_PERCENT, COL_RATE, COL_SECONDS, COL_MS,
+					      COL_FLOAT};
+	for (size_t ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++) {
+		struct column col = {.id = "synthetic", .header = "X", .type = types[ti], .width = 1};
+		bool is_int = col.type == COL_INT || col.type == COL_KIB || col.type == COL_BYTES;
+		for (size_t w = 1; w <= 24; w++) {
+			for (int partial = 0; partial <= 1; partial++) {
+				const double *vals = is_int ? ints : floats;
+				size_t nv = is_int ? sizeof(ints) / sizeof(ints[0]) : sizeof(floats) / sizeof(floats[0]);
+				for (size_t i = 0; i < nv; i++) {
+					if (col.type == COL_SECONDS && vals[i] < 0)
+						continue; /* CPU time: never negative */
+					check_cell(&col, vals[i], is_int, partial, w);
+					if (!is_int)
+						check_cell(&col, vals[i], false, partial, w);
+				}
+				/* integers shown by float columns (plugin values, sums) */
+				if (!is_int)
+					for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+						if (col.type != COL_SECONDS || ints[i] >= 0)
+							check_cell(&col, ints[i], true, partial, w);
+			}
+		}
+	}
+	colset_free(&cs);
+}
+END_TEST
+
+START_TEST(int64_extremes_in_narrow_columns)
+{
+	struct colset cs;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	char out[64];
+	struct tv_value v = value_int(INT64_MAX);
+	format_number(colset_find(&cs, "pid"), &v, out, sizeof(out));
+	ck_assert_str_eq(out, "9.22E");
+	format_number(colset_find(&cs, "ctxt_vol"), &v, out, sizeof(out));
+	ck_assert_str_eq(out, "9.22E");
+	v = value_int(-INT64_MAX);
+	format_number(colset_find(&cs, "nice"), &v, out, sizeof(out));
+	ck_assert_str_eq(out, "-9E");
+	v = value_int(123456);
+	format_number(colset_find(&cs, "nice"), &v, out, sizeof(out));
+	ck_assert_str_eq(out, "###"); /* no honest form in 3 columns */
+	v = value_int(-1024);
+	format_number(colset_find(&cs, "vm_pte"), &v, out, sizeof(out));
+	ck_assert_str_eq(out, "-1.0M");
+	/* a lower bound's mark takes a column: the number gets coarser, not cut */
+	struct buf b;
+	buf_init(&b);
+	v = value_float(99999);
+	v.partial = true;
+	format_cell(&b, colset_find(&cs, "ctxt_vol_rate"), &v, 6, NULL, true);
+	ck_assert_str_eq(buf_str(&b), "99999+");
+	buf_reset(&b);
+	v = value_float(123456);
+	v.partial = true;
+	format_cell(&b, colset_find(&cs, "cpu"), &v, 5, NULL, true);
+	ck_assert_str_eq(buf_str(&b), "123k+");
+	buf_reset(&b);
+	v = value_float(1.7976931348623157e308);
+	format_cell(&b, colset_find(&cs, "cpu"), &v, 5, NULL, true);
+	ck_assert_str_eq(buf_str(&b), "2e308");
+	/* an infinite value measures nothing: unknown, never "inf" nor "-+" */
+	buf_reset(&b);
+	v = value_float(-INFINITY);
+	v.partial = true;
+	format_cell(&b, colset_find(&cs, "cpu"), &v, 5, NULL, true);
+	ck_assert_str_eq(buf_str(&b), "    -");
+	buf_free(&b);
+	colset_free(&cs);
+}
+END_TEST
+
 static Suite *fmt_suite(void)
 {
 	Suite *s = suite_create("fmt");
@@ -364,6 +561,8 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, cell_right_aligned_number);
 	tcase_add_test(tc, cell_lower_bound_marked);
 	tcase_add_test(tc, cell_string_with_prefix);
+	tcase_add_test(tc, int64_extremes_in_narrow_columns);
+	tcase_add_test(tc, never_a_wrong_number);
 	suite_add_tcase(s, tc);
 	return s;
 }

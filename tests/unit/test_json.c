@@ -15,6 +15,7 @@
 #include "render/json.h"
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/text.h"
 #include "view/rows.h"
 
 static const char *jstr(const char *s, size_t len)
@@ -92,8 +93,37 @@ START_TEST(string_control_chars)
 	ck_assert_str_eq(JSTR("\x1f"), "\"\\u001f\"");
 	/* a NUL inside the given length is data, not the end */
 	ck_assert_str_eq(jstr("a\0b", 3), "\"a\\u0000b\"");
-	/* 0x20 and DEL need no escape in JSON */
-	ck_assert_str_eq(JSTR(" \x7f"), "\" \x7f\"");
+	ck_assert_str_eq(JSTR(" "), "\" \"");
+}
+END_TEST
+
+START_TEST(string_del_c1_bidi_separators_escaped)
+{
+	/* JSON allows them raw, but they act on a terminal showing the output,
+	 * reorder text, or end a line for JavaScript and Unicode line splitters */
+	ck_assert_str_eq(JSTR("a\x7f" "b"), "\"a\\u007fb\"");
+	ck_assert_str_eq(JSTR("\xc2\x80"), "\"\\u0080\"");
+	ck_assert_str_eq(JSTR("\xc2\x85"), "\"\\u0085\""); /* NEL */
+	ck_assert_str_eq(JSTR("\xc2\x9b" "2J"), "\"\\u009b2J\""); /* CSI */
+	ck_assert_str_eq(JSTR("\xc2\x9f"), "\"\\u009f\"");
+	ck_assert_str_eq(JSTR("\xd8\x9c"), "\"\\u061c\"");
+	ck_assert_str_eq(JSTR("\xe2\x80\x8e\xe2\x80\x8f"), "\"\\u200e\\u200f\"");
+	ck_assert_str_eq(JSTR("\xe2\x80\xa8\xe2\x80\xa9"), "\"\\u2028\\u2029\"");
+	ck_assert_str_eq(JSTR("\xe2\x80\xaa\xe2\x80\xae"), "\"\\u202a\\u202e\"");
+	ck_assert_str_eq(JSTR("\xe2\x81\xa6\xe2\x81\xa9"), "\"\\u2066\\u2069\"");
+	/* the neighbours stay as they are */
+	ck_assert_str_eq(JSTR("\xc2\xa0~"), "\"\xc2\xa0~\"");
+	ck_assert_str_eq(JSTR("\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xa5"), "\"\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xa5\"");
+	/* no byte of the output is a raw DEL, C1, bidi control or separator */
+	for (uint32_t cp = 0; cp <= 0x2100; cp++) {
+		char in[4];
+		size_t n = utf8_encode(cp, in);
+		const char *out = jstr(in, n);
+		bool escaped = cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x61c || cp == 0x200e || cp == 0x200f ||
+			       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+		if (escaped)
+			ck_assert_msg(out[1] == '\\', "U+%04X not escaped", (unsigned)cp);
+	}
 }
 END_TEST
 
@@ -102,7 +132,6 @@ START_TEST(string_valid_utf8_kept)
 	ck_assert_str_eq(JSTR("caf\xc3\xa9"), "\"caf\xc3\xa9\"");
 	ck_assert_str_eq(JSTR("\xe6\x97\xa5\xe6\x9c\xac"), "\"\xe6\x97\xa5\xe6\x9c\xac\"");
 	ck_assert_str_eq(JSTR("\xf0\x9f\x98\x80"), "\"\xf0\x9f\x98\x80\"");
-	ck_assert_str_eq(JSTR("\xe2\x80\xae"), "\"\xe2\x80\xae\""); /* valid in JSON; the reader decides */
 }
 END_TEST
 
@@ -357,6 +386,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, string_plain);
 	tcase_add_test(tc, string_quote_and_backslash);
 	tcase_add_test(tc, string_control_chars);
+	tcase_add_test(tc, string_del_c1_bidi_separators_escaped);
 	tcase_add_test(tc, string_valid_utf8_kept);
 	tcase_add_test(tc, string_invalid_utf8_replaced);
 	suite_add_tcase(s, tc);

@@ -4,6 +4,7 @@
  * thread), mutated where a test needs a trap the kernel allows.
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,13 +524,69 @@ START_TEST(status_similar_keys_not_confused)
 }
 END_TEST
 
+START_TEST(status_numbers_exact_or_unknown)
+{
+	/* the extremes of a signed 64-bit field come out exactly; one more does
+	 * not fit and is unknown, never wrapped around */
+	static const char s[] =
+		"Name:\tx\n"
+		"VmSize:\t9223372036854775807 kB\n"
+		"VmRSS:\t9223372036854775808 kB\n"
+		"VmPTE:\t18446744073709551616 kB\n"
+		"VmSwap:\t99999999999999999999 kB\n"
+		"VmStk:\t-9223372036854775807 kB\n"
+		"VmHWM:\t-9223372036854775809 kB\n"
+		"voluntary_ctxt_switches:\t-9223372036854775808\n"
+		"nonvoluntary_ctxt_switches:\t000000000000000000000000000000042\n";
+	struct proc_status ps;
+	ck_assert_int_eq(proc_parse_status(s, strlen(s), &ps), 0);
+	ck_assert_int_eq(ps.vm_size, INT64_MAX);
+	ck_assert_int_eq(ps.vm_rss, TV_UNKNOWN);
+	ck_assert_int_eq(ps.vm_pte, TV_UNKNOWN);
+	ck_assert_int_eq(ps.vm_swap, TV_UNKNOWN);
+	ck_assert_int_eq(ps.vm_stk, -INT64_MAX);
+	ck_assert_int_eq(ps.vm_hwm, TV_UNKNOWN);
+	ck_assert_int_eq(ps.ctxt_vol, INT64_MIN);
+	ck_assert_int_eq(ps.ctxt_invol, 42);
+}
+END_TEST
+
+START_TEST(stat_numbers_exact_or_refused)
+{
+	char buf[1024];
+	struct proc_stat st;
+	/* the largest unsigned 64-bit tick counts are read exactly */
+	size_t len = make_stat(buf, sizeof(buf), 7, "x", 1, 'S', 18446744073709551615ull, 18446744073709551614ull,
+			       20, 0, 1, 18446744073709551615ull);
+	ck_assert_int_eq(proc_parse_stat(buf, len, &st), 0);
+	ck_assert_uint_eq(st.utime, UINT64_MAX);
+	ck_assert_uint_eq(st.stime, UINT64_MAX - 1);
+	ck_assert_uint_eq(st.start_ticks, UINT64_MAX);
+	/* one more does not fit: the line is refused instead of wrapping to 0 */
+	len = make_stat(buf, sizeof(buf), 7, "x", 1, 'S', 1, 2, 20, 0, 1, 3);
+	char *u = strstr(buf, " 1 2 0 0 20 ");
+	ck_assert_ptr_nonnull(u);
+	char big[1024];
+	snprintf(big, sizeof(big), "%.*s 18446744073709551616%s", (int)(u - buf), buf, u + 2);
+	ck_assert_int_eq(proc_parse_stat(big, strlen(big), &st), -1);
+	/* the most negative thread count is no overflow */
+	snprintf(big, sizeof(big), "%.*s 1 2 0 0 20 0 -9223372036854775808%s", (int)(u - buf), buf,
+		 strstr(buf, " 0 3 3133440"));
+	ck_assert_int_eq(proc_parse_stat(big, strlen(big), &st), 0);
+	ck_assert_int_eq(st.nthreads, INT64_MIN);
+	snprintf(big, sizeof(big), "%.*s 1 2 0 0 20 0 -9223372036854775809%s", (int)(u - buf), buf,
+		 strstr(buf, " 0 3 3133440"));
+	ck_assert_int_eq(proc_parse_stat(big, strlen(big), &st), -1);
+}
+END_TEST
+
 /* ---- cmdline ---- */
 
 START_TEST(cmdline_args_joined)
 {
 	static const char raw[] = "/usr/bin/python3\0-m\0http.server\0";
 	char out[64];
-	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, out, sizeof(out));
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), NULL);
 	ck_assert_str_eq(out, "/usr/bin/python3 -m http.server");
 	ck_assert_uint_eq(n, strlen(out));
 }
@@ -540,7 +597,7 @@ START_TEST(cmdline_embedded_and_trailing_nuls)
 	/* an empty argument in the middle stays visible as a double space; trailing NULs go */
 	static const char raw[] = "sh\0-c\0\0echo hi\0\0\0";
 	char out[64];
-	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, out, sizeof(out));
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), NULL);
 	ck_assert_str_eq(out, "sh -c  echo hi");
 	ck_assert_uint_eq(n, 14);
 }
@@ -551,7 +608,7 @@ START_TEST(cmdline_no_trailing_nul)
 	/* setproctitle-style rewrites drop the final NUL */
 	static const char raw[] = "postgres: writer process";
 	char out[64];
-	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, out, sizeof(out));
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), NULL);
 	ck_assert_str_eq(out, raw);
 	ck_assert_uint_eq(n, sizeof(raw) - 1);
 }
@@ -561,10 +618,10 @@ START_TEST(cmdline_empty)
 {
 	char out[16];
 	memset(out, 'X', sizeof(out));
-	ck_assert_uint_eq(proc_parse_cmdline("", 0, out, sizeof(out)), 0);
+	ck_assert_uint_eq(proc_parse_cmdline("", 0, true, out, sizeof(out), NULL), 0);
 	ck_assert_str_eq(out, "");
 	memset(out, 'X', sizeof(out));
-	ck_assert_uint_eq(proc_parse_cmdline("\0\0\0", 3, out, sizeof(out)), 0);
+	ck_assert_uint_eq(proc_parse_cmdline("\0\0\0", 3, true, out, sizeof(out), NULL), 0);
 	ck_assert_str_eq(out, "");
 }
 END_TEST
@@ -573,12 +630,66 @@ START_TEST(cmdline_truncated_to_capacity)
 {
 	static const char raw[] = "abcdef\0ghij\0";
 	char out[8];
+	bool cut = false;
 	memset(out, 'X', sizeof(out));
-	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, out, sizeof(out));
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), &cut);
+	/* cut, and it shows: the mark ends what fits */
+	ck_assert(cut);
 	ck_assert_uint_eq(n, 7);
-	ck_assert_str_eq(out, "abcdef ");
+	ck_assert_str_eq(out, "abcd" PROC_CMDLINE_CUT_MARK);
+	/* exactly fits: no mark */
+	n = proc_parse_cmdline(raw, 6, true, out, 7, &cut);
+	ck_assert(!cut);
+	ck_assert_str_eq(out, "abcdef");
+	n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, 7, &cut);
+	ck_assert(cut);
+	ck_assert_str_eq(out, "abc" PROC_CMDLINE_CUT_MARK);
+	/* too small for the mark: cut all the same, and said so */
+	n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, 3, &cut);
+	ck_assert(cut);
+	ck_assert_str_eq(out, "");
 	/* no capacity: nothing written, nothing returned */
-	ck_assert_uint_eq(proc_parse_cmdline(raw, sizeof(raw) - 1, out, 0), 0);
+	ck_assert_uint_eq(proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, 0, &cut), 0);
+}
+END_TEST
+
+START_TEST(cmdline_read_buffer_full_is_marked)
+{
+	/* the read filled its buffer: more may follow, and the mark says so */
+	static const char raw[] = "sleep\0" "100\0";
+	char out[64];
+	bool cut = false;
+	size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, false, out, sizeof(out), &cut);
+	ck_assert(cut);
+	ck_assert_str_eq(out, "sleep 100" PROC_CMDLINE_CUT_MARK);
+	ck_assert_uint_eq(n, strlen(out));
+	/* a whole file that fits is not */
+	n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, sizeof(out), &cut);
+	ck_assert(!cut);
+	ck_assert_str_eq(out, "sleep 100");
+	/* a full buffer of empty arguments: what follows is still missing */
+	n = proc_parse_cmdline("\0\0\0", 3, false, out, sizeof(out), &cut);
+	ck_assert(cut);
+	ck_assert_str_eq(out, PROC_CMDLINE_CUT_MARK);
+}
+END_TEST
+
+START_TEST(cmdline_cut_keeps_utf8_whole)
+{
+	/* "x" then three characters of 2, 3 and 4 bytes, cut at every place */
+	static const char raw[] = "x\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+	for (size_t cap = 5; cap < sizeof(raw) + 4; cap++) {
+		char out[32];
+		bool cut;
+		size_t n = proc_parse_cmdline(raw, sizeof(raw) - 1, true, out, cap, &cut);
+		ck_assert_uint_lt(n, cap);
+		ck_assert_uint_eq(n, strlen(out));
+		ck_assert(cut == (sizeof(raw) - 1 >= cap));
+		size_t body = cut ? n - strlen(PROC_CMDLINE_CUT_MARK) : n;
+		/* the kept part is a prefix that ends on a character boundary */
+		ck_assert_msg(memcmp(out, raw, body) == 0, "cap %zu: not a prefix", cap);
+		ck_assert_msg(body == 1 || body == 3 || body == 6 || body == 10, "cap %zu: %zu bytes kept", cap, body);
+	}
 }
 END_TEST
 
@@ -611,6 +722,8 @@ static Suite *proc_parse_suite(void)
 	tcase_add_test(tc, status_truncated);
 	tcase_add_test(tc, status_malformed_numbers);
 	tcase_add_test(tc, status_similar_keys_not_confused);
+	tcase_add_test(tc, status_numbers_exact_or_unknown);
+	tcase_add_test(tc, stat_numbers_exact_or_refused);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cmdline");
@@ -619,6 +732,8 @@ static Suite *proc_parse_suite(void)
 	tcase_add_test(tc, cmdline_no_trailing_nul);
 	tcase_add_test(tc, cmdline_empty);
 	tcase_add_test(tc, cmdline_truncated_to_capacity);
+	tcase_add_test(tc, cmdline_read_buffer_full_is_marked);
+	tcase_add_test(tc, cmdline_cut_keeps_utf8_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }

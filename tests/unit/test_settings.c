@@ -156,6 +156,93 @@ START_TEST(newer_version)
 	settings_format(&b, &s);
 	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nhighlight_new=1\n"));
 	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nmeters=cpu,mem\n"));
+	/* and so does the version: a newer taskview reads its own file again */
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nversion=7\n"));
+	ck_assert_ptr_null(strstr(buf_str(&b), "version=1"));
+	buf_free(&b);
+	settings_free(&s);
+}
+END_TEST
+
+START_TEST(newer_values_kept)
+{
+	/* a newer version may give a known key a value this one cannot read */
+	static const char text[] = "version=2\n"
+				   "delay=fast\n"
+				   "threads=auto\n"
+				   "sort=cpu\n"
+				   "future=a=b\n";
+	struct settings s;
+	struct warnings w;
+	parse(text, strlen(text), &s, &w);
+	ck_assert_uint_eq(w.n, 0);
+	ck_assert(s.delay < 0);
+	ck_assert_int_eq(s.threads, -1);
+	struct buf b;
+	buf_init(&b);
+	settings_format(&b, &s);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nversion=2\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\ndelay=fast\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nthreads=auto\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nfuture=a=b\n"));
+	/* read again, the same file comes out */
+	struct settings again;
+	parse(b.data, b.len, &again, &w);
+	struct buf b2;
+	buf_init(&b2);
+	settings_format(&b2, &again);
+	ck_assert_str_eq(buf_str(&b2), buf_str(&b));
+	/* a value set by this version replaces the kept one, once */
+	s.delay = 2;
+	buf_reset(&b);
+	settings_format(&b, &s);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\ndelay=2\n"));
+	ck_assert_ptr_null(strstr(buf_str(&b), "delay=fast"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nthreads=auto\n"));
+	buf_free(&b);
+	buf_free(&b2);
+	settings_free(&again);
+	settings_free(&s);
+}
+END_TEST
+
+START_TEST(newest_version_line_wins)
+{
+	/* a later, older version line does not undo the newer one: what was
+	 * kept for the newer version is written again, and reads back the same */
+	static const char text[] = "version=7\ncolumns=pid,\xff\nversion=1\n";
+	struct settings s, again;
+	struct warnings w;
+	parse(text, strlen(text), &s, &w);
+	ck_assert_int_eq(s.version, 7);
+	struct buf b, b2;
+	buf_init(&b);
+	buf_init(&b2);
+	settings_format(&b, &s);
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nversion=7\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\ncolumns=pid,\xff\n"));
+	parse(b.data, b.len, &again, &w);
+	settings_format(&b2, &again);
+	ck_assert_str_eq(buf_str(&b2), buf_str(&b));
+	buf_free(&b);
+	buf_free(&b2);
+	settings_free(&s);
+	settings_free(&again);
+}
+END_TEST
+
+START_TEST(own_version_bad_values_dropped)
+{
+	/* in a file of this version a bad value is a mistake: reported, not kept */
+	static const char text[] = "version=1\ndelay=fast\n";
+	struct settings s;
+	struct warnings w;
+	parse(text, strlen(text), &s, &w);
+	ck_assert_uint_eq(w.n, 1);
+	struct buf b;
+	buf_init(&b);
+	settings_format(&b, &s);
+	ck_assert_ptr_null(strstr(buf_str(&b), "fast"));
 	ck_assert_ptr_nonnull(strstr(buf_str(&b), "\nversion=1\n"));
 	buf_free(&b);
 	settings_free(&s);
@@ -255,6 +342,9 @@ int main(void)
 	tcase_add_test(tc, garbage_is_bounded);
 	tcase_add_test(tc, unknown_keys);
 	tcase_add_test(tc, newer_version);
+	tcase_add_test(tc, newer_values_kept);
+	tcase_add_test(tc, own_version_bad_values_dropped);
+	tcase_add_test(tc, newest_version_line_wins);
 	tcase_add_test(tc, format_round_trip);
 	tcase_add_test(tc, save_and_load);
 	tcase_add_test(tc, path_from_env);

@@ -200,6 +200,88 @@ START_TEST(sanitize_c1_bidi_zero_width)
 }
 END_TEST
 
+/* The sanitized form of one code point. */
+static const char *san_cp(uint32_t cp, bool utf8)
+{
+	char in[5] = {0};
+	utf8_encode(cp, in);
+	return san(in, SIZE_MAX, utf8, NULL);
+}
+
+START_TEST(sanitize_only_assigned_printable)
+{
+	/* unassigned, private use and noncharacters: the code point, never the raw bytes */
+	ck_assert_str_eq(san_cp(0x0378, true), "\\u0378");
+	ck_assert_str_eq(san_cp(0x0870 - 1, true), "\\u086f");
+	ck_assert_str_eq(san_cp(0xfdd0, true), "\\ufdd0");
+	ck_assert_str_eq(san_cp(0xffff, true), "\\uffff");
+	ck_assert_str_eq(san_cp(0xe000, true), "\\ue000");
+	ck_assert_str_eq(san_cp(0x50000, true), "\\U00050000");
+	ck_assert_str_eq(san_cp(0xf0000, true), "\\U000f0000");
+	ck_assert_str_eq(san_cp(0x10ffff, true), "\\U0010ffff");
+	/* format characters: soft hyphen, Arabic number signs, BOM, tags,
+	 * interlinear annotation; invisible fillers */
+	static const uint32_t invisible[] = {0x00ad, 0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06dd,
+					     0x070f, 0x180e, 0x200d, 0x2060, 0x2064, 0xfeff, 0xfff9, 0xfffb,
+					     0x110bd, 0x13430, 0x1d173, 0xe0001, 0xe0041, 0x3164, 0xffa0,
+					     0x115f, 0x1160, 0x11a8, 0xd7b0, 0xfe0f, 0x034f};
+	for (size_t i = 0; i < sizeof(invisible) / sizeof(invisible[0]); i++) {
+		uint32_t cp = invisible[i];
+		char want[16];
+		snprintf(want, sizeof(want), cp > 0xffff ? "\\U%08x" : "\\u%04x", (unsigned)cp);
+		ck_assert_msg(strcmp(san_cp(cp, true), want) == 0, "U+%04X shown as \"%s\"", (unsigned)cp,
+			      san_cp(cp, true));
+		ck_assert_int_eq(text_cp_width(cp), 0);
+		/* the same on an ASCII terminal */
+		ck_assert_str_eq(san_cp(cp, false), want);
+	}
+	/* assigned printable neighbours are shown, with their width */
+	static const struct {
+		uint32_t cp;
+		int width;
+	} shown[] = {{0x00a0, 1}, {0x00ae, 1}, {0x0606, 1}, {0x0627, 1}, {0x0e01, 1}, {0x1100, 2}, {0x2e80, 2},
+		     {0x3000, 2}, {0x3165, 2}, {0xffa1, 1}, {0xff01, 2}, {0x1f1e6, 1}, {0x1f600, 2}, {0x20000, 2},
+		     {0x2a6df, 2}, {0x30000, 2}, {0x1fa70, 2}};
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		char raw[5] = {0};
+		utf8_encode(shown[i].cp, raw);
+		size_t w;
+		ck_assert_msg(strcmp(san(raw, SIZE_MAX, true, &w), raw) == 0, "U+%04X escaped", (unsigned)shown[i].cp);
+		ck_assert_msg(w == (size_t)shown[i].width, "U+%04X: width %zu", (unsigned)shown[i].cp, w);
+	}
+}
+END_TEST
+
+START_TEST(sanitize_every_code_point)
+{
+	/* over all of Unicode: no control byte, the width counted is the
+	 * width the shown characters take, and a code point is either shown
+	 * whole or escaped (plain checks in the loop: a million ck_asserts
+	 * are slow) */
+	size_t nshown = 0;
+	struct buf b;
+	buf_init(&b);
+	for (uint32_t cp = 0x80; cp <= 0x10ffff; cp++) {
+		if (cp >= 0xd800 && cp <= 0xdfff)
+			continue;
+		char raw[5] = {0};
+		size_t n = utf8_encode(cp, raw);
+		buf_reset(&b);
+		size_t w = text_sanitize(&b, raw, n, SIZE_MAX, true);
+		const char *out = buf_str(&b);
+		bool same = b.len == n && memcmp(out, raw, n) == 0;
+		bool escaped = out[0] == '\\' && (out[1] == 'u' || out[1] == 'U') && w == b.len;
+		if (same ? !(w == 1 || w == 2) || w != (size_t)text_cp_width(cp) : !escaped || has_control_byte(out))
+			ck_abort_msg("U+%04X -> \"%s\" width %zu", (unsigned)cp, out, w);
+		nshown += same;
+	}
+	buf_free(&b);
+	/* Unicode 15 assigns 149,186 characters; fewer are printable */
+	ck_assert_uint_gt(nshown, 140000);
+	ck_assert_uint_lt(nshown, 149186);
+}
+END_TEST
+
 START_TEST(sanitize_invalid_utf8)
 {
 	size_t w;
@@ -359,6 +441,8 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, sanitize_escape_sequences);
 	tcase_add_test(tc, sanitize_own_text_keeps_backslash);
 	tcase_add_test(tc, sanitize_c1_bidi_zero_width);
+	tcase_add_test(tc, sanitize_only_assigned_printable);
+	tcase_add_test(tc, sanitize_every_code_point);
 	tcase_add_test(tc, sanitize_invalid_utf8);
 	tcase_add_test(tc, sanitize_valid_utf8);
 	tcase_add_test(tc, sanitize_no_control_byte_survives);
@@ -378,7 +462,7 @@ static Suite *text_suite(void)
 
 int main(void)
 {
-	/* display widths come from wcwidth(), which needs a UTF-8 locale */
+	/* the sanitizer does not depend on the locale; run in UTF-8 all the same */
 	if (!setlocale(LC_CTYPE, "C.UTF-8")) {
 		fprintf(stderr, "test_text: the C.UTF-8 locale is missing\n");
 		return EXIT_FAILURE;

@@ -103,6 +103,67 @@ void prefs_load(struct tui *t, struct prefs *p)
 	p->start_threads = t->all_threads;
 }
 
+/* Splits "id,id,…" into trimmed ids (malloc'd copies, in place of list). */
+static size_t prefs_split_ids(char *list, char **ids, size_t max)
+{
+	size_t n = 0;
+	for (char *save = NULL, *id = strtok_r(list, ",", &save); id && n < max; id = strtok_r(NULL, ",", &save)) {
+		while (*id == ' ')
+			id++;
+		size_t l = strlen(id);
+		while (l && id[l - 1] == ' ')
+			id[--l] = '\0';
+		if (l)
+			ids[n++] = id;
+	}
+	return n;
+}
+
+/* The shown columns, with the ids of the loaded list this run does not know
+ * (a newer version's column, a plugin not loaded this time) kept, each after
+ * the id it followed: a later run that knows them shows them again. */
+static char *prefs_columns_keep_unknown(const struct app *a, const char *loaded, const char *now)
+{
+	enum { MAX_IDS = 256 };
+	char *lcopy = strdup(loaded), *ncopy = strdup(now);
+	const char **out = malloc(2 * MAX_IDS * sizeof(*out));
+	char *lids[MAX_IDS], *nids[MAX_IDS];
+	char *res = NULL;
+	if (!lcopy || !ncopy || !out)
+		goto done;
+	size_t nl = prefs_split_ids(lcopy, lids, MAX_IDS);
+	size_t nn = prefs_split_ids(ncopy, nids, MAX_IDS);
+	size_t no = 0;
+	for (size_t i = 0; i < nn; i++)
+		out[no++] = nids[i];
+	for (size_t i = 0; i < nl; i++) {
+		if (colset_index(&a->cs, lids[i]) >= 0)
+			continue;
+		/* after the nearest id before it that is still in the list */
+		size_t at = 0;
+		for (size_t j = i; j-- > 0 && at == 0;)
+			for (size_t k = 0; k < no; k++)
+				if (strcmp(out[k], lids[j]) == 0) {
+					at = k + 1;
+					break;
+				}
+		memmove(out + at + 1, out + at, (no - at) * sizeof(*out));
+		out[at] = lids[i];
+		no++;
+	}
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < no; i++)
+		buf_addf(&b, "%s%s", i ? "," : "", out[i]);
+	res = b.oom ? NULL : strdup(buf_str(&b));
+	buf_free(&b);
+done:
+	free(lcopy);
+	free(ncopy);
+	free(out);
+	return res;
+}
+
 void prefs_save(struct tui *t, struct prefs *p)
 {
 	if (!t->config_path)
@@ -111,18 +172,25 @@ void prefs_save(struct tui *t, struct prefs *p)
 	bool changed = false;
 	char *cols = prefs_columns_string(t->app);
 	if (cols && p->start_columns && strcmp(cols, p->start_columns) != 0) {
+		char *kept = s->columns ? prefs_columns_keep_unknown(t->app, s->columns, cols) : NULL;
 		free(s->columns);
-		s->columns = cols;
+		s->columns = kept ? kept : cols;
+		if (kept)
+			free(cols);
 		cols = NULL;
 		changed = true;
 	}
 	free(cols);
-	if (t->app->sort_col != p->start_sort || t->app->reverse != p->start_reverse) {
+	/* each on its own: a reversed order keeps a sort column this run did not know */
+	if (t->app->sort_col != p->start_sort) {
 		char *id = strdup(t->app->cs.cols[t->app->sort_col].id);
 		if (id) {
 			free(s->sort);
 			s->sort = id;
 		}
+		changed = true;
+	}
+	if (t->app->reverse != p->start_reverse) {
 		s->reverse = t->app->reverse;
 		changed = true;
 	}

@@ -1,10 +1,14 @@
 #include "render/tui/term.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <term.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "util/i18n.h"
@@ -16,6 +20,207 @@ static volatile sig_atomic_t quit_signal;
 static SCREEN *screen;
 static int role_attr[ROLE_NROLES];
 static bool utf8_ok;
+
+/*
+ * Whatever ends taskview while the screen is open puts the terminal back:
+ * a fatal signal (a crash, an assertion), or exit() from anywhere. A signal
+ * handler may call only async-signal-safe functions, so everything it needs
+ * is made at open: the bytes that undo curses' modes, and the terminal
+ * settings from before.
+ */
+static const int fatal_signals[] = {
+	/* faults and abort(): a handler already there (a sanitizer's) is kept,
+	 * and called after the terminal is back */
+	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS,
+	/* signals that end a process by default: caught only while nothing
+	 * else handles them */
+	SIGQUIT, SIGXCPU, SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
+};
+#define NFAULT 7 /* the first seven */
+#define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+static struct sigaction fatal_old[NFATAL];
+static bool fatal_caught[NFATAL];
+static char restore_seq[512];
+static size_t restore_len;
+static struct termios restore_tios;
+static bool restore_have_tios;
+static int restore_fd = -1;
+static volatile sig_atomic_t restore_armed;
+/* a child forked while the screen is open (a helper) inherits the handlers
+ * and atexit: the terminal is this process's to put back, not the child's */
+static pid_t restore_pid;
+/* stderr while the screen is open: a pipe, shown after it closes */
+static int err_saved = -1;
+static int err_pipe = -1;
+/* the handler runs here when the stack itself overflowed */
+static char alt_stack[64 * 1024];
+static bool atexit_done;
+
+static void write_all(int fd, const char *p, size_t len)
+{
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, p + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+}
+
+/* What reaches stderr while curses owns the screen (a library's warning, an
+ * assertion's message) would be drawn over the table and then lost with the
+ * alternate screen: it goes to a pipe, non-blocking so a flood is cut
+ * rather than hanging taskview, and is written out once the screen is gone. */
+static void term_capture_stderr(void)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+		return;
+	fflush(stderr);
+	err_saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (err_saved < 0 || dup2(p[1], STDERR_FILENO) < 0) {
+		if (err_saved >= 0)
+			close(err_saved);
+		err_saved = -1;
+		close(p[0]);
+	} else {
+		err_pipe = p[0];
+	}
+	close(p[1]);
+}
+
+/* Async-signal-safe. */
+static void term_release_stderr(void)
+{
+	if (err_saved < 0)
+		return;
+	dup2(err_saved, STDERR_FILENO);
+	close(err_saved);
+	err_saved = -1;
+	char buf[4096];
+	ssize_t n;
+	while ((n = read(err_pipe, buf, sizeof(buf))) > 0)
+		write_all(STDERR_FILENO, buf, (size_t)n);
+	close(err_pipe);
+	err_pipe = -1;
+}
+
+/* Async-signal-safe: write(2), tcsetattr(3), dup2(2), read(2) only, and at
+ * most once. */
+static void term_restore_now(void)
+{
+	if (!restore_armed || getpid() != restore_pid)
+		return;
+	restore_armed = 0;
+	int saved = errno;
+	write_all(restore_fd, restore_seq, restore_len);
+	if (restore_have_tios)
+		tcsetattr(restore_fd, TCSANOW, &restore_tios);
+	term_release_stderr();
+	errno = saved;
+}
+
+static void term_on_fatal(int sig, siginfo_t *info, void *uctx)
+{
+	term_restore_now();
+	for (size_t i = 0; i < NFATAL; i++) {
+		if (fatal_signals[i] != sig)
+			continue;
+		const struct sigaction *old = &fatal_old[i];
+		/* a handler that was there first (a sanitizer's) still gets its say */
+		if (old->sa_handler == SIG_DFL || old->sa_handler == SIG_IGN)
+			break;
+		if (old->sa_flags & SA_SIGINFO)
+			old->sa_sigaction(sig, info, uctx);
+		else
+			old->sa_handler(sig);
+		return;
+	}
+	/* then die of the signal as if it had not been caught, for the exit
+	 * status and the core dump: it stays pending until this returns (or
+	 * the faulting instruction runs again) */
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
+static void term_on_exit(void)
+{
+	term_restore_now();
+}
+
+static void restore_add(const char *s)
+{
+	size_t n = strlen(s);
+	if (restore_len + n < sizeof(restore_seq)) {
+		memcpy(restore_seq + restore_len, s, n);
+		restore_len += n;
+	}
+}
+
+/* Whether the terminal has a string capability; appends it when add. */
+static bool restore_cap(const char *cap, bool add)
+{
+	char *v = tigetstr(cap);
+	if (!v || v == (char *)-1)
+		return false;
+	if (add)
+		restore_add(v);
+	return true;
+}
+
+/* Called with the screen open, so terminfo is the terminal's. */
+static void term_arm_restore(void)
+{
+	restore_len = 0;
+	/* CAN: ends an escape sequence curses may have been cut in the middle of */
+	restore_add("\030");
+	restore_cap("sgr0", true);
+	restore_cap("rmcup", true);
+	restore_cap("cnorm", true);
+	restore_cap("rmkx", true);
+	/* mouse reporting off (xterm's modes), on terminals that report a mouse */
+	if (restore_cap("kmous", false))
+		restore_add("\033[?1000l\033[?1002l\033[?1003l\033[?1006l");
+	restore_fd = STDOUT_FILENO;
+	restore_pid = getpid();
+	restore_armed = 1;
+	term_capture_stderr();
+
+	stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof(alt_stack), .ss_flags = 0};
+	sigaltstack(&ss, NULL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = term_on_fatal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	/* nothing else runs in between */
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < NFATAL; i++) {
+		fatal_caught[i] = false;
+		if (sigaction(fatal_signals[i], NULL, &fatal_old[i]) < 0)
+			continue;
+		/* an ignored signal ends nothing, and a handled one is someone else's */
+		if (fatal_old[i].sa_handler == SIG_IGN || (i >= NFAULT && fatal_old[i].sa_handler != SIG_DFL))
+			continue;
+		fatal_caught[i] = sigaction(fatal_signals[i], &sa, NULL) == 0;
+	}
+	if (!atexit_done)
+		atexit_done = atexit(term_on_exit) == 0;
+}
+
+static void term_disarm_restore(void)
+{
+	restore_armed = 0;
+	for (size_t i = 0; i < NFATAL; i++)
+		if (fatal_caught[i]) {
+			sigaction(fatal_signals[i], &fatal_old[i], NULL);
+			fatal_caught[i] = false;
+		}
+}
 
 static void term_on_signal(int sig)
 {
@@ -99,6 +304,7 @@ int term_open(const struct term_opts *o, struct buf *err)
 		buf_adds(err, _("TERM is not set; set it (e.g. TERM=xterm-256color) or use -b"));
 		return -1;
 	}
+	restore_have_tios = tcgetattr(STDOUT_FILENO, &restore_tios) == 0;
 	/* newterm reports an unknown terminal by returning NULL, where initscr
 	 * would print its own message and exit */
 	screen = newterm(name, stdout, stdin);
@@ -119,6 +325,7 @@ int term_open(const struct term_opts *o, struct buf *err)
 	set_escdelay(25);
 	term_setup_colors(o->color);
 	term_catch_signals();
+	term_arm_restore();
 	return 0;
 }
 
@@ -126,10 +333,14 @@ void term_close(void)
 {
 	if (!screen)
 		return;
+	term_disarm_restore();
 	curs_set(1);
 	endwin();
 	delscreen(screen);
 	screen = NULL;
+	term_release_stderr();
+	/* a flood may have met a full pipe */
+	clearerr(stderr);
 }
 
 bool term_is_open(void)

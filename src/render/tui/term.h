@@ -38,7 +38,10 @@ struct term_opts {
 };
 
 /* Opens the screen on the controlling terminal. Returns 0, or -1 with a
- * message in err (unknown TERM, not a terminal). */
+ * message in err (unknown TERM, not a terminal). Until term_close(), a fatal
+ * signal (which then still ends taskview with its default action) or exit()
+ * puts the terminal back first, and what is written to stderr is held back
+ * and written out once the screen is closed. */
 int term_open(const struct term_opts *o, struct buf *err);
 /* Restores the terminal; safe to call twice. */
 void term_close(void);

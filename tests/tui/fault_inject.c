@@ -1,0 +1,57 @@
+/*
+ * Preloaded into taskview by the TUI tests: a fault of the kind named by
+ * TV_FAULT (segv, fpe, abort, assert, exit) happens inside the main loop,
+ * at its TV_FAULT_AT-th wait for a key (default 3: the screen is drawn).
+ * child-exit and child-segv do it in a forked child instead, as a helper
+ * process started from the loop would; taskview itself goes on.
+ */
+#undef NDEBUG
+#include <assert.h>
+#include <curses.h>
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void fault_now(const char *what)
+{
+	if (strncmp(what, "child-", 6) == 0) {
+		pid_t pid = fork();
+		if (pid == 0)
+			fault_now(what + 6);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		return;
+	}
+	if (strcmp(what, "segv") == 0) {
+		volatile int *volatile p = NULL;
+		*p = 1;
+	} else if (strcmp(what, "fpe") == 0) {
+		/* both volatile, or the compiler knows 1 / x without dividing */
+		volatile int one = 1, zero = 0;
+		volatile int x = one / zero;
+		(void)x;
+	} else if (strcmp(what, "abort") == 0) {
+		abort();
+	} else if (strcmp(what, "assert") == 0) {
+		volatile int ok = 0;
+		assert(ok);
+	} else if (strcmp(what, "exit") == 0) {
+		exit(3);
+	}
+}
+
+int wgetch(WINDOW *w)
+{
+	static int calls;
+	static int (*real)(WINDOW *);
+	if (!real)
+		real = (int (*)(WINDOW *))dlsym(RTLD_NEXT, "wgetch");
+	const char *what = getenv("TV_FAULT");
+	const char *at = getenv("TV_FAULT_AT");
+	if (what && ++calls == (at ? atoi(at) : 3))
+		fault_now(what);
+	return real(w);
+}

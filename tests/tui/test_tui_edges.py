@@ -1,0 +1,221 @@
+"""The interactive screen at its edges, in tmux: whatever ends taskview (a
+fatal signal, a fault, an assertion, exit() from a library) leaves the
+terminal as it found it; a settings file from a newer version keeps what
+this version does not know; invisible characters in a name are shown escaped.
+
+Uses test_tui's private tmux server helper. Exit 77 (skip) without tmux.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(__file__))
+from test_tui import Tmux, Workload  # noqa: E402
+
+FAULT_INJECT = os.environ.get("FAULT_INJECT", "")
+BUILD_DIR = os.environ.get("BUILD_DIR", "")
+
+
+def sanitized():
+    """Whether taskview was built with a sanitizer, which reports faults itself."""
+    try:
+        with open(os.path.join(BUILD_DIR, "meson-info", "intro-buildoptions.json")) as f:
+            opts = {o["name"]: o["value"] for o in json.load(f)}
+    except (OSError, ValueError):
+        return False
+    return opts.get("b_sanitize", "none") not in ("none", "")
+
+
+def fault_env(what, san):
+    env = {"TERM": "xterm-256color", "LD_PRELOAD": FAULT_INJECT, "TV_FAULT": what}
+    if san:
+        # the sanitizer runtime need not be the first library here
+        env["ASAN_OPTIONS"] = "verify_asan_link_order=0"
+    return env
+
+
+def pane_state(t, s):
+    """What the terminal of the session's pane looks like to tmux and to stty."""
+    fmt = "#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag} #{pane_tty}"
+    alt, cursor, keypad, mouse, tty = t.cmd("display", "-p", "-t", s, fmt).split()
+    stty = subprocess.run(["stty", "-F", tty, "-a"], capture_output=True, text=True).stdout.split()
+    return {"alternate": alt == "1", "cursor": cursor == "1", "keypad": keypad == "1", "mouse": mouse == "1",
+            "echo": "echo" in stty, "icanon": "icanon" in stty}
+
+
+def check_restored(t, s, what):
+    st = pane_state(t, s)
+    assert not st["alternate"], f"{what}: still on the alternate screen {st}"
+    assert st["cursor"], f"{what}: cursor hidden {st}"
+    assert not st["keypad"], f"{what}: keypad mode left on {st}"
+    assert not st["mouse"], f"{what}: mouse reporting left on {st}"
+    assert st["echo"] and st["icanon"], f"{what}: echo or line mode left off {st}"
+    text = t.text(s)
+    assert "Tasks:" not in text, f"{what}: the taskview screen is still shown:\n{text}"
+
+
+def test_open_screen_state(t):
+    # the checks below can fail: while taskview runs, each mode is set
+    s = t.start(["-d", "0.3"], env={"TERM": "xterm-256color"})
+    t.wait_for(s, "PID")
+    st = pane_state(t, s)
+    assert st["alternate"] and not st["cursor"] and not st["echo"] and not st["icanon"], st
+    t.keys(s, "q")
+    rc, _ = t.wait_exit(s)
+    assert rc == 0, rc
+    check_restored(t, s, "q")
+
+
+def test_fatal_signals_restore(t):
+    san = sanitized()
+    for sig in (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGFPE, signal.SIGILL, signal.SIGQUIT,
+                signal.SIGUSR1):
+        s = t.start(["-d", "0.3"], env={"TERM": "xterm-256color"})
+        t.wait_for(s, "PID")
+        os.kill(t.taskview_pid(s), sig)
+        rc, text = t.wait_exit(s)
+        # died of the signal, as the shell sees it (a sanitizer reports the
+        # faults it watches and exits with its own status)
+        if san and sig in (signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE):
+            assert rc != 0, f"{sig.name}: exit status 0"
+        else:
+            assert rc == 128 + sig, f"{sig.name}: exit status {rc}"
+        check_restored(t, s, sig.name)
+        t.cmd("kill-session", "-t", s)
+
+
+def test_faults_inside_restore(t):
+    if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
+        print("     (no fault injector built: skipped)")
+        return
+    san = sanitized()
+    cases = (("segv", 128 + signal.SIGSEGV), ("fpe", 128 + signal.SIGFPE), ("abort", 128 + signal.SIGABRT),
+             ("assert", 128 + signal.SIGABRT), ("exit", 3))
+    for what, want in cases:
+        s = t.start(["-d", "0.2"], env=fault_env(what, san))
+        try:
+            rc, text = t.wait_exit(s)
+        except AssertionError as e:
+            raise AssertionError(f"{what}: {e}") from None
+        # a sanitizer reports a fault and exits with its own status
+        if not (san and what in ("segv", "fpe")):
+            assert rc == want, f"{what}: exit status {rc}, not {want}:\n{text}"
+        else:
+            assert rc != 0, f"{what}: exit status 0"
+        check_restored(t, s, what)
+        if what == "assert":
+            assert "Assertion" in text, f"the assertion's message is readable:\n{text}"
+        t.cmd("kill-session", "-t", s)
+
+
+def test_child_leaves_the_screen_alone(t):
+    if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
+        print("     (no fault injector built: skipped)")
+        return
+    # a child forked from the loop (a helper) that exits or crashes must not
+    # put the terminal back under the running screen
+    san = sanitized()
+    for what in ("child-exit", "child-segv"):
+        s = t.start(["-d", "0.2"], env=fault_env(what, san))
+        t.wait_for(s, "PID")
+        time.sleep(1.5)
+        st = pane_state(t, s)
+        assert t.alive(s), f"{what}: taskview ended"
+        assert st["alternate"] and not st["cursor"] and not st["echo"], f"{what}: terminal reset under the screen {st}"
+        t.keys(s, "q")
+        rc, _ = t.wait_exit(s)
+        assert rc == 0, f"{what}: exit status {rc}"
+        check_restored(t, s, what)
+        t.cmd("kill-session", "-t", s)
+
+
+def test_newer_settings_kept(t):
+    rc = os.path.join(t.home, "cfg", "taskview", "taskviewrc")
+    os.makedirs(os.path.dirname(rc), exist_ok=True)
+    newer = ("version=3\n"
+             "columns=pid,future.col,user,cpu,command\n"
+             "sort=future_sort\n"
+             "delay=fast\n"
+             "future_key=a=b\n")
+    with open(rc, "w") as f:
+        f.write(newer)
+    # reverse the order and hide USER: both are written, nothing else is lost
+    s = t.start([])
+    t.wait_for(s, "USER")
+    t.keys(s, "I")
+    t.keys(s, "F2")
+    t.wait_for(s, "Columns (shown first")
+    t.keys(s, "Down", "Space", "Escape")
+    t.wait_gone(s, "Columns (shown first")
+    t.wait_gone(s, "USER")
+    t.quit(s)
+    with open(rc) as f:
+        lines = f.read().splitlines()
+    for want in ("version=3", "sort=future_sort", "delay=fast", "future_key=a=b", "reverse=1",
+                 "columns=pid,future.col,cpu,command"):
+        assert want in lines, f"{want!r} not in the saved file:\n" + "\n".join(lines)
+    assert not any(line.startswith("version=1") for line in lines), lines
+    os.unlink(rc)
+
+
+def test_invisible_characters_escaped(t):
+    # a soft hyphen, an unassigned code point, an Arabic number sign: the
+    # terminal would draw them in no column or one of its own choosing
+    w = Workload("--name", "a\u00ad\u0378")
+    w2 = Workload("--name", "\u0600b")
+    try:
+        s = t.start(["-p", f"{w.pid},{w2.pid}", "-o", "pid,comm,threads"])
+        text = t.wait_for(s, "a\\u00ad\\u0378")
+        assert "\\u0600b" in text, text
+        # the column after the name starts where its header does
+        lines = text.splitlines()
+        head = [line for line in lines if line.lstrip().startswith("PID ")][0]
+        row = [line for line in lines if "a\\u00ad" in line][0]
+        assert row.rstrip().endswith(" 1"), row
+        assert len(row.rstrip()) == len(head.rstrip()), f"columns shifted:\n{head}\n{row}"
+        t.quit(s)
+    finally:
+        w.stop()
+        w2.stop()
+
+
+TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_child_leaves_the_screen_alone,
+         test_newer_settings_kept,
+         test_invisible_characters_escaped]
+
+
+def main():
+    if not shutil.which("tmux"):
+        print("tmux not found: skipped")
+        return 77
+    home = tempfile.mkdtemp(prefix="tv-tui-edges-")
+    t = Tmux(home)
+    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
+    failed = 0
+    start = time.monotonic()
+    try:
+        for test in TESTS:
+            t0 = time.monotonic()
+            try:
+                test(t)
+                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
+            except Exception:
+                failed += 1
+                print(f"FAIL {test.__name__}")
+                traceback.print_exc()
+            t.cmd("kill-session", "-a", "-t", "keep", check=False)
+    finally:
+        t.kill_server()
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"{len(TESTS) - failed}/{len(TESTS)} passed in {time.monotonic() - start:.1f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
