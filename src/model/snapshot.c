@@ -9,6 +9,11 @@ void snapshot_free(struct snapshot *s)
 	free(s->procs);
 	s->procs = NULL;
 	s->nprocs = 0;
+	for (size_t i = 0; i < s->ngone; i++)
+		task_clear(&s->gone[i], 0);
+	free(s->gone);
+	s->gone = NULL;
+	s->ngone = 0;
 	free(s->rejects);
 	s->rejects = NULL;
 	s->nrejects = 0;

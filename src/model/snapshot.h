@@ -42,6 +42,11 @@ struct snapshot {
 	size_t nexits_seen;
 	uint64_t exits_lost;
 	bool exits_watched;     /* an exit listener ran for the whole interval */
+	/* processes that ended since the previous refresh (also those that lived
+	 * less than one), from their last thread's exit record: the group's
+	 * final counters as of its end; what the record lacks is unknown */
+	struct tv_task *gone;
+	size_t ngone;
 	const char *exits_why;  /* why not (static, translated), or NULL */
 	struct tv_reject *rejects; /* filled by delta_apply */
 	size_t nrejects;

@@ -10,6 +10,8 @@
 
 #include "sample/sampler_priv.h"
 #include "sample/taskstats.h"
+#include "sample/users.h"
+#include "view/filter.h"
 
 static struct tv_task *find_proc(struct snapshot *out, int32_t tgid)
 {
@@ -44,6 +46,37 @@ static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const st
 	}
 }
 
+/* A process that ended, as its last thread's exit record tells. */
+static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_exit_rec *rec)
+{
+	struct tv_task *v = realloc(out->gone, (out->ngone + 1) * sizeof(*v));
+	if (!v)
+		return;
+	out->gone = v;
+	struct tv_task *g = &out->gone[out->ngone++];
+	const struct ts_result *last = &rec->m.r, *grp = &rec->m.g;
+	task_init(g);
+	g->tid = g->tgid = rec->m.tgid;
+	g->ppid = last->ppid;
+	g->uid = last->uid;
+	g->user = last->uid != TV_UNKNOWN ? users_name(s->users, last->uid) : NULL;
+	g->state = 'X';
+	g->details_read = true;
+	memcpy(g->comm, last->comm, sizeof(last->comm));
+	if (last->etime_us != TV_UNKNOWN && last->pid == rec->m.tgid) {
+		double st = (rec->mono + out->boot_offset - (double)last->etime_us / 1e6) * out->hz;
+		g->start_ticks = st > 0 ? (uint64_t)st : 0;
+	}
+	sampler_apply_ts(g, grp, rec->mono);
+	/* a group's switch counts include its exited threads only on some kernels */
+	if (!ts_group_counts_exited(s->ts))
+		g->ctxt_vol = g->ctxt_invol = TV_UNKNOWN;
+	if (grp->utime_us != TV_UNKNOWN && grp->stime_us != TV_UNKNOWN) {
+		g->cpu_ns = (grp->utime_us + grp->stime_us) * 1000;
+		g->t_cpu = rec->mono;
+	}
+}
+
 /* Returns true when the record must wait for the next refresh. */
 static bool attach(struct snapshot *out, const struct ts_exit_rec *rec)
 {
@@ -73,7 +106,7 @@ static bool attach(struct snapshot *out, const struct ts_exit_rec *rec)
 	return false;
 }
 
-void sampler_exits(struct sampler *s, struct snapshot *out)
+void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel)
 {
 	out->exits_watched = s->listen != NULL && s->listen_passes > 0;
 	out->exits_why = sampler_exits_unwatched(s);
@@ -92,7 +125,15 @@ void sampler_exits(struct sampler *s, struct snapshot *out)
 	for (size_t i = 0; i < nold + n; i++) {
 		const struct ts_exit_rec *rec = i < nold ? &old[i] : &recs[i - nold];
 		out->nexits_seen += i >= nold;
-		if (!attach(out, rec))
+		bool later = attach(out, rec);
+		/* the group's last thread: the process ended, after this refresh
+		 * read it if it is in it (then the record is the next one's) */
+		bool group_end = rec->m.tgid > 0;
+		later |= group_end && snapshot_find(out, rec->m.tgid);
+		if (!later && group_end && filter_wants_pid(sel, rec->m.tgid) &&
+		    (!sel || sel->uid == TV_UNKNOWN || rec->m.r.uid == sel->uid))
+			gone_add(s, out, rec);
+		if (!later)
 			continue;
 		if (s->npending == cap) {
 			cap = cap ? cap * 2 : 16;

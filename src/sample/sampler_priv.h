@@ -72,7 +72,7 @@ void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct sn
 /* A reply's switch counts and delays into t, read at mono. */
 void sampler_apply_ts(struct tv_task *t, const struct ts_result *r, double mono);
 /* sampler_exits.c: exit records to the processes they belong to; lower bounds that last. */
-void sampler_exits(struct sampler *s, struct snapshot *out);
+void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel);
 void sampler_partial_totals(struct sampler *s, struct snapshot *out);
 
 #endif

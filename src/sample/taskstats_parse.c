@@ -39,6 +39,7 @@ struct ts_layout {
 	uint16_t min[TV_DELAY_NCLASS];
 	uint16_t run_real, utime, stime, nvcsw, nivcsw;
 	uint16_t comm, pid, etime, tgid; /* comm: 32 bytes; pid: u32; tgid: u32, v12 on */
+	uint16_t uid, ppid;              /* u32 */
 };
 
 /* The first version that carries each class, in enum tv_delay_class order. */
@@ -54,7 +55,7 @@ static const struct ts_layout ts_layout_appended = {
 	.max = {432, 448, 464, 480, 496, 512, 528, 544},
 	.min = {440, 456, 472, 488, 504, 520, 536, 552},
 	.run_real = 64, .utime = 152, .stime = 160, .nvcsw = 272, .nivcsw = 280,
-	.comm = 80, .pid = 128, .etime = 144, .tgid = 368,
+	.comm = 80, .pid = 128, .etime = 144, .tgid = 368, .uid = 120, .ppid = 132,
 };
 
 /*
@@ -66,7 +67,7 @@ static const struct ts_layout ts_layout_v15 = {
 	.max = {32, 64, 96, 376, 408, 448, 512, 544},
 	.min = {40, 72, 104, 384, 416, 456, 520, 552},
 	.run_real = 112, .utime = 200, .stime = 208, .nvcsw = 320, .nivcsw = 328,
-	.comm = 128, .pid = 176, .etime = 192, .tgid = 464,
+	.comm = 128, .pid = 176, .etime = 192, .tgid = 464, .uid = 168, .ppid = 180,
 };
 
 #define TS_TGID_VERSION 12 /* ac_tgid */
@@ -101,6 +102,8 @@ void ts_result_init(struct ts_result *out)
 	out->utime_us = out->stime_us = TV_UNKNOWN;
 	out->cpu_run_real_ns = TV_UNKNOWN;
 	out->etime_us = TV_UNKNOWN;
+	out->uid = TV_UNKNOWN;
+	out->ppid = 0;
 	out->pid = out->tgid = 0;
 	out->comm[0] = '\0';
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
@@ -131,6 +134,12 @@ int ts_parse_stats(const void *payload, size_t len, struct ts_result *out)
 	out->nvcsw = ts_field(p, len, l->nvcsw);
 	out->nivcsw = ts_field(p, len, l->nivcsw);
 	out->etime_us = ts_field(p, len, l->etime);
+	out->ppid = ts_field32(p, len, l->ppid);
+	if (len >= (size_t)l->uid + 4) {
+		uint32_t u;
+		memcpy(&u, p + l->uid, sizeof(u));
+		out->uid = u;
+	}
 	out->pid = ts_field32(p, len, l->pid);
 	if (version >= TS_TGID_VERSION)
 		out->tgid = ts_field32(p, len, l->tgid);

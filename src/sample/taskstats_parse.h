@@ -22,6 +22,8 @@ struct ts_result {
 	int64_t cpu_run_real_ns;        /* CPU time, ns (sum_exec_runtime) */
 	int64_t etime_us;               /* the task's age at the reply, µs */
 	int32_t pid, tgid;              /* 0 when absent (tgid: before v12; both: group replies) */
+	int32_t ppid;                   /* 0 when absent */
+	int64_t uid;                    /* real uid; TV_UNKNOWN when absent */
 	char comm[33];                  /* raw, NUL-terminated; "" in group replies */
 	struct ts_delay delay[TV_DELAY_NCLASS]; /* TV_UNKNOWN if the version lacks it or payload too short */
 };
