@@ -17,6 +17,7 @@ static const struct option cli_long[] = {
 	{"pid", required_argument, NULL, 'p'},
 	{"user", required_argument, NULL, 'u'},
 	{"filter", required_argument, NULL, 'F'},
+	{"cgroup", required_argument, NULL, 'c'},
 	{"threads", no_argument, NULL, 'H'},
 	{"sort", required_argument, NULL, 's'},
 	{"reverse", no_argument, NULL, 'r'},
@@ -47,6 +48,8 @@ void cli_usage(FILE *f)
 		   "                           selects its process)\n"),
 		N_("  -u, --user NAME|UID      only processes of this user\n"),
 		N_("  -F, --filter TEXT        only processes whose command or a thread name\n"
+		   "                           contains TEXT (case-insensitive)\n"),
+		N_("  -c, --cgroup TEXT        only processes whose control group's path or name\n"
 		   "                           contains TEXT (case-insensitive)\n"),
 		N_("  -H, --threads            show every thread under its process\n"),
 		N_("  -s, --sort ID            sort by this column\n"),
@@ -81,7 +84,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	optind = 0;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":bn:d:p:u:F:Hs:ro:hV", cli_long, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bn:d:p:u:F:c:Hs:ro:hV", cli_long, NULL)) != -1) {
 		int64_t n;
 		char *bad = NULL;
 		switch (c) {
@@ -119,6 +122,10 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 			break;
 		case 'F':
 			filter_set_text(&o->filter, optarg);
+			break;
+		case 'c':
+			if (filter_set_cgroup(&o->filter, optarg) < 0)
+				return cli_fail(err, "%s", _("out of memory"));
 			break;
 		case 'H':
 			o->threads = true;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cgroup.h"
 #include "util/i18n.h"
 
 static struct tv_value get_pid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->tid); }
@@ -23,6 +24,8 @@ static struct tv_value get_ctxt_vol(const struct column *c, const struct tv_task
 static struct tv_value get_ctxt_invol(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ctxt_invol); }
 static struct tv_value get_ctxt_vol_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->ctxt_vol_rate); }
 static struct tv_value get_ctxt_invol_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->ctxt_invol_rate); }
+static struct tv_value get_cgroup(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->cgroup ? t->cgroup->path : NULL); }
+static struct tv_value get_unit(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->cgroup ? t->cgroup->unit : NULL); }
 static struct tv_value get_comm(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->comm); }
 static struct tv_value get_delay_pct(const struct column *c, const struct tv_task *t) { return value_float(t->delay_pct[c->arg]); }
 static struct tv_value get_delay_avg(const struct column *c, const struct tv_task *t) { return value_float(t->delay_avg_ms[c->arg]); }
@@ -197,6 +200,12 @@ static const struct column builtin_columns[] = {
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"irq_delay_avg", N_("IRQDAVG"), N_("Average delay per IRQ handling event in the interval, ms"),
 	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_IRQ, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IRQ + 1},
+	/* TRANSLATORS: column header, at most 22 characters */
+	{"unit", N_("UNIT"), N_("The control group's readable name: systemd unit, container, Kubernetes pod, or the group's last part"),
+	 COL_STRING, 20, COL_ALIGN_LEFT, false, false, NEED_CGROUP, N_("/proc/PID/cgroup of each process"), get_unit, 0, COL_ROWS_BOTH, false, 0},
+	/* TRANSLATORS: column header, at most 22 characters */
+	{"cgroup", N_("CGROUP"), N_("Control group (cgroup v2 path; on hosts with cgroup v1 only, the systemd hierarchy's)"),
+	 COL_STRING, 20, COL_ALIGN_LEFT, false, false, NEED_CGROUP, N_("/proc/PID/cgroup of each process"), get_cgroup, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 17 characters */
 	{"comm", N_("NAME"), N_("Task name (comm); thread names on thread rows"),
 	 COL_STRING, 15, COL_ALIGN_LEFT, false, false, NEED_STAT, COST_STAT, get_comm, 0, COL_ROWS_BOTH, false, 0},

@@ -351,10 +351,40 @@ static void process_rates(struct interval *iv, struct tv_task *p)
 	sums_apply(p, &s);
 }
 
+/* Share of the interval stalled, from the change of a pressure total (µs). */
+static void pressure_rates(const struct tv_pressure *old, double t_old, struct tv_pressure *p, double t_now)
+{
+	double dt = span(t_old, t_now);
+	double r = delta_rate(old->some_us, p->some_us, dt);
+	p->some_pct = isnan(r) ? NAN : r / 1e6 * 100.0;
+	r = delta_rate(old->full_us, p->full_us, dt);
+	p->full_pct = isnan(r) ? NAN : r / 1e6 * 100.0;
+}
+
+static int cmp_cgroup_path(const void *key, const void *elem)
+{
+	return strcmp(key, (*(struct tv_cgroup *const *)elem)->path);
+}
+
+static void cgroup_rates(const struct snapshot *prev, struct snapshot *cur)
+{
+	for (int r = 0; r < TV_RES_N; r++)
+		pressure_rates(&prev->pressure[r], prev->t_pressure, &cur->pressure[r], cur->t_pressure);
+	for (size_t i = 0; i < cur->ncgroups; i++) {
+		struct tv_cgroup *g = cur->cgroups[i];
+		struct tv_cgroup *const *o = prev->ncgroups ? bsearch(g->path, prev->cgroups, prev->ncgroups,
+								      sizeof(*prev->cgroups), cmp_cgroup_path)
+							    : NULL;
+		for (int r = 0; o && r < TV_RES_N; r++)
+			pressure_rates(&(*o)->psi[r], (*o)->t_read, &g->psi[r], g->t_read);
+	}
+}
+
 void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct colset *cs)
 {
 	if (!prev)
 		return;
+	cgroup_rates(prev, cur);
 	struct interval iv = {
 		.prev = prev,
 		.cur = cur,

@@ -14,6 +14,11 @@ void snapshot_free(struct snapshot *s)
 	free(s->gone);
 	s->gone = NULL;
 	s->ngone = 0;
+	for (size_t i = 0; i < s->ncgroups; i++)
+		cgroup_free(s->cgroups[i]);
+	free(s->cgroups);
+	s->cgroups = NULL;
+	s->ncgroups = 0;
 	free(s->rejects);
 	s->rejects = NULL;
 	s->nrejects = 0;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/cgroup.h"
 #include "model/task.h"
 
 /* A delay counter that grew by more than its tasks' lifetimes allow: a kernel
@@ -48,6 +49,15 @@ struct snapshot {
 	struct tv_task *gone;
 	size_t ngone;
 	const char *exits_why;  /* why not (static, translated), or NULL */
+	/* control groups of the processes (and their ancestors), sorted by path,
+	 * when read (NEED_CGROUP); tasks point into them */
+	struct tv_cgroup **cgroups;
+	size_t ncgroups;
+	const char *cgroups_why;   /* why groups or their pressure are unknown (static, translated), or NULL */
+	/* the whole system's pressure stall information, and why it is unknown */
+	struct tv_pressure pressure[TV_RES_N];
+	double t_pressure;
+	const char *pressure_why;
 	struct tv_reject *rejects; /* filled by delta_apply */
 	size_t nrejects;
 	struct tv_self self;

@@ -83,6 +83,7 @@ struct tv_task {
 	uint64_t start_ticks; /* clock ticks after boot; with tid, the identity of a task across refreshes */
 	int64_t uid;
 	const char *user;    /* interned by the sampler's user cache; NULL when unknown */
+	const struct tv_cgroup *cgroup; /* in its snapshot's cgroups; NULL when not read */
 	int64_t cpu_ns;      /* CPU time (user + system); process rows: whole thread group, dead threads included */
 	int64_t nthreads;
 

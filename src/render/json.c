@@ -63,6 +63,43 @@ static void json_render_self(struct buf *out, const struct snapshot *s)
 	buf_addf(out, ", \"records\": %zu, \"lost\": %" PRIu64 "}", s->nexits_seen, s->exits_lost);
 }
 
+static void json_psi_half(struct buf *out, const char *name, bool known, double avg10, double pct, int64_t total)
+{
+	buf_addf(out, "\"%s\": ", name);
+	if (!known) {
+		buf_adds(out, "null");
+		return;
+	}
+	buf_adds(out, "{\"avg10\": ");
+	json_opt_double(out, avg10, 2);
+	buf_adds(out, ", \"pct\": ");
+	json_opt_double(out, pct, 2);
+	buf_addf(out, ", \"total_us\": %" PRId64 "}", total);
+}
+
+void json_add_pressure(struct buf *out, const struct tv_pressure *p)
+{
+	buf_addc(out, '{');
+	json_psi_half(out, "some", p->some_known, p->some_avg10, p->some_pct, p->some_us);
+	buf_adds(out, ", ");
+	json_psi_half(out, "full", p->full_known, p->full_avg10, p->full_pct, p->full_us);
+	buf_addc(out, '}');
+}
+
+/* The system's pressure stall information: per resource, some and full stalls. */
+static void json_render_pressure(struct buf *out, const struct snapshot *s)
+{
+	static const char *const names[TV_RES_N] = {"cpu", "io", "memory"};
+	buf_adds(out, ", \"pressure\": {");
+	for (int r = 0; r < TV_RES_N; r++) {
+		buf_addf(out, "%s\"%s\": ", r ? ", " : "", names[r]);
+		json_add_pressure(out, &s->pressure[r]);
+	}
+	buf_adds(out, ", \"reason\": ");
+	json_opt_string(out, s->pressure_why);
+	buf_addc(out, '}');
+}
+
 /* Delay steps rejected as kernel counter jumps: the values are null, and this says why. */
 static void json_render_rejects(struct buf *out, const struct snapshot *s)
 {
@@ -97,6 +134,7 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 		buf_addc(out, '}');
 	}
 	json_render_self(out, s);
+	json_render_pressure(out, s);
 	buf_adds(out, ", \"tasks\": [");
 	size_t ncols = sel ? sel->n : cs->n;
 	for (size_t r = 0; r < rows->n; r++) {

@@ -13,6 +13,9 @@ struct json_state {
 	const char *message;  /* may be NULL */
 };
 
+/* One resource's pressure as a JSON object: some and full, each null when unknown. */
+void json_add_pressure(struct buf *out, const struct tv_pressure *p);
+
 /* sel NULL: every column of cs. Appends exactly one line. */
 void json_render_sample(struct buf *out, const struct snapshot *s, double interval, const struct rows *rows,
 			const struct colset *cs, const struct colsel *sel, const struct json_state *extra);

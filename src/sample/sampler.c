@@ -54,9 +54,13 @@ struct sampler *sampler_new(char **err)
 	s->buf = malloc(SAMPLER_READ_CAP);
 	s->users = users_new();
 	s->cmd = cmdline_new(s->procfd);
+	s->cg = cgroups_new(&s->tr.fds);
+	for (int r = 0; r < 3; r++)
+		s->fd_pressure[r] = -1;
+	s->fd_loadavg = -1;
 	long hz = sysconf(_SC_CLK_TCK);
 	s->hz = hz > 0 ? (double)hz : 100.0;
-	if (!s->procdir || !s->buf || !s->users || !s->cmd) {
+	if (!s->procdir || !s->buf || !s->users || !s->cmd || !s->cg) {
 		*err = strdup(_("out of memory"));
 		goto fail;
 	}
@@ -72,6 +76,10 @@ void sampler_free(struct sampler *s)
 		return;
 	ts_listen_stop(s->listen);
 	cmdline_free(s->cmd);
+	cgroups_free(s->cg);
+	for (int r = 0; r < 3; r++)
+		fd_budget_close(&s->tr.fds, &s->fd_pressure[r]);
+	fd_budget_close(&s->tr.fds, &s->fd_loadavg);
 	tracked_free(&s->tr);
 	users_free(s->users);
 	if (s->procdir)
@@ -215,10 +223,48 @@ static int32_t *list_pids(struct sampler *s, size_t *n)
 	return v;
 }
 
+/* The whole system's pressure stall information, through files kept open. */
+static void system_pressure(struct sampler *s, struct snapshot *out)
+{
+	static const char *const files[TV_RES_N] = {"pressure/cpu", "pressure/io", "pressure/memory"};
+	int err = 0;
+	bool any = false;
+	for (int r = 0; r < TV_RES_N; r++) {
+		struct psi psi;
+		pressure_unknown(&out->pressure[r]);
+		ssize_t n = sampler_read(s, &s->fd_pressure[r], files[r]);
+		if (n < 0) {
+			err = (int)-n;
+			continue;
+		}
+		if (psi_parse(s->buf, (size_t)n, &psi) == 0) {
+			pressure_from_psi(&out->pressure[r], &psi);
+			any = true;
+		}
+	}
+	out->t_pressure = clock_now(CLOCK_MONOTONIC);
+	if (!any)
+		out->pressure_why = err == ENOENT ? _("the kernel has no pressure stall information (CONFIG_PSI)")
+			: err == EOPNOTSUPP ? _("pressure stall information is off: boot with psi=1")
+					    : _("pressure stall information is unreadable");
+}
+
+/* The control group of a process, through its cgroup file kept open. false when the cgroup filter leaves it out. */
+static bool process_cgroup(struct sampler *s, struct tv_task *t, const struct filter *f)
+{
+	struct tracked_proc *tp = tracked_find(&s->tr, t->tgid);
+	char path[48];
+	snprintf(path, sizeof(path), "%d/cgroup", t->tgid);
+	ssize_t n = sampler_read(s, tp ? &tp->fd_cgroup : NULL, path);
+	if (n > 0)
+		t->cgroup = cgroups_member(s->cg, s->buf, (size_t)n);
+	return filter_matches_cgroup(f, t->cgroup ? t->cgroup->path : NULL, t->cgroup ? t->cgroup->unit : NULL);
+}
+
 /* Runnable and total threads of the whole system, from /proc/loadavg. */
 static void system_counts(struct sampler *s, struct snapshot *out)
 {
-	ssize_t n = sampler_read(s, NULL, "loadavg");
+	ssize_t n = sampler_read(s, &s->fd_loadavg, "loadavg");
 	unsigned long run, total;
 	if (n > 0 && sscanf(s->buf, "%*s %*s %*s %lu/%lu", &run, &total) == 2) {
 		out->sys_running = run;
@@ -432,6 +478,10 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	out->sys_procs = npids;
 	system_counts(s, out);
+	system_pressure(s, out);
+	bool cg = (o->needs & NEED_CGROUP) || (o->filter && o->filter->cgroup);
+	if (cg)
+		cgroups_begin(s->cg);
 	struct filter *byid = filter_with_tgids(s, o->filter, pids, npids);
 	const struct filter *sel = byid ? byid : o->filter;
 
@@ -453,7 +503,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 			continue;
 		struct tv_task *t = &out->procs[k];
 		struct lead_status lead;
-		if (process_read(s, pid, t, sel, &lead) < 0 || !text_selected(s, o->filter, t)) {
+		if (process_read(s, pid, t, sel, &lead) < 0 || (cg && !process_cgroup(s, t, o->filter)) ||
+		    !text_selected(s, o->filter, t)) {
 			task_clear(t, 0);
 			continue;
 		}
@@ -462,6 +513,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	free(pids);
 	tracked_sweep(&s->tr);
+	if (cg)
+		cgroups_end(s->cg, out);
 	out->nprocs = k;
 	qsort(out->procs, k, sizeof(*out->procs), cmp_task_tgid);
 	if (sampler_ts_usable(s))

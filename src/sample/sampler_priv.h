@@ -10,6 +10,7 @@
 #include "sample/proc_parse.h"
 #include "sample/sampler.h"
 #include "sample/taskstats_listen.h"
+#include "sample/cgroups.h"
 #include "sample/tracked.h"
 
 #define SAMPLER_READ_CAP 65536
@@ -36,6 +37,9 @@ struct sampler {
 	struct plugin_host *ph;
 	size_t npvals;
 	struct cmdline_cache *cmd;
+	struct cgroups *cg;
+	int fd_pressure[3];      /* /proc/pressure/{cpu,io,memory} kept open, or -1 */
+	int fd_loadavg;
 	struct tracked tr;
 	double hz;
 	char *buf;

@@ -42,7 +42,7 @@ struct tracked_thread {
 struct tracked_proc {
 	int32_t pid;
 	uint64_t start;
-	int fd_stat, fd_status, fd_task; /* kept open, or -1 */
+	int fd_stat, fd_status, fd_task, fd_cgroup; /* kept open, or -1 */
 	struct tracked_thread *threads;  /* sorted by tid */
 	size_t nthreads, cap;
 	bool threads_listed;       /* threads[] was listed from task/ (else empty) */

@@ -20,6 +20,7 @@ void filter_free(struct filter *f)
 		return;
 	free(f->pids);
 	free(f->text);
+	free(f->cgroup);
 	filter_init(f);
 }
 
@@ -84,6 +85,22 @@ int filter_set_text(struct filter *f, const char *text)
 	if (text && *text && !(f->text = strdup(text)))
 		return -1;
 	return 0;
+}
+
+int filter_set_cgroup(struct filter *f, const char *text)
+{
+	free(f->cgroup);
+	f->cgroup = NULL;
+	if (text && *text && !(f->cgroup = strdup(text)))
+		return -1;
+	return 0;
+}
+
+bool filter_matches_cgroup(const struct filter *f, const char *path, const char *unit)
+{
+	if (!f || !f->cgroup)
+		return true;
+	return (path && text_contains_icase(path, f->cgroup)) || (unit && text_contains_icase(unit, f->cgroup));
 }
 
 bool filter_wants_pid(const struct filter *f, int32_t id)

@@ -11,6 +11,7 @@ struct filter {
 	size_t npids;
 	int64_t uid;     /* TV_UNKNOWN: any user */
 	char *text;      /* NULL: no text filter */
+	char *cgroup;    /* NULL: any control group; else a part of its path or name */
 };
 
 void filter_init(struct filter *f);
@@ -21,6 +22,10 @@ int filter_add_pids(struct filter *f, const char *list, char **bad);
 int filter_set_user(struct filter *f, const char *name_or_uid);
 int filter_set_text(struct filter *f, const char *text); /* NULL or "" clears */
 
+/* A part of a control group's path or readable name (-c); NULL or "" clears. */
+int filter_set_cgroup(struct filter *f, const char *text);
+/* Case-insensitive substring of the group's path or name; true without a cgroup filter. */
+bool filter_matches_cgroup(const struct filter *f, const char *path, const char *unit);
 bool filter_wants_pid(const struct filter *f, int32_t id);
 bool filter_wants_uid(const struct filter *f, int64_t uid);
 /* Case-insensitive substring of the command line or the name. */

@@ -301,7 +301,9 @@ START_TEST(sample_exact_line)
 		"{\"timestamp\": 1700000000.250, \"interval\": 2.000, "
 		"\"self\": {\"cpu_ms\": null, \"rss_kib\": null, \"proc_opens\": 0, \"proc_reads\": 0, "
 		"\"taskstats_queries\": 0, \"kept_fds\": 0}, "
-		"\"exits\": {\"watched\": false, \"reason\": null, \"records\": 0, \"lost\": 0}, \"tasks\": ["
+		"\"exits\": {\"watched\": false, \"reason\": null, \"records\": 0, \"lost\": 0}, "
+		"\"pressure\": {\"cpu\": {\"some\": null, \"full\": null}, \"io\": {\"some\": null, \"full\": null}, "
+		"\"memory\": {\"some\": null, \"full\": null}, \"reason\": null}, \"tasks\": ["
 		"{\"kind\": \"process\", \"pid\": 2, \"tgid\": 2, \"comm\": \"kthreadd\", \"command\": \"[kthreadd]\", "
 		"\"state\": \"S\", \"cpu\": 0.00, \"vm_pte\": null, \"io_delay_avg\": null, \"user\": \"root\", "
 		"\"partial\": []}, "
@@ -326,11 +328,13 @@ START_TEST(sample_every_column_one_line)
 	ck_assert_int_eq(nl[1], '\0');
 	ck_assert_ptr_null(strchr(s, '\x1b'));
 	/* every column once per row: three rows */
+	const char *tasks = strstr(s, "\"tasks\": [");
+	ck_assert_ptr_nonnull(tasks);
 	for (size_t i = 0; i < cs.n; i++) {
 		char key[64];
 		snprintf(key, sizeof(key), "\"%s\": ", cs.cols[i].id);
 		size_t count = 0;
-		for (const char *p = s; (p = strstr(p, key)); p += strlen(key))
+		for (const char *p = tasks; (p = strstr(p, key)); p += strlen(key))
 			count++;
 		ck_assert_msg(count == 3, "%s appears %zu times", key, count);
 	}
@@ -366,6 +370,23 @@ START_TEST(sample_rejected_steps)
 	char *s = render("pid", NULL);
 	ck_assert_ptr_nonnull(strstr(s, ", \"rejected\": [{\"kind\": \"thread\", \"pid\": 101, \"tgid\": 100, "
 				     "\"column\": \"io_delay\", \"step_s\": 24818.500, \"bound_s\": 301.250}]}\n"));
+	free(s);
+}
+END_TEST
+
+START_TEST(sample_pressure)
+{
+	snap.pressure[TV_RES_IO] = (struct tv_pressure){.some_known = true, .some_avg10 = 1.5, .some_us = 123456,
+						       .some_pct = 2.25, .full_known = true, .full_avg10 = 0.5,
+						       .full_us = 789, .full_pct = NAN};
+	snap.pressure_why = NULL;
+	char *s = render("pid", NULL);
+	ck_assert_ptr_nonnull(strstr(s, "\"io\": {\"some\": {\"avg10\": 1.50, \"pct\": 2.25, \"total_us\": 123456}, "
+				     "\"full\": {\"avg10\": 0.50, \"pct\": null, \"total_us\": 789}}"));
+	free(s);
+	snap.pressure_why = "pressure stall information is off: boot with psi=1";
+	s = render("pid", NULL);
+	ck_assert_ptr_nonnull(strstr(s, "\"reason\": \"pressure stall information is off: boot with psi=1\"}"));
 	free(s);
 }
 END_TEST
@@ -406,6 +427,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, sample_state_object);
 	tcase_add_test(tc, sample_no_rows);
 	tcase_add_test(tc, sample_rejected_steps);
+	tcase_add_test(tc, sample_pressure);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,24 @@
+#include "model/cgroup.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/task.h"
+
+void pressure_unknown(struct tv_pressure *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->some_us = p->full_us = TV_UNKNOWN;
+	p->some_avg10 = p->full_avg10 = NAN;
+	p->some_pct = p->full_pct = NAN;
+}
+
+void cgroup_free(struct tv_cgroup *g)
+{
+	if (!g)
+		return;
+	free(g->path);
+	free(g->unit);
+	free(g);
+}

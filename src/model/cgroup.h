@@ -1,0 +1,33 @@
+/* Control groups as one refresh read them, and pressure stall information. */
+#ifndef TV_MODEL_CGROUP_H
+#define TV_MODEL_CGROUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Pressure of one resource: some tasks stalled, or all of them. */
+struct tv_pressure {
+	bool some_known, full_known;
+	double some_avg10, full_avg10; /* percent, the kernel's 10 s average */
+	int64_t some_us, full_us;      /* total stall time, µs */
+	/* derived over the interval (model/delta.c): % of the interval stalled; NAN when unknown */
+	double some_pct, full_pct;
+};
+
+enum tv_resource { TV_RES_CPU, TV_RES_IO, TV_RES_MEMORY, TV_RES_N };
+
+/* A control group. Its files are read once per refresh, whatever number of processes it holds. */
+struct tv_cgroup {
+	char *path;                 /* relative to the hierarchy's root: "/system.slice/nginx.service" */
+	char *unit;                 /* a readable name: unit, container, pod or the path's last part */
+	const struct tv_cgroup *parent; /* NULL for the root */
+	int64_t mem_bytes;          /* memory.current; TV_UNKNOWN without the memory controller */
+	int64_t swap_bytes;         /* memory.swap.current */
+	struct tv_pressure psi[TV_RES_N];
+	double t_read;              /* CLOCK_MONOTONIC of its pressure reads */
+};
+
+void cgroup_free(struct tv_cgroup *g);
+void pressure_unknown(struct tv_pressure *p);
+
+#endif
