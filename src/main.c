@@ -8,7 +8,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "config.h"
-#include "render/tui/tui.h"
+#include "tui/tui.h"
 #include "sample/plugin_host.h"
 #include "util/i18n.h"
 #include "util/text.h"

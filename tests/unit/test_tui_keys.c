@@ -3,9 +3,9 @@
 #include <curses.h>
 #include <string.h>
 
-#include "render/tui/expset.h"
-#include "render/tui/input.h"
-#include "render/tui/keymap.h"
+#include "tui/expset.h"
+#include "tui/input.h"
+#include "tui/keymap.h"
 
 START_TEST(htop_keys)
 {

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "model/column.h"
-#include "render/tui/layout.h"
-#include "render/tui/table.h"
+#include "tui/layout.h"
+#include "tui/table.h"
 #include "util/text.h"
 #include "view/rows.h"
 

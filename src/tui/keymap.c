@@ -1,4 +1,4 @@
-#include "render/tui/keymap.h"
+#include "tui/keymap.h"
 
 #include <curses.h>
 

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "model/delta.h"
-#include "render/tui/state.h"
+#include "tui/state.h"
 #include "sample/plugin_host.h"
 #include "sample/sampler.h"
 #include "util/clock.h"

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "render/tui/keymap.h"
-#include "render/tui/state.h"
+#include "tui/keymap.h"
+#include "tui/state.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"

@@ -1,4 +1,4 @@
-#include "render/tui/input.h"
+#include "tui/input.h"
 
 #include <curses.h>
 #include <string.h>

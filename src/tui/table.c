@@ -1,4 +1,4 @@
-#include "render/tui/table.h"
+#include "tui/table.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "render/format.h"
-#include "render/tui/state.h"
+#include "tui/state.h"
 #include "util/i18n.h"
 #include "util/text.h"
 

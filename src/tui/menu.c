@@ -1,4 +1,4 @@
-#include "render/tui/menu.h"
+#include "tui/menu.h"
 
 #include <curses.h>
 #include <string.h>

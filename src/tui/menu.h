@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "render/tui/input.h"
-#include "render/tui/state.h"
+#include "tui/input.h"
+#include "tui/state.h"
 
 struct menu {
 	const char *title;          /* translated */

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/tui/dialogs.h"
-#include "render/tui/menu.h"
+#include "tui/dialogs.h"
+#include "tui/menu.h"
 #include "util/i18n.h"
 
 static int cmp_str(const void *a, const void *b)

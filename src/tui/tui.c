@@ -1,5 +1,5 @@
 /* The interactive main loop: sample on schedule, handle keys in between. */
-#include "render/tui/tui.h"
+#include "tui/tui.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,9 +9,9 @@
 
 #include <curses.h>
 
-#include "render/tui/keymap.h"
-#include "render/tui/prefs.h"
-#include "render/tui/state.h"
+#include "tui/keymap.h"
+#include "tui/prefs.h"
+#include "tui/state.h"
 #include "sample/plugin_host.h"
 #include "sample/sampler.h"
 #include "util/clock.h"

@@ -1,4 +1,4 @@
-#include "render/tui/msgs.h"
+#include "tui/msgs.h"
 
 #include <stdlib.h>
 #include <string.h>

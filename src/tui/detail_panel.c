@@ -10,7 +10,7 @@
 
 #include "model/column.h"
 #include "render/detail.h"
-#include "render/tui/dialogs.h"
+#include "tui/dialogs.h"
 #include "sample/sampler.h"
 #include "util/clock.h"
 #include "util/i18n.h"

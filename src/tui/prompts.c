@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/tui/dialogs.h"
-#include "render/tui/input.h"
+#include "tui/dialogs.h"
+#include "tui/input.h"
 #include "util/i18n.h"
 #include "util/num.h"
 #include "util/text.h"

@@ -4,7 +4,7 @@
 
 #include "app.h"
 #include "cli.h"
-#include "render/tui/msgs.h"
+#include "tui/msgs.h"
 
 /* Runs until the user quits; returns the exit status. msgs holds the lines
  * app_init() reported (pass tui_msgs_add as its msg_cb); more arrive while

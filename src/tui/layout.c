@@ -1,4 +1,4 @@
-#include "render/tui/layout.h"
+#include "tui/layout.h"
 
 static int imin(int a, int b) { return a < b ? a : b; }
 static int imax(int a, int b) { return a > b ? a : b; }

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/tui/dialogs.h"
-#include "render/tui/menu.h"
+#include "tui/dialogs.h"
+#include "tui/menu.h"
 #include "util/i18n.h"
 #include "util/text.h"
 

@@ -3,7 +3,7 @@
 #ifndef TV_RENDER_TUI_DIALOGS_H
 #define TV_RENDER_TUI_DIALOGS_H
 
-#include "render/tui/state.h"
+#include "tui/state.h"
 
 void dialog_sort(struct tui *t);      /* sort_menu.c */
 void dialog_kill(struct tui *t);      /* signal_menu.c */

@@ -8,8 +8,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "render/tui/dialogs.h"
-#include "render/tui/menu.h"
+#include "tui/dialogs.h"
+#include "tui/menu.h"
 #include "util/i18n.h"
 
 static const struct {

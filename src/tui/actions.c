@@ -2,9 +2,9 @@
 #include <curses.h>
 #include <stdlib.h>
 
-#include "render/tui/dialogs.h"
-#include "render/tui/keymap.h"
-#include "render/tui/state.h"
+#include "tui/dialogs.h"
+#include "tui/keymap.h"
+#include "tui/state.h"
 #include "util/i18n.h"
 
 static void act_move(struct tui *t, long delta)

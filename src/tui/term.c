@@ -1,4 +1,4 @@
-#include "render/tui/term.h"
+#include "tui/term.h"
 
 #include <curses.h>
 #include <signal.h>

@@ -1,10 +1,10 @@
-#include "render/tui/prefs.h"
+#include "tui/prefs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/tui/state.h"
+#include "tui/state.h"
 #include "util/i18n.h"
 
 static void prefs_warn(void *ctx, unsigned line, const char *msg)

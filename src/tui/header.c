@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render/tui/state.h"
+#include "tui/state.h"
 #include "sample/taskstats.h"
 #include "util/fmt.h"
 #include "util/i18n.h"

@@ -1,4 +1,4 @@
-#include "render/tui/expset.h"
+#include "tui/expset.h"
 
 #include <stdlib.h>
 #include <string.h>
