@@ -21,6 +21,9 @@ void settings_init(struct settings *s)
 	memset(s, 0, sizeof(*s));
 	s->reverse = -1;
 	s->threads = -1;
+	s->tree = -1;
+	s->kernel_threads = -1;
+	s->mouse = -1;
 	s->delay = -1;
 }
 
@@ -146,10 +149,19 @@ static int parse_line(struct settings *s, char *line, unsigned no, struct parse_
 	} else if (strcmp(key, "threads") == 0) {
 		if (!parse_bool(val, &s->threads))
 			parse_warn(p, no, _("threads must be 0 or 1; ignored"));
+	} else if (strcmp(key, "tree") == 0) {
+		if (!parse_bool(val, &s->tree))
+			parse_warn(p, no, _("tree must be 0 or 1; ignored"));
+	} else if (strcmp(key, "kernel_threads") == 0) {
+		if (!parse_bool(val, &s->kernel_threads))
+			parse_warn(p, no, _("kernel_threads must be 0 or 1; ignored"));
+	} else if (strcmp(key, "mouse") == 0) {
+		if (!parse_bool(val, &s->mouse))
+			parse_warn(p, no, _("mouse must be 0 or 1; ignored"));
 	} else if (strcmp(key, "delay") == 0) {
 		double d;
 		if (!num_parse_double(val, &d) || d < 0.1 || d > 86400)
-			parse_warn(p, no, _("delay must be seconds, at least 0.1; ignored"));
+			parse_warn(p, no, _("delay must be seconds, from 0.1 to 86400; ignored"));
 		else
 			s->delay = d;
 	} else {
@@ -218,6 +230,12 @@ void settings_format(struct buf *out, const struct settings *s)
 		buf_addf(out, "delay=%g\n", s->delay);
 	if (s->threads >= 0)
 		buf_addf(out, "threads=%d\n", s->threads);
+	if (s->tree >= 0)
+		buf_addf(out, "tree=%d\n", s->tree);
+	if (s->kernel_threads >= 0)
+		buf_addf(out, "kernel_threads=%d\n", s->kernel_threads);
+	if (s->mouse >= 0)
+		buf_addf(out, "mouse=%d\n", s->mouse);
 	for (size_t i = 0; i < s->nextra; i++)
 		buf_addf(out, "%s\n", s->extra[i]);
 }

@@ -23,6 +23,9 @@ struct settings {
 	int reverse;         /* 0/1; -1: not set */
 	double delay;        /* seconds; negative: not set */
 	int threads;         /* 0/1; -1: not set */
+	int tree;            /* 0/1; -1: not set */
+	int kernel_threads;  /* 0/1: shown; -1: not set */
+	int mouse;           /* 0/1; -1: not set */
 	char **extra;        /* lines with keys this version does not know, kept verbatim */
 	size_t nextra;
 };

@@ -14,6 +14,10 @@ struct snapshot {
 	size_t nprocs;
 	size_t npvals;          /* plugin slots in every task's pvals */
 	bool ctxt_from_group;   /* process ctxt came from taskstats TGID replies */
+	/* what was asked of the sampler: sample_opts.needs and .thread_names, so
+	 * a view can tell whether this sample carries what it needs */
+	unsigned needs;
+	bool thread_names;
 	/* the whole system, whatever the filter: for headers */
 	size_t sys_procs, sys_threads, sys_running;
 };

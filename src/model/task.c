@@ -27,6 +27,7 @@ void task_clear(struct tv_task *t, size_t npvals)
 	for (size_t i = 0; i < t->nthreads_read; i++)
 		task_clear(&t->threads[i], npvals);
 	free(t->threads);
+	free(t->tnames);
 	if (t->pvals) {
 		for (size_t i = 0; i < npvals; i++)
 			free(t->pvals[i].s);

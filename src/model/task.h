@@ -57,6 +57,15 @@ struct tv_pvalue {
 /* A thread of a folded process whose stat was not read: matched by TID within its process. */
 #define TV_START_UNKNOWN UINT64_MAX
 
+/* task/TID/comm holds at most 15 bytes and a NUL (TASK_COMM_LEN). */
+#define TV_TNAME_MAX 16
+
+/* The name of one thread of a folded process (sample_opts.thread_names). */
+struct tv_tname {
+	int32_t tid;
+	char name[TV_TNAME_MAX]; /* raw kernel bytes, NUL-terminated */
+};
+
 struct tv_task {
 	int32_t tid;     /* == tgid on process rows */
 	int32_t tgid;
@@ -64,6 +73,9 @@ struct tv_task {
 	uint64_t start_ticks; /* with tid: the identity of a task across refreshes;
 	                       * TV_START_UNKNOWN for a thread read only for its switches */
 	bool is_thread;
+	/* PF_KTHREAD in the flags field of stat: a kernel thread (the TUI hides
+	 * them unless asked); process rows only. Added for the TUI's K key. */
+	bool kthread;
 
 	char state;      /* '?' when unknown */
 	int32_t nice;
@@ -99,6 +111,12 @@ struct tv_task {
 	size_t nthreads_read;
 	bool threads_complete; /* threads[] lists every thread of the group */
 	bool threads_are_rows; /* read from task/TID/stat, fit to display (not a stand-in) */
+
+	/* process rows with threads_are_rows false: the name of every thread,
+	 * read only when sample_opts.thread_names asks (a text filter or a search
+	 * then matches the threads of folded processes); NULL otherwise */
+	struct tv_tname *tnames;
+	size_t ntnames;
 };
 
 void task_init(struct tv_task *t);

@@ -332,4 +332,16 @@ void detail_build(const struct tv_task *t, const struct tv_task *prev, double in
 	ctxt_row(out, _("Involuntary"), t->ctxt_invol, t->ctxt_invol_rate);
 	if (!is_thread)
 		push(out, DETAIL_NOTE, _("Process rows count every thread of the group."), NULL);
+
+	if (!is_thread && t->cmdline) {
+		push(out, DETAIL_HEADING, _("Command line"), NULL);
+		detail_command(t, out);
+	}
+}
+
+void detail_command(const struct tv_task *t, struct detail_lines *out)
+{
+	/* the whole command line, which the table cuts; raw bytes of the task */
+	if (t->cmdline)
+		push(out, DETAIL_NOTE, t->cmdline, NULL);
 }

@@ -22,12 +22,15 @@
 
 /* Only fields of /proc/PID/stat: libproc2 then opens nothing else per process. */
 enum {
-	IT_PID, IT_PPID, IT_STATE, IT_NICE, IT_PRIO, IT_TICS, IT_BEGAN, IT_NLWP, IT_EUID, IT_COUNT
+	IT_PID, IT_PPID, IT_STATE, IT_NICE, IT_PRIO, IT_TICS, IT_BEGAN, IT_NLWP, IT_EUID, IT_FLAGS, IT_COUNT
 };
 static enum pids_item sampler_items[IT_COUNT] = {
 	PIDS_ID_PID, PIDS_ID_PPID, PIDS_STATE, PIDS_NICE, PIDS_PRIORITY,
-	PIDS_TICS_ALL, PIDS_TICS_BEGAN, PIDS_NLWP, PIDS_ID_EUID,
+	PIDS_TICS_ALL, PIDS_TICS_BEGAN, PIDS_NLWP, PIDS_ID_EUID, PIDS_FLAGS,
 };
+
+/* include/linux/sched.h: the task is a kernel thread */
+#define TV_PF_KTHREAD 0x00200000UL
 
 /* libproc2's accessor takes an unused info argument */
 #define STACK_VAL(item, type, stack) PIDS_VAL(item, type, stack, NULL)
@@ -222,28 +225,43 @@ static void threads_read(struct sampler *s, int piddir, struct tv_task *proc, co
 	proc->threads_are_rows = v != NULL && (what & THREAD_STAT);
 }
 
-/* For the text filter: does any thread name match? Reads only task/TID/comm. */
-static bool threads_match_text(struct sampler *s, int piddir, const struct filter *f)
+/* The names of every thread of a folded process (sample_opts.thread_names):
+ * task/TID/comm only. */
+static void thread_names_read(struct sampler *s, int piddir, struct tv_task *t)
 {
 	DIR *d = task_dir_open(piddir);
 	if (!d)
-		return false;
-	bool hit = false;
+		return;
+	size_t cap = t->nthreads > 0 ? (size_t)t->nthreads + 4 : 8;
+	struct tv_tname *v = malloc(cap * sizeof(*v));
+	size_t n = 0;
 	struct dirent *de;
-	while (!hit && (de = readdir(d))) {
+	while (v && (de = readdir(d))) {
 		char name[32];
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
+		if (n == cap) {
+			struct tv_tname *nv = realloc(v, 2 * cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+			cap *= 2;
+		}
 		snprintf(name, sizeof(name), "%.16s/comm", de->d_name);
-		ssize_t n = proc_read_at(dirfd(d), name, s->buf, READ_CAP);
-		if (n <= 0)
-			continue;
-		if (s->buf[n - 1] == '\n')
-			s->buf[n - 1] = '\0';
-		hit = filter_matches_text(f, s->buf, NULL);
+		ssize_t k = proc_read_at(dirfd(d), name, s->buf, READ_CAP);
+		if (k <= 0)
+			continue; /* gone */
+		if (s->buf[k - 1] == '\n')
+			k--;
+		size_t l = (size_t)k < TV_TNAME_MAX - 1 ? (size_t)k : TV_TNAME_MAX - 1;
+		v[n].tid = (int32_t)atoi(de->d_name);
+		memcpy(v[n].name, s->buf, l);
+		v[n].name[l] = '\0';
+		n++;
 	}
 	closedir(d);
-	return hit;
+	t->tnames = v;
+	t->ntnames = v ? n : 0;
 }
 
 /* The process's ctxt totals as the sum over the threads read. */
@@ -263,11 +281,9 @@ static void ctxt_sum_threads(struct tv_task *p)
 	p->ctxt_invol = invol;
 }
 
-/* Reads what the shown columns need of one selected process. Returns -1 when it vanished or is filtered out. */
+/* Reads what the shown columns need of one selected process. Returns -1 when it vanished. */
 static int process_read(struct sampler *s, const struct sample_opts *o, struct tv_task *t, int piddir)
 {
-	const struct filter *f = o->filter;
-	bool want_text = f && f->text;
 	bool thread_sum = (o->needs & NEED_CTXT) && !ts_usable(s);
 	bool shown = threads_shown(o, t->tgid);
 	bool read_threads = shown || (thread_sum && t->nthreads > 1);
@@ -303,7 +319,7 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 			t->threads_complete = true;
 		}
 	}
-	if ((o->needs & NEED_CMDLINE) || want_text) {
+	if (o->needs & NEED_CMDLINE) {
 		n = proc_read_at(piddir, "cmdline", s->buf, READ_CAP);
 		if (n > 0) {
 			char *cmd = malloc((size_t)n + 1);
@@ -324,9 +340,8 @@ static int process_read(struct sampler *s, const struct sample_opts *o, struct t
 			}
 		}
 	}
-	if (want_text && !filter_matches_text(f, t->comm, t->cmdline) &&
-	    !(t->nthreads > 1 && threads_match_text(s, piddir, f)))
-		return -1;
+	if (o->thread_names && !shown && t->nthreads > 1)
+		thread_names_read(s, piddir, t);
 
 	/* a folded process needs only its threads' switch counts: status alone */
 	if (read_threads)
@@ -433,6 +448,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	*err = NULL;
 	memset(out, 0, sizeof(*out));
 	out->npvals = s->npvals;
+	out->needs = o->needs;
+	out->thread_names = o->thread_names;
 	out->mono = clock_now(CLOCK_MONOTONIC);
 	out->wall = clock_now(CLOCK_REALTIME);
 	out->boot_ticks = clock_now(CLOCK_BOOTTIME) * (double)sysconf(_SC_CLK_TCK);
@@ -477,6 +494,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		t->prio = STACK_VAL(IT_PRIO, s_int, st);
 		t->cpu_ticks = (int64_t)STACK_VAL(IT_TICS, ull_int, st);
 		t->start_ticks = STACK_VAL(IT_BEGAN, ull_int, st);
+		t->kthread = (STACK_VAL(IT_FLAGS, ul_int, st) & TV_PF_KTHREAD) != 0;
 		t->nthreads = nlwp;
 		t->uid = STACK_VAL(IT_EUID, u_int, st);
 		t->user = users_name(s->users, t->uid);

@@ -1,5 +1,6 @@
 /* i: everything known about the selected task (delays, memory, context
- * switches), in a panel over the main screen that follows each new sample. */
+ * switches, command line), in a panel over the main screen that follows
+ * each new sample; w: the command line alone, wrapped. */
 #include <curses.h>
 #include <math.h>
 #include <stdint.h>
@@ -10,14 +11,18 @@
 
 #include "model/column.h"
 #include "render/detail.h"
-#include "tui/dialogs.h"
 #include "sample/sampler.h"
+#include "tui/dialogs.h"
+#include "tui/draw.h"
+#include "tui/sampling.h"
+#include "tui/screen.h"
+#include "tui/view.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
 /* Read while the panel is open, whatever the columns: it shows all of it. */
-#define PANEL_NEEDS (NEED_STATUS | NEED_CTXT | NEED_DELAY)
+#define PANEL_NEEDS (NEED_STATUS | NEED_CTXT | NEED_DELAY | NEED_CMDLINE)
 
 /* One screen line: a detail line, or one piece of a wrapped note. */
 struct pline {
@@ -28,6 +33,7 @@ struct pline {
 };
 
 struct panel {
+	bool command;             /* w: the command line alone */
 	/* the task shown: it keeps the panel when the selection would move */
 	int32_t tid, tgid;
 	bool thread;
@@ -54,6 +60,18 @@ static void panel_update(const struct tui *t, struct panel *p)
 	if (!task)
 		return;
 	snprintf(p->comm, sizeof(p->comm), "%s", task->comm);
+	if (p->command) {
+		/* threads share their process's command line */
+		const struct tv_task *proc = snapshot_find(&t->cur, p->tgid);
+		detail_lines_free(&p->dl);
+		detail_lines_init(&p->dl);
+		struct tv_task copy = proc ? *proc : *task;
+		copy.is_thread = false;
+		copy.threads = NULL;
+		copy.nthreads_read = 0;
+		detail_command(&copy, &p->dl);
+		return;
+	}
 	/* the rates on screen were measured from prev to cur */
 	const struct tv_task *prev = NULL;
 	double interval = 0;
@@ -126,6 +144,12 @@ static void pl_wrap(struct panel *p, const char *s, size_t width, bool utf8)
 	}
 }
 
+static const char *panel_hint(const struct panel *p)
+{
+	return p->command ? _("Up/Down/PgUp/PgDn: scroll   Esc, q, w: close")
+			  : _("Up/Down/PgUp/PgDn: scroll   Esc, q, i: close");
+}
+
 struct geom {
 	int y0, x0, h, w;
 	size_t inner;  /* text columns inside the one-column margins */
@@ -159,7 +183,7 @@ static bool panel_layout(struct panel *p, struct geom *g)
 	 * user there is more to scroll to */
 	struct buf hint;
 	buf_init(&hint);
-	buf_adds(&hint, _("Up/Down/PgUp/PgDn: scroll   Esc, q, i: close"));
+	buf_adds(&hint, panel_hint(p));
 	buf_addf(&hint, _("   lines %zu-%zu of %zu"), p->dl.n * 2, p->dl.n * 2, p->dl.n * 2);
 	size_t hw = text_width(buf_str(&hint), hint.len, utf8);
 	buf_free(&hint);
@@ -228,7 +252,10 @@ static void panel_paint(const struct tui *t, struct panel *p)
 	buf_init(&title);
 	buf_init(&line);
 	/* the name is raw kernel bytes: put_fit sanitizes the whole title */
-	if (p->thread)
+	if (p->command)
+		/* TRANSLATORS: title of the w panel */
+		buf_addf(&title, _("Command line of process %d: %s"), (int)p->tgid, p->comm);
+	else if (p->thread)
 		buf_addf(&title, _("Thread %d of process %d: %s"), (int)p->tid, (int)p->tgid, p->comm);
 	else
 		buf_addf(&title, _("Process %d: %s"), (int)p->tid, p->comm);
@@ -257,7 +284,7 @@ static void panel_paint(const struct tui *t, struct panel *p)
 
 	if (hint) {
 		buf_reset(&title);
-		buf_adds(&title, _("Up/Down/PgUp/PgDn: scroll   Esc, q, i: close"));
+		buf_adds(&title, panel_hint(p));
 		if (last)
 			/* TRANSLATORS: which lines of the detail panel are shown: first-last of all */
 			buf_addf(&title, _("   lines %zu-%zu of %zu"), p->top + 1, p->top + body, p->npl);
@@ -313,31 +340,34 @@ static int panel_wait_ms(const struct tui *t)
 	return ms > 1000 ? 1000 : (int)ceil(ms);
 }
 
-void dialog_detail(struct tui *t)
+static void panel_run(struct tui *t, bool command)
 {
-	if (!t->have_sel || t->sel >= t->rows.n)
+	const struct row *r = tui_current(t);
+	if (!r)
 		return;
 	struct panel p;
 	memset(&p, 0, sizeof(p));
 	detail_lines_init(&p.dl);
-	const struct row *r = &t->rows.v[t->sel];
+	p.command = command;
 	p.tid = r->task->tid;
 	p.tgid = r->task->tgid;
 	p.thread = r->is_thread;
 	snprintf(p.comm, sizeof(p.comm), "%s", r->task->comm);
 
-	/* the shown columns may not need status, taskstats or switches: read
-	 * them now, so the figures since start appear at once (the interval's
-	 * follow with the next sample) */
+	/* the shown columns may not need status, taskstats, switches or the
+	 * command line: read them now, so the figures since start appear at
+	 * once (the interval's follow with the next sample) */
+	unsigned want = command ? NEED_CMDLINE : PANEL_NEEDS;
 	unsigned before = t->needs;
-	if ((t->needs & PANEL_NEEDS) != PANEL_NEEDS) {
-		t->needs |= PANEL_NEEDS;
+	if ((t->needs & want) != want) {
+		t->needs |= want;
 		app_open_taskstats(t->app, t->needs);
 		sampler_set_taskstats(t->sampler, t->app->ts);
 		if (!t->frozen && tui_sample(t, true) < 0)
 			goto out;
 	}
 	panel_update(t, &p);
+	int close_key = command ? 'w' : 'i';
 	for (;;) {
 		tui_paint(t);
 		panel_paint(t, &p);
@@ -355,7 +385,7 @@ void dialog_detail(struct tui *t)
 			}
 			continue;
 		}
-		if (key == 27 || key == 'q' || key == 'i')
+		if (key == 27 || key == 'q' || key == close_key)
 			break;
 		panel_scroll(&p, key);
 	}
@@ -364,4 +394,14 @@ out:
 		tui_columns_changed(t);
 	detail_lines_free(&p.dl);
 	free(p.pl);
+}
+
+void dialog_detail(struct tui *t)
+{
+	panel_run(t, false);
+}
+
+void dialog_command(struct tui *t)
+{
+	panel_run(t, true);
 }

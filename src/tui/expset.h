@@ -1,7 +1,7 @@
 /* The processes unfolded by the user: a sorted set of TGIDs, asked by the
  * sampler (which threads to read) and by the view (which rows to show). */
-#ifndef TV_RENDER_TUI_EXPSET_H
-#define TV_RENDER_TUI_EXPSET_H
+#ifndef TV_TUI_EXPSET_H
+#define TV_TUI_EXPSET_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tui/state.h"
 #include "sample/taskstats.h"
+#include "tui/draw.h"
+#include "tui/header.h"
 #include "util/fmt.h"
 #include "util/i18n.h"
 #include "util/text.h"

@@ -1,7 +1,7 @@
 /* A one-line text input: editing is pure (testable), drawing and the key
  * loop live in prompt.c. */
-#ifndef TV_RENDER_TUI_INPUT_H
-#define TV_RENDER_TUI_INPUT_H
+#ifndef TV_TUI_INPUT_H
+#define TV_TUI_INPUT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* Keys of the main screen: one table maps keys to actions and gives the help
  * screen its lines, so the two cannot disagree. */
-#ifndef TV_RENDER_TUI_KEYMAP_H
-#define TV_RENDER_TUI_KEYMAP_H
+#ifndef TV_TUI_KEYMAP_H
+#define TV_TUI_KEYMAP_H
 
 #include <stddef.h>
 
@@ -13,21 +13,39 @@ enum tui_action {
 	ACT_PAGE_DOWN,
 	ACT_HOME,
 	ACT_END,
+	ACT_PID_JUMP,
 	ACT_UNFOLD,
 	ACT_FOLD,
 	ACT_UNFOLD_ALL,
 	ACT_TOGGLE_THREADS,
+	ACT_TREE,
+	ACT_KTHREADS,
 	ACT_SORT_MENU,
+	ACT_SORT_CPU,
+	ACT_SORT_MEM,
+	ACT_SORT_TIME,
+	ACT_SORT_PID,
 	ACT_INVERT,
+	ACT_SCROLL_LEFT,
+	ACT_SCROLL_RIGHT,
+	ACT_SCROLL_START,
+	ACT_SCROLL_END,
 	ACT_SEARCH,
 	ACT_SEARCH_NEXT,
 	ACT_FILTER,
 	ACT_ESCAPE,
 	ACT_USER,
 	ACT_PIDS,
-	ACT_SETUP,
+	ACT_FOLLOW,
+	ACT_TAG,
+	ACT_TAG_CHILDREN,
+	ACT_UNTAG_ALL,
 	ACT_KILL,
+	ACT_NICE_DOWN,
+	ACT_NICE_UP,
+	ACT_SETUP,
 	ACT_DETAIL,
+	ACT_COMMAND,
 	ACT_FREEZE,
 	ACT_DELAY,
 	ACT_REDRAW,
@@ -57,6 +75,7 @@ const struct key_help *keymap_help(size_t *n);
 struct key_bar_entry {
 	const char *key;
 	const char *label;
+	int code;                  /* the curses key it stands for */
 };
 const struct key_bar_entry *keymap_bar(size_t *n);
 

@@ -66,28 +66,3 @@ void layout_compute(int lines, int cols, size_t ncpu, struct layout *o)
 	o->table_top = row + 1;
 	o->table_lines = imax(rest - row - 1, 0);
 }
-
-size_t layout_columns(const size_t *want, size_t n, bool last_left, int cols, size_t *out)
-{
-	size_t left = cols > 0 ? (size_t)cols : 0, shown = 0;
-	for (size_t i = 0; i < n; i++)
-		out[i] = 0;
-	for (size_t i = 0; i < n && left > 0; i++) {
-		if (i) {
-			left--; /* the separating blank */
-			if (left == 0)
-				break;
-		}
-		size_t w = want[i];
-		if (i + 1 == n && last_left)
-			w = left;
-		if (w > left)
-			w = left;
-		if (w == 0 && want[i] > 0)
-			break;
-		out[i] = w;
-		left -= w;
-		shown = i + 1;
-	}
-	return shown;
-}

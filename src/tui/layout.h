@@ -1,7 +1,7 @@
 /* Where things go on a screen of a given size: pure, so tiny and huge
  * terminals can be tested without one. */
-#ifndef TV_RENDER_TUI_LAYOUT_H
-#define TV_RENDER_TUI_LAYOUT_H
+#ifndef TV_TUI_LAYOUT_H
+#define TV_TUI_LAYOUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,14 +29,5 @@ struct layout {
 #define LAYOUT_CPU_BAR_WIDE 60
 
 void layout_compute(int lines, int cols, size_t ncpu, struct layout *out);
-
-/*
- * Display widths of the table's columns on a screen cols wide. want[i] is a
- * column's natural width; the last column, when left-aligned (a name or
- * command), takes whatever is left. Columns are separated by one blank and
- * cut at the right edge. Returns how many columns are (at least partly)
- * visible; out[i] is 0 for the others.
- */
-size_t layout_columns(const size_t *want, size_t n, bool last_left, int cols, size_t *out);
 
 #endif

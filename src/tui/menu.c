@@ -4,6 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tui/draw.h"
+#include "tui/screen.h"
 #include "util/i18n.h"
 #include "util/text.h"
 

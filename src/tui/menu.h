@@ -1,7 +1,7 @@
 /* A list to choose from, drawn as a panel over the left of the table
  * (sort column, signal, user, setup). */
-#ifndef TV_RENDER_TUI_MENU_H
-#define TV_RENDER_TUI_MENU_H
+#ifndef TV_TUI_MENU_H
+#define TV_TUI_MENU_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* Lines from plugins and start-up collected for the status line: plugin
  * messages must never reach the terminal while curses owns it. */
-#ifndef TV_RENDER_TUI_MSGS_H
-#define TV_RENDER_TUI_MSGS_H
+#ifndef TV_TUI_MSGS_H
+#define TV_TUI_MSGS_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -80,6 +80,8 @@ void prefs_load(struct tui *t, struct prefs *p)
 	struct settings *s = &p->loaded;
 	if (!o->columns && s->columns)
 		prefs_apply_columns(t, s->columns);
+	/* nothing chosen: the columns follow the screen width */
+	t->cols_auto = !o->columns && !s->columns;
 	if (!o->sort && s->sort) {
 		int idx = colset_index(&t->app->cs, s->sort);
 		if (idx >= 0) {
@@ -96,11 +98,20 @@ void prefs_load(struct tui *t, struct prefs *p)
 		t->delay = s->delay;
 	if (!o->threads && s->threads >= 0)
 		t->all_threads = s->threads;
+	if (s->tree >= 0)
+		t->tree = s->tree;
+	if (s->kernel_threads >= 0)
+		t->show_kthreads = s->kernel_threads;
+	if (s->mouse == 0)
+		t->mouse = false;
 	p->start_columns = prefs_columns_string(t->app);
 	p->start_sort = t->app->sort_col;
 	p->start_reverse = t->app->reverse;
 	p->start_delay = t->delay;
 	p->start_threads = t->all_threads;
+	p->start_tree = t->tree;
+	p->start_kthreads = t->show_kthreads;
+	p->start_cols_auto = t->cols_auto;
 }
 
 void prefs_save(struct tui *t, struct prefs *p)
@@ -109,14 +120,23 @@ void prefs_save(struct tui *t, struct prefs *p)
 		return;
 	struct settings *s = &p->loaded;
 	bool changed = false;
-	char *cols = prefs_columns_string(t->app);
-	if (cols && p->start_columns && strcmp(cols, p->start_columns) != 0) {
-		free(s->columns);
-		s->columns = cols;
-		cols = NULL;
-		changed = true;
+	if (t->cols_auto) {
+		/* back to the columns by width (d in the setup screen) */
+		if (!p->start_cols_auto && s->columns) {
+			free(s->columns);
+			s->columns = NULL;
+			changed = true;
+		}
+	} else {
+		char *cols = prefs_columns_string(t->app);
+		if (cols && p->start_columns && (p->start_cols_auto || strcmp(cols, p->start_columns) != 0)) {
+			free(s->columns);
+			s->columns = cols;
+			cols = NULL;
+			changed = true;
+		}
+		free(cols);
 	}
-	free(cols);
 	if (t->app->sort_col != p->start_sort || t->app->reverse != p->start_reverse) {
 		char *id = strdup(t->app->cs.cols[t->app->sort_col].id);
 		if (id) {
@@ -132,6 +152,14 @@ void prefs_save(struct tui *t, struct prefs *p)
 	}
 	if (t->all_threads != p->start_threads) {
 		s->threads = t->all_threads;
+		changed = true;
+	}
+	if (t->tree != p->start_tree) {
+		s->tree = t->tree;
+		changed = true;
+	}
+	if (t->show_kthreads != p->start_kthreads) {
+		s->kernel_threads = t->show_kthreads;
 		changed = true;
 	}
 	/* nothing changed: leave the file (and its comments) alone */

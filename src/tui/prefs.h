@@ -1,7 +1,7 @@
 /* The settings file applied to and taken from a running TUI (src/settings.c
  * does the parsing and the atomic write). */
-#ifndef TV_RENDER_TUI_PREFS_H
-#define TV_RENDER_TUI_PREFS_H
+#ifndef TV_TUI_PREFS_H
+#define TV_TUI_PREFS_H
 
 #include <stdbool.h>
 
@@ -20,6 +20,9 @@ struct prefs {
 	bool start_reverse;
 	double start_delay;
 	bool start_threads;
+	bool start_tree;
+	bool start_kthreads;
+	bool start_cols_auto;   /* columns were picked by the screen width */
 };
 
 /* Reads the settings file; command-line options win. Problems become

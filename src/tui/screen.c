@@ -1,53 +1,21 @@
-/* The screen as a whole: layout, status line, key bar, and the primitives
- * every drawing goes through so untrusted text is always sanitized and cut. */
+/* The screen as a whole: layout, status line and key bar. */
+#include "tui/screen.h"
+
 #include <curses.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "tui/autocols.h"
+#include "tui/draw.h"
+#include "tui/header.h"
 #include "tui/keymap.h"
-#include "tui/state.h"
+#include "tui/sampling.h"
+#include "tui/table.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
-
-void tui_put_raw(int y, int x, const struct buf *b, int attr)
-{
-	if (y < 0 || y >= LINES || x >= COLS || !b->len)
-		return;
-	attrset(attr);
-	/* the text is already sanitized and cut to fit: curses gets whole UTF-8
-	 * sequences only, and never more columns than the line has */
-	mvaddnstr(y, x, b->data, (int)b->len);
-	attrset(A_NORMAL);
-}
-
-static void put_text(int y, int x, int w, const char *s, int attr, bool own)
-{
-	if (w <= 0 || x < 0 || x >= COLS)
-		return;
-	if (x + w > COLS)
-		w = COLS - x;
-	struct buf b;
-	buf_init(&b);
-	if (own)
-		text_sanitize_own(&b, s, strlen(s), (size_t)w, term_utf8());
-	else
-		text_sanitize(&b, s, strlen(s), (size_t)w, term_utf8());
-	tui_put_raw(y, x, &b, attr);
-	buf_free(&b);
-}
-
-void tui_put(int y, int x, int w, const char *s, int attr)
-{
-	put_text(y, x, w, s, attr, false);
-}
-
-void tui_put_own(int y, int x, int w, const char *s, int attr)
-{
-	put_text(y, x, w, s, attr, true);
-}
 
 int tui_dialog_key(void)
 {
@@ -73,24 +41,32 @@ void tui_status(struct tui *t, enum term_role role, const char *fmt, ...)
 	t->status_until = role == ROLE_ERROR ? 0 : clock_now(CLOCK_MONOTONIC) + 5.0;
 }
 
-/* What the status line says when no message is pending: the filters in force. */
+/* The name of the selected user as the sampler resolved it, else the number. */
+static void status_user(const struct tui *t, struct buf *b)
+{
+	const char *name = NULL;
+	for (size_t i = 0; t->have_cur && i < t->cur.nprocs && !name; i++)
+		if (t->cur.procs[i].uid == t->filter.uid)
+			name = t->cur.procs[i].user;
+	if (name)
+		buf_addf(b, _("User: %s "), name);
+	else
+		buf_addf(b, _("User: %lld "), (long long)t->filter.uid);
+}
+
+/* What the status line says when no message is pending: the modes and
+ * filters in force. */
 static void tui_default_status(struct tui *t, struct buf *b)
 {
 	if (t->frozen)
 		buf_adds(b, _("[frozen: z resumes] "));
+	if (t->follow)
+		/* TRANSLATORS: status line while F follows a task */
+		buf_addf(b, _("[following %d: F stops] "), t->sel_tid);
 	if (t->filter.text)
 		buf_addf(b, _("Filter: %s (Esc clears) "), t->filter.text);
-	if (t->filter.uid != TV_UNKNOWN) {
-		/* the name as the sampler resolved it, else the number */
-		const char *name = NULL;
-		for (size_t i = 0; t->have_cur && i < t->cur.nprocs && !name; i++)
-			if (t->cur.procs[i].uid == t->filter.uid)
-				name = t->cur.procs[i].user;
-		if (name)
-			buf_addf(b, _("User: %s "), name);
-		else
-			buf_addf(b, _("User: %lld "), (long long)t->filter.uid);
-	}
+	if (t->filter.uid != TV_UNKNOWN)
+		status_user(t, b);
 	if (t->filter.npids) {
 		buf_adds(b, _("PIDs: "));
 		for (size_t i = 0; i < t->filter.npids; i++)
@@ -99,6 +75,9 @@ static void tui_default_status(struct tui *t, struct buf *b)
 	}
 	if (t->search)
 		buf_addf(b, _("Search: %s (F3 next) "), t->search);
+	if (t->tags.n)
+		/* TRANSLATORS: status line: how many tasks are tagged */
+		buf_addf(b, P_("%zu tagged (U untags) ", "%zu tagged (U untags) ", t->tags.n), t->tags.n);
 }
 
 static void tui_draw_status(struct tui *t)
@@ -130,6 +109,9 @@ static void tui_draw_status(struct tui *t)
 	buf_free(&b);
 }
 
+/* Labels are padded to this width, so the bar keeps its shape in any language. */
+#define KEYBAR_LABEL 6
+
 static void tui_draw_keybar(struct tui *t)
 {
 	int y = t->lay.keybar_row;
@@ -142,13 +124,15 @@ static void tui_draw_keybar(struct tui *t)
 		int kw = (int)strlen(e[i].key);
 		tui_put(y, x, kw, e[i].key, term_attr(ROLE_KEY));
 		x += kw;
-		/* labels are padded to 6 so the bar keeps its shape in any language */
+		if (x >= COLS)
+			break;
 		struct buf pad;
 		buf_init(&pad);
-		text_fit(&pad, _(e[i].label), 6, true, term_utf8());
+		int lw = COLS - x < KEYBAR_LABEL ? COLS - x : KEYBAR_LABEL;
+		text_fit(&pad, _(e[i].label), (size_t)lw, true, term_utf8());
 		tui_put_raw(y, x, &pad, term_attr(ROLE_KEY_LABEL));
 		buf_free(&pad);
-		x += 6;
+		x += KEYBAR_LABEL;
 	}
 	/* the rest of the line in the label colour, as a bar */
 	if (x < COLS) {
@@ -160,10 +144,44 @@ static void tui_draw_keybar(struct tui *t)
 	}
 }
 
+int tui_keybar_key(int x)
+{
+	size_t n;
+	const struct key_bar_entry *e = keymap_bar(&n);
+	int at = 0;
+	for (size_t i = 0; i < n; i++) {
+		int w = (int)strlen(e[i].key) + KEYBAR_LABEL;
+		if (x >= at && x < at + w)
+			return e[i].code;
+		at += w;
+	}
+	return 0;
+}
+
+void tui_fit_columns(struct tui *t)
+{
+	if (!t->cols_auto || t->cols_auto_width == COLS)
+		return;
+	struct colsel sel;
+	if (autocols_pick(&t->app->cs, COLS, term_utf8(), &sel) < 0)
+		return;
+	colsel_free(&t->app->sel);
+	t->app->sel = sel;
+	t->cols_auto_width = COLS;
+	tui_columns_changed(t);
+}
+
 void tui_paint(struct tui *t)
 {
 	size_t ncpu = t->sys_cur.ncpu;
+	int old_lines = t->lay.table_lines;
 	layout_compute(LINES, COLS, ncpu, &t->lay);
+	/* a taller table shows the rows above the selection again */
+	if (t->lay.table_lines > old_lines && t->top > 0) {
+		size_t h = t->lay.table_lines > 0 ? (size_t)t->lay.table_lines : 0;
+		t->top = t->sel >= h ? t->sel - h + 1 : 0;
+	}
+	tui_fit_columns(t);
 	/* erase, not clear: curses sends only the cells that differ */
 	erase();
 	tui_draw_header(t);

@@ -1,37 +1,47 @@
-/* F2: choose the shown columns and their order; the table follows live. */
+/* F2: choose the shown columns and their order; the table follows live.
+ * The list keeps its order while the dialog is open, so a column toggled
+ * by mistake is toggled back where it is. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/autocols.h"
 #include "tui/dialogs.h"
 #include "tui/menu.h"
+#include "tui/sampling.h"
+#include "tui/screen.h"
+#include "tui/view.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
-/* The list: shown columns in their order, then the hidden ones by table order. */
-static size_t setup_order(const struct app *a, int *order)
+struct setup {
+	int *order;     /* every column: the shown ones first, in their order */
+	bool *shown;    /* by list position */
+	size_t n;
+};
+
+static void setup_fill(struct setup *s, const struct app *a)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < a->sel.n; i++)
-		order[n++] = a->sel.idx[i];
-	for (size_t c = 0; c < a->cs.n; c++) {
-		bool shown = false;
-		for (size_t i = 0; i < a->sel.n && !shown; i++)
-			shown = a->sel.idx[i] == (int)c;
-		if (!shown)
-			order[n++] = (int)c;
+	s->n = 0;
+	for (size_t i = 0; i < a->sel.n; i++) {
+		s->order[s->n] = a->sel.idx[i];
+		s->shown[s->n++] = true;
 	}
-	return n;
+	for (size_t c = 0; c < a->cs.n; c++)
+		if (!colsel_has(&a->sel, (int)c)) {
+			s->order[s->n] = (int)c;
+			s->shown[s->n++] = false;
+		}
 }
 
-static void setup_items(const struct app *a, const int *order, size_t n, char **items)
+static void setup_items(const struct app *a, const struct setup *s, char **items)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct column *c = &a->cs.cols[order[i]];
+	for (size_t i = 0; i < s->n; i++) {
+		const struct column *c = &a->cs.cols[s->order[i]];
 		struct buf b;
 		buf_init(&b);
-		buf_adds(&b, i < a->sel.n ? "[x] " : "[ ] ");
+		buf_adds(&b, s->shown[i] ? "[x] " : "[ ] ");
 		text_fit(&b, _(c->header), 9, true, term_utf8());
 		buf_addf(&b, " %-16s ", c->id);
 		buf_adds(&b, _(c->desc));
@@ -43,61 +53,87 @@ static void setup_items(const struct app *a, const int *order, size_t n, char **
 	}
 }
 
-/* Shows or hides order[i]; returns the new index of the same column. */
-static size_t setup_toggle(struct tui *t, const int *order, size_t i)
+/* The checked columns in list order become the shown ones. */
+static void setup_apply(struct tui *t, const struct setup *s)
 {
 	struct colsel *sel = &t->app->sel;
-	if (i < sel->n) {
-		if (sel->n == 1) {
-			tui_status(t, ROLE_ERROR, "%s", _("at least one column must stay"));
-			return i;
-		}
-		memmove(&sel->idx[i], &sel->idx[i + 1], (sel->n - i - 1) * sizeof(*sel->idx));
-		sel->n--;
-		/* stay on the same line: the next column, ready to be hidden too */
-		return i;
-	}
-	int *p = realloc(sel->idx, (sel->n + 1) * sizeof(*p));
-	if (!p)
-		return i;
-	sel->idx = p;
-	sel->idx[sel->n++] = order[i];
-	return sel->n - 1;
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		n += s->shown[i];
+	int *idx = malloc((n ? n : 1) * sizeof(*idx));
+	if (!idx)
+		return;
+	n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->shown[i])
+			idx[n++] = s->order[i];
+	free(sel->idx);
+	sel->idx = idx;
+	sel->n = n;
+	/* the user's choice from now on, whatever the screen width */
+	t->cols_auto = false;
 }
 
-static size_t setup_move(struct tui *t, size_t i, int dir)
+static void setup_toggle(struct tui *t, struct setup *s, size_t i)
 {
-	struct colsel *sel = &t->app->sel;
-	if (i >= sel->n)
+	size_t n = 0;
+	for (size_t k = 0; k < s->n; k++)
+		n += s->shown[k];
+	if (s->shown[i] && n == 1) {
+		tui_status(t, ROLE_ERROR, "%s", _("at least one column must stay"));
+		return;
+	}
+	s->shown[i] = !s->shown[i];
+	setup_apply(t, s);
+}
+
+static size_t setup_move(struct tui *t, struct setup *s, size_t i, int dir)
+{
+	if ((dir < 0 && i == 0) || (dir > 0 && i + 1 >= s->n))
 		return i;
 	size_t j = dir < 0 ? i - 1 : i + 1;
-	if ((dir < 0 && i == 0) || j >= sel->n)
-		return i;
-	int tmp = sel->idx[i];
-	sel->idx[i] = sel->idx[j];
-	sel->idx[j] = tmp;
+	int o = s->order[i];
+	bool sh = s->shown[i];
+	s->order[i] = s->order[j];
+	s->shown[i] = s->shown[j];
+	s->order[j] = o;
+	s->shown[j] = sh;
+	setup_apply(t, s);
 	return j;
+}
+
+/* d: back to the columns picked by the screen width. */
+static void setup_defaults(struct tui *t, struct setup *s)
+{
+	struct colsel sel;
+	if (autocols_pick(&t->app->cs, COLS, term_utf8(), &sel) < 0)
+		return;
+	colsel_free(&t->app->sel);
+	t->app->sel = sel;
+	t->cols_auto = true;
+	t->cols_auto_width = COLS;
+	setup_fill(s, t->app);
 }
 
 void dialog_setup(struct tui *t)
 {
 	struct app *a = t->app;
-	int *order = calloc(a->cs.n + 1, sizeof(*order));
+	struct setup s = {0};
+	s.order = calloc(a->cs.n + 1, sizeof(*s.order));
+	s.shown = calloc(a->cs.n + 1, sizeof(*s.shown));
 	char **items = calloc(a->cs.n + 1, sizeof(*items));
-	if (!order || !items) {
-		free(order);
-		free(items);
-		return;
-	}
+	if (!s.order || !s.shown || !items)
+		goto out;
+	setup_fill(&s, a);
 	struct menu m = {0};
 	m.title = _("Columns (shown first, in order)");
-	m.hint = _("Space/Enter: show or hide   F7/[ F8/]: move   Esc/F2/F10: done");
+	m.hint = _("Space/Enter: show or hide   F7/[ F8/]: move   d: defaults   Esc/F2/F10: done");
 	m.items = items;
+	m.n = s.n;
 	unsigned before = t->needs;
 	for (;;) {
-		m.n = setup_order(a, order);
-		setup_items(a, order, m.n, items);
-		tui_rebuild(t);
+		setup_items(a, &s, items);
+		tui_rebuild_at(t, true);
 		tui_paint(t);
 		menu_paint(t, &m);
 		int key = tui_dialog_key();
@@ -110,21 +146,25 @@ void dialog_setup(struct tui *t)
 		if (key == 27 || key == 'q' || key == KEY_F(10) || key == KEY_F(2))
 			break;
 		if (key == ' ' || key == '\r' || key == '\n' || key == KEY_ENTER || key == KEY_DC)
-			m.sel = setup_toggle(t, order, m.sel);
+			setup_toggle(t, &s, m.sel);
 		else if (key == KEY_F(7) || key == '[' || key == '-')
-			m.sel = setup_move(t, m.sel, -1);
+			m.sel = setup_move(t, &s, m.sel, -1);
 		else if (key == KEY_F(8) || key == ']' || key == '+')
-			m.sel = setup_move(t, m.sel, 1);
+			m.sel = setup_move(t, &s, m.sel, 1);
+		else if (key == 'd')
+			setup_defaults(t, &s);
 		tui_columns_changed(t);
 	}
-	for (size_t i = 0; i < a->cs.n; i++)
-		free(items[i]);
-	free(items);
-	free(order);
 	tui_columns_changed(t);
 	/* new columns may need files the last sample did not read */
 	if ((t->needs & ~before) && !t->frozen)
 		tui_sample(t, true);
 	else
-		tui_rebuild(t);
+		tui_rebuild_at(t, true);
+out:
+	for (size_t i = 0; items && i < a->cs.n; i++)
+		free(items[i]);
+	free(items);
+	free(s.order);
+	free(s.shown);
 }

@@ -5,6 +5,8 @@
 
 #include "tui/dialogs.h"
 #include "tui/menu.h"
+#include "tui/sampling.h"
+#include "tui/view.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
@@ -40,8 +42,8 @@ void dialog_sort(struct tui *t)
 	a->reverse = false; /* each column starts in its natural direction */
 	tui_columns_changed(t);
 	/* a sort key that is not shown may need a file not read yet */
-	if (t->needs != before && !t->frozen)
+	if ((t->needs & ~before) && !t->frozen)
 		tui_sample(t, true);
 	else
-		tui_rebuild(t);
+		tui_rebuild_at(t, false);
 }

@@ -1,6 +1,7 @@
-/* The interactive session's state, shared by the TUI's modules (private). */
-#ifndef TV_RENDER_TUI_STATE_H
-#define TV_RENDER_TUI_STATE_H
+/* The interactive session's state, shared by the TUI's modules (private).
+ * Functions live in the headers of the files that define them. */
+#ifndef TV_TUI_STATE_H
+#define TV_TUI_STATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -8,11 +9,12 @@
 #include "app.h"
 #include "cli.h"
 #include "model/snapshot.h"
+#include "sample/system.h"
 #include "tui/expset.h"
 #include "tui/layout.h"
 #include "tui/msgs.h"
+#include "tui/tags.h"
 #include "tui/term.h"
-#include "sample/system.h"
 #include "util/buf.h"
 #include "view/filter.h"
 #include "view/rows.h"
@@ -26,13 +28,23 @@ struct tui {
 	struct sampler *sampler;
 
 	/* what to sample and show; the TUI's own copies, changed by keys */
-	struct filter filter;
+	struct filter filter;        /* PIDs select what is read; user and text, what is shown */
+	struct filter sample_filter; /* the PIDs of filter alone, for the sampler (borrowed) */
 	struct expset expanded;
 	bool all_threads;
 	double delay;
 	bool frozen;
 	unsigned needs;
 	bool *plugin_shown;
+
+	/* how the sample is shown */
+	bool tree;                   /* t, F5: processes under their parents */
+	struct expset collapsed;     /* tree: subtrees hidden (and summed) */
+	bool show_kthreads;          /* K */
+	bool cols_auto;              /* no columns chosen: picked by the screen width */
+	int cols_auto_width;         /* the width they were picked for */
+	size_t hscroll;              /* table columns scrolled off to the left */
+	bool mouse;
 
 	/* cur is on screen, prev the sample before it; base is the last
 	 * scheduled sample before cur, for rates after an immediate resample */
@@ -42,12 +54,25 @@ struct tui {
 	struct rows rows;
 	struct sys_info sys_prev, sys_cur;
 
-	/* the selection follows a task, not a screen row */
+	/* the selection stays on its screen row as the list changes, as in
+	 * htop; with follow (F), and for a few seconds after a key (while the
+	 * user works on it), it stays on its task */
 	size_t sel, top;
 	int32_t sel_tid, sel_tgid;
 	bool sel_thread, have_sel;
+	bool follow;
+	double key_at;            /* CLOCK_MONOTONIC of the last key or click */
+	/* a row to select when a sample brings it: a thread that search found
+	 * in a folded process */
+	int32_t want_tid;
+	bool want_thread, have_want;
+	struct tags tags;
 
 	char *search;             /* last search text, for F3/n */
+	bool typing;              /* a search or filter prompt is open */
+	bool search_missed;       /* the search text matches no row */
+	char pid_typed[12];       /* digits typed to jump to a PID */
+	double pid_typed_at;
 	struct buf status;        /* one line under the table */
 	enum term_role status_role;
 	double status_until;      /* hints fade; errors stay until the next key */
@@ -56,40 +81,5 @@ struct tui {
 	char *config_path;        /* NULL: settings are not saved */
 	bool quit;
 };
-
-/* sampling.c: take a sample now. immediate: out of schedule (unfold, filter),
- * rates measured from the last scheduled sample. Returns 0 or -1 (fatal). */
-int tui_sample(struct tui *t, bool immediate);
-/* Rebuilds rows from cur (after a sort or fold change) and keeps the selection. */
-void tui_rebuild(struct tui *t);
-/* Selects row i (clamped) and remembers its task. */
-void tui_select(struct tui *t, size_t i);
-/* Recomputes what the sampler reads after the columns or sort changed. */
-void tui_columns_changed(struct tui *t);
-
-/* screen.c: paint draws into stdscr, draw also sends it to the terminal */
-void tui_paint(struct tui *t);
-void tui_draw(struct tui *t);
-void tui_status(struct tui *t, enum term_role role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Draws untrusted or translated text at (y, x), cut to w columns. */
-void tui_put(int y, int x, int w, const char *s, int attr);
-/* The same for taskview's own text: a backslash shows as itself. */
-void tui_put_own(int y, int x, int w, const char *s, int attr);
-/* Dialogs: sends what was painted to the terminal and waits up to a second
- * for a key. Returns TUI_KEY_QUIT after a quit signal, ERR when there is
- * only something to repaint (no key, or a resize), else the key. */
-#define TUI_KEY_QUIT (-2)
-int tui_dialog_key(void);
-/* A pre-sanitized line of exactly-known width. */
-void tui_put_raw(int y, int x, const struct buf *b, int attr);
-
-/* table.c */
-void tui_draw_table(struct tui *t);
-
-/* header.c */
-void tui_draw_header(struct tui *t);
-
-/* actions.c */
-void tui_act(struct tui *t, int action);
 
 #endif

@@ -1,35 +1,21 @@
-/* Table lines as text: pure, so widths and truncation can be tested. */
-#ifndef TV_RENDER_TUI_TABLE_H
-#define TV_RENDER_TUI_TABLE_H
+/* The table on the screen: drawn from render/table.c's lines, kept scrolled
+ * to the selection; what a mouse click on it hits. */
+#ifndef TV_TUI_TABLE_H
+#define TV_TUI_TABLE_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "tui/state.h"
 
-#include "model/column.h"
-#include "util/buf.h"
-#include "view/rows.h"
+void tui_draw_table(struct tui *t);
 
-struct table_cols {
-	const struct colset *cs;
-	const struct colsel *sel;
-	size_t *width;     /* display width of each shown column; 0 = off screen */
-	size_t *x;         /* its first screen column */
-	size_t nvisible;
-	int name_col;      /* the column that carries fold markers and tree glyphs; -1: none */
-	bool thr_shown;    /* the THR column is shown: markers need not repeat the count */
-	bool utf8;
-	int cols;          /* screen width */
+enum table_hit_kind { HIT_NONE, HIT_HEAD, HIT_ROW, HIT_MARK };
+struct table_hit {
+	enum table_hit_kind kind;
+	size_t row;   /* HIT_ROW, HIT_MARK: index into t->rows */
+	int col;      /* HIT_HEAD: index into the colset, -1 between columns */
 };
-
-/* Lays out sel on a screen cols wide. Returns 0 or -1 (out of memory). */
-int table_cols_init(struct table_cols *tc, const struct colset *cs, const struct colsel *sel, int cols, bool utf8);
-void table_cols_free(struct table_cols *tc);
-
-/* The column headers line, exactly tc->cols wide. */
-void table_format_head(struct buf *out, const struct table_cols *tc);
-/* One row, exactly tc->cols wide (padded with blanks). */
-void table_format_row(struct buf *out, const struct table_cols *tc, const struct row *r);
-/* The marker before a process name: "+ " folded, "- " unfolded, "  " with one thread. */
-void table_marker(char *out, size_t n, const struct row *r, bool with_count);
+/* What is at screen position (y, x), as last drawn. */
+struct table_hit tui_table_hit(struct tui *t, int y, int x);
+/* The furthest the table can be scrolled to the right. */
+size_t tui_table_hscroll_max(struct tui *t);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include <curses.h>
 #include <signal.h>
+#include <term.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@ static void term_setup_colors(bool color)
 		[ROLE_TABLE_HEAD] = A_REVERSE,
 		[ROLE_TABLE_SORT] = A_REVERSE | A_BOLD,
 		[ROLE_SELECTED] = A_REVERSE,
+		[ROLE_TAGGED] = A_BOLD | A_UNDERLINE,
 		[ROLE_BAR_SYSTEM] = A_BOLD,
 		[ROLE_KEY] = A_NORMAL,
 		[ROLE_KEY_LABEL] = A_REVERSE,
@@ -64,6 +66,7 @@ static void term_setup_colors(bool color)
 		{ROLE_TABLE_SORT, COLOR_BLACK, COLOR_CYAN, 0},
 		{ROLE_SELECTED, COLOR_BLACK, COLOR_CYAN, 0},
 		{ROLE_THREAD, COLOR_GREEN, -1, 0},
+		{ROLE_TAGGED, COLOR_YELLOW, -1, A_BOLD},
 		{ROLE_BAR_USER, COLOR_GREEN, -1, 0},
 		{ROLE_BAR_NICE, COLOR_BLUE, -1, A_BOLD},
 		{ROLE_BAR_SYSTEM, COLOR_RED, -1, 0},
@@ -107,6 +110,15 @@ int term_open(const struct term_opts *o, struct buf *err)
 		return -1;
 	}
 	set_term(screen);
+	/* a terminal that cannot place the cursor (TERM=dumb) would get a blank
+	 * screen: say so instead */
+	if (!cursor_address || cursor_address == (char *)-1) {
+		endwin();
+		delscreen(screen);
+		screen = NULL;
+		buf_addf(err, _("terminal type '%s' (TERM) cannot position the cursor; set TERM to a full-screen terminal type or use -b"), name);
+		return -1;
+	}
 	utf8_ok = o->utf8;
 	cbreak();
 	noecho();
@@ -118,6 +130,7 @@ int term_open(const struct term_opts *o, struct buf *err)
 	/* Esc closes dialogs: do not wait the default second for a sequence */
 	set_escdelay(25);
 	term_setup_colors(o->color);
+	term_set_mouse(o->mouse);
 	term_catch_signals();
 	return 0;
 }
@@ -170,4 +183,40 @@ void term_reraise(int sig)
 void term_force_repaint(void)
 {
 	clearok(curscr, TRUE);
+}
+
+void term_set_mouse(bool on)
+{
+	if (!screen)
+		return;
+	mmask_t want = 0;
+	if (on) {
+		want = BUTTON1_PRESSED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+		want |= BUTTON5_PRESSED;
+#endif
+	}
+	mousemask(want, NULL);
+	/* presses as they come: no wait to tell a click from a double click */
+	mouseinterval(0);
+}
+
+bool term_mouse_event(struct term_mouse *ev)
+{
+	MEVENT me;
+	if (getmouse(&me) != OK)
+		return false;
+	ev->y = me.y;
+	ev->x = me.x;
+	if (me.bstate & BUTTON1_PRESSED)
+		ev->button = TERM_CLICK;
+	else if (me.bstate & BUTTON4_PRESSED)
+		ev->button = TERM_WHEEL_UP;
+#ifdef BUTTON5_PRESSED
+	else if (me.bstate & BUTTON5_PRESSED)
+		ev->button = TERM_WHEEL_DOWN;
+#endif
+	else
+		ev->button = TERM_OTHER;
+	return true;
 }

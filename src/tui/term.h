@@ -2,8 +2,8 @@
  * The terminal layer: the only code that talks to curses setup, signals and
  * colours. Everything else draws into stdscr with the attributes given here.
  */
-#ifndef TV_RENDER_TUI_TERM_H
-#define TV_RENDER_TUI_TERM_H
+#ifndef TV_TUI_TERM_H
+#define TV_TUI_TERM_H
 
 #include <stdbool.h>
 
@@ -18,6 +18,7 @@ enum term_role {
 	ROLE_TABLE_SORT,     /* the sort column's header */
 	ROLE_SELECTED,       /* the selected row */
 	ROLE_THREAD,         /* thread rows */
+	ROLE_TAGGED,         /* tagged rows (Space) */
 	ROLE_BAR_USER,
 	ROLE_BAR_NICE,
 	ROLE_BAR_SYSTEM,
@@ -35,6 +36,7 @@ enum term_role {
 struct term_opts {
 	bool color;          /* false: --no-color or NO_COLOR */
 	bool utf8;           /* the locale is UTF-8: wide characters and tree glyphs */
+	bool mouse;          /* report clicks and the wheel (--no-mouse, mouse=0 turn it off) */
 };
 
 /* Opens the screen on the controlling terminal. Returns 0, or -1 with a
@@ -61,5 +63,16 @@ void term_reraise(int sig) __attribute__((noreturn));
 
 /* Ctrl-L: repaint everything on the next refresh. */
 void term_force_repaint(void);
+
+/* A mouse event after term_key returned KEY_MOUSE. */
+enum term_button { TERM_CLICK, TERM_WHEEL_UP, TERM_WHEEL_DOWN, TERM_OTHER };
+struct term_mouse {
+	int y, x;
+	enum term_button button;
+};
+/* Returns false when there was no usable event. */
+bool term_mouse_event(struct term_mouse *ev);
+/* Turns mouse reporting on or off while the screen is open. */
+void term_set_mouse(bool on);
 
 #endif

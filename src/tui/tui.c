@@ -9,11 +9,14 @@
 
 #include <curses.h>
 
-#include "tui/keymap.h"
-#include "tui/prefs.h"
-#include "tui/state.h"
 #include "sample/plugin_host.h"
 #include "sample/sampler.h"
+#include "tui/actions.h"
+#include "tui/keymap.h"
+#include "tui/prefs.h"
+#include "tui/sampling.h"
+#include "tui/screen.h"
+#include "tui/state.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 
@@ -51,6 +54,8 @@ static void tui_free(struct tui *t)
 	sampler_free(t->sampler);
 	filter_free(&t->filter);
 	expset_free(&t->expanded);
+	expset_free(&t->collapsed);
+	tags_free(&t->tags);
 	free(t->plugin_shown);
 	free(t->search);
 	free(t->config_path);
@@ -97,7 +102,10 @@ static int tui_loop(struct tui *t)
 		/* an error stays until the user has seen it and pressed a key */
 		if (t->status_until == 0)
 			buf_reset(&t->status);
-		tui_act(t, keymap_lookup(key));
+		if (key == KEY_MOUSE)
+			tui_mouse(t);
+		else
+			tui_act(t, keymap_lookup(key), key);
 	}
 	return 0;
 }
@@ -111,6 +119,9 @@ int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
 	t.msgs = msgs;
 	buf_init(&t.status);
 	expset_init(&t.expanded);
+	expset_init(&t.collapsed);
+	tags_init(&t.tags);
+	t.mouse = !o->no_mouse;
 	t.delay = o->delay;
 	t.all_threads = o->threads;
 	int rc = 1;
@@ -132,13 +143,14 @@ int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
 
 	struct buf msg;
 	buf_init(&msg);
-	struct term_opts to = {.color = tui_color_wanted(o), .utf8 = a->utf8};
+	struct term_opts to = {.color = tui_color_wanted(o), .utf8 = a->utf8, .mouse = t.mouse};
 	if (term_open(&to, &msg) < 0) {
 		fprintf(stderr, "taskview: %s\n", buf_str(&msg));
 		buf_free(&msg);
 		goto out;
 	}
 	buf_free(&msg);
+	tui_fit_columns(&t);
 	system_read(&t.sys_cur);
 	if (tui_sample(&t, false) < 0) {
 		term_close();

@@ -1,6 +1,6 @@
 /* Interactive full-screen mode. */
-#ifndef TV_RENDER_TUI_TUI_H
-#define TV_RENDER_TUI_TUI_H
+#ifndef TV_TUI_TUI_H
+#define TV_TUI_TUI_H
 
 #include "app.h"
 #include "cli.h"

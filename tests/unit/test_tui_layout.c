@@ -10,7 +10,7 @@
 
 #include "model/column.h"
 #include "tui/layout.h"
-#include "tui/table.h"
+#include "render/table.h"
 #include "util/text.h"
 #include "view/rows.h"
 
@@ -155,18 +155,18 @@ static void check_row(const char *comm, int cols, bool is_thread)
 	ck_assert_int_eq(colset_init(&cs), 0);
 	ck_assert_int_eq(colsel_parse(&cs, "pid,user,cpu,comm", &sel, &bad), 0);
 	struct table_cols tc;
-	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, cols, true), 0);
+	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, cols, 0, true), 0);
 	struct tv_task t;
 	make_task(&t, comm);
 	t.is_thread = is_thread;
-	struct row r = {&t, is_thread, true, false};
+	struct row r = {.task = &t, .is_thread = is_thread, .last_thread = true};
 	struct buf b;
 	buf_init(&b);
 	table_format_row(&b, &tc, &r);
 	ck_assert_uint_eq(shown_width(b.data ? b.data : "", b.len), (size_t)cols);
 	ck_assert_ptr_null(memchr(b.data ? b.data : "", 0x1b, b.len));
 	buf_reset(&b);
-	table_format_head(&b, &tc);
+	table_format_head(&b, &tc, -1, false, NULL, NULL);
 	ck_assert_uint_eq(shown_width(b.data ? b.data : "", b.len), (size_t)cols);
 	buf_free(&b);
 	table_cols_free(&tc);
@@ -200,10 +200,10 @@ START_TEST(wide_char_cut_whole)
 	ck_assert_int_eq(colset_init(&cs), 0);
 	ck_assert_int_eq(colsel_parse(&cs, "comm", &sel, &bad), 0);
 	struct table_cols tc;
-	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, 5, true), 0);
+	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, 5, 0, true), 0);
 	struct tv_task t;
 	make_task(&t, "\xe4\xbd\xa0\xe5\xa5\xbd\xe4\xb8\x96"); /* 3 wide chars = 6 columns */
-	struct row r = {&t, false, false, false};
+	struct row r = {.task = &t};
 	struct buf b;
 	buf_init(&b);
 	table_format_row(&b, &tc, &r);
@@ -220,7 +220,7 @@ START_TEST(markers)
 {
 	struct tv_task t;
 	make_task(&t, "x");
-	struct row r = {&t, false, false, false};
+	struct row r = {.task = &t};
 	char m[32];
 	table_marker(m, sizeof(m), &r, false);
 	ck_assert_str_eq(m, "+ ");
