@@ -213,7 +213,7 @@ static int ts_read_ready(struct ts_client *c, struct ts_window *w, struct ts_que
 			if (!ts_handle(w, q, &rep)) {
 				ts_fail(c, TS_NO_PERMISSION,
 					N_("per-task delays need CAP_NET_ADMIN in the initial user namespace: "
-					   "run as root or give the binary `setcap cap_net_admin+ep`"), NULL);
+					   "run as root; taskview(1), DELAY ACCOUNTING, gives the other ways"), NULL);
 				return -1;
 			}
 		}
