@@ -40,7 +40,7 @@ void dialog_help(struct tui *t)
 	help_add(&v, &n, NULL, _("Threads: a process row shows + (folded) or - (unfolded); threads of an"), ROLE_NORMAL);
 	help_add(&v, &n, NULL, _("unfolded process are read from the next sample on; until then their rates show -."), ROLE_NORMAL);
 	help_add(&v, &n, NULL, _("Tree (t): a collapsed process shows the sums of its subtree for CPU, switches"), ROLE_NORMAL);
-	help_add(&v, &n, NULL, _("and delays; a value marked + is a lower bound (a member's is unknown or partial)."), ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("and delays; a value marked + is a lower bound (a member is unknown or partial)."), ROLE_NORMAL);
 	help_add(&v, &n, NULL, _("Mouse: click a row to select it, a header to sort (again: invert), a + or - to"), ROLE_NORMAL);
 	help_add(&v, &n, NULL, _("fold; the wheel moves. --no-mouse or mouse=0 in the settings turn it off."), ROLE_NORMAL);
 	help_add(&v, &n, NULL, "", ROLE_NORMAL);
@@ -49,7 +49,7 @@ void dialog_help(struct tui *t)
 	for (size_t i = 0; i < cs->n; i++)
 		help_add(&v, &n, cs->cols[i].id, _(cs->cols[i].desc), ROLE_NORMAL);
 	help_add(&v, &n, NULL, "", ROLE_NORMAL);
-	help_add(&v, &n, NULL, _("Settings (columns, sort, interval, threads, tree, kernel threads, mouse) are read from"), ROLE_HEADER_LABEL);
+	help_add(&v, &n, NULL, _("Settings (columns, sort, interval, threads, tree, kernel threads) are read from"), ROLE_HEADER_LABEL);
 	help_add(&v, &n, NULL, t->config_path ? t->config_path : _("(no settings file: HOME is not set)"), ROLE_NORMAL);
 	help_add(&v, &n, NULL, _("and saved there on quit. Command-line options override them."), ROLE_NORMAL);
 	help_add(&v, &n, NULL, _("Batch mode (-b) does not read them."), ROLE_NORMAL);

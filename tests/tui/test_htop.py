@@ -18,8 +18,8 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tmuxlib import (Tmux, Workload, children_of, header_line, mouse, plain,  # noqa: E402
-                     selected_row, table_rows)
+from tmuxlib import (Tmux, Workload, children_of, header_line, mouse,  # noqa: E402
+                     selected_row, table_rows, tagged_rows)
 
 SIZES = ((80, 24), (200, 50))
 
@@ -241,8 +241,11 @@ def test_tree(t, w, h):
         head = header_line(text)
         t.wait(s, lambda x: (cpu_of(table_rows(x)[0], head) or 0) < 20 and
                any((cpu_of(r, head) or 0) > 20 for r in table_rows(x)), "a busy child, an idle parent")
-        # collapsed: the parent row carries its subtree's sum
-        t.keys(s, "Home", "-")
+        # a click on the parent's fold mark collapses it: its row carries the subtree's sum
+        lines = text.splitlines()
+        hy = lines.index(head)
+        name_x = head.index("NAME")
+        mouse(t, s, name_x, hy + 1)
         text = t.wait(s, lambda x: "tv-treekid" not in x, "the subtree collapsed")
         assert re.search(rf"^\s*{parent.pid}\s.*\+ sh", table_rows(text)[0]), text
         t.wait(s, lambda x: (cpu_of(table_rows(x)[0], head) or 0) > 20, "the sum of the subtree")
@@ -250,11 +253,10 @@ def test_tree(t, w, h):
         t.keys(s, "+")
         t.wait_for(s, "tv-treekid")
         row = next(i for i, r in enumerate(table_rows(t.text(s))) if "tv-treekid" in r)
-        for _ in range(row):
-            t.keys(s, "Down")
-        wait_selected(t, s, lambda r: "tv-treekid" in r, "the workload")
-        t.keys(s, "Enter")
+        # its "+" (a child: two columns in) unfolds its threads
+        mouse(t, s, name_x + 2, hy + 1 + row)
         t.wait(s, lambda x: "sleeper-1" in x and "- tv-treekid" in x, "its threads")
+        wait_selected(t, s, lambda r: "tv-treekid" in r, "the workload")
         # c tags a process and its descendants; U untags
         t.keys(s, "Home", "c")
         t.wait_for(s, "3 processes tagged")
@@ -339,6 +341,8 @@ def test_kill_and_renice(t, w, h):
         # Space tags and moves down; F9 signals every tagged task
         t.keys(s, "Space", "Space")
         t.wait_for(s, "2 tagged")
+        tagged = tagged_rows(t, s)
+        assert [first_pid(r) for r in tagged] == [victims[0].pid, victims[1].pid], tagged
         t.keys(s, "F9")
         t.wait_for(s, "Send signal to 2 tagged tasks:")
         t.keys(s, "Enter")
