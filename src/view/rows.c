@@ -22,11 +22,13 @@ bool view_wants(const struct view_opts *vo, const struct tv_task *proc)
 	return filter_wants_uid(f, proc->uid) && filter_matches_task(f, proc);
 }
 
-/* A process's thread rows follow it when it is unfolded and has more than
- * one: a single thread would only repeat its process. */
+/* A process's thread rows follow it when it is unfolded, unless its one
+ * thread is its leader: that row would only repeat the process's. */
 static bool rows_show_threads(const struct view_opts *vo, const struct tv_task *p)
 {
-	return view_threads_shown(vo, p) && p->nthreads_read > 1;
+	if (!view_threads_shown(vo, p) || p->nthreads_read == 0)
+		return false;
+	return p->nthreads_read > 1 || p->threads[0].tid != p->tgid;
 }
 
 struct builder {
