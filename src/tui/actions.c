@@ -10,9 +10,10 @@
 #include <time.h>
 
 #include "tui/dialogs.h"
+#include "tui/fold.h"
 #include "tui/keymap.h"
 #include "tui/sampling.h"
-#include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/search.h"
 #include "tui/table.h"
 #include "tui/view.h"
@@ -60,104 +61,6 @@ static void act_pid_jump(struct tui *t, int key)
 		}
 	}
 	tui_status(t, ROLE_ERROR, _("no process with a PID starting with %s"), t->pid_typed);
-}
-
-/* Enter, Right, +: in the tree, a collapsed subtree opens first; then the
- * threads are unfolded. */
-static void act_unfold(struct tui *t)
-{
-	const struct row *r = tui_current(t);
-	if (!r || r->is_thread)
-		return;
-	if (r->collapsed) {
-		expset_remove(&t->collapsed, r->task->tgid);
-		tui_rebuild_at(t, true);
-		return;
-	}
-	if (r->unfolded || r->task->nthreads <= 1)
-		return;
-	tui_unfold(t, r->task->tgid);
-}
-
-static void act_fold_threads(struct tui *t, int32_t tgid)
-{
-	expset_remove(&t->expanded, tgid);
-	/* on a thread row the selection moves to its process */
-	t->sel_tid = tgid;
-	t->sel_thread = false;
-	t->sel_tgid = tgid;
-	tui_rebuild_at(t, true);
-}
-
-/* Left, -: the threads fold first; in the tree, then the subtree. */
-static void act_fold(struct tui *t)
-{
-	const struct row *r = tui_current(t);
-	if (!r)
-		return;
-	int32_t tgid = r->task->tgid;
-	if (!t->all_threads && (r->is_thread || r->unfolded)) {
-		act_fold_threads(t, tgid);
-		return;
-	}
-	if (!r->is_thread && r->tree && r->has_children && !r->collapsed) {
-		expset_add(&t->collapsed, tgid);
-		tui_rebuild_at(t, true);
-		return;
-	}
-	if (t->all_threads && (r->is_thread || r->unfolded))
-		tui_status(t, ROLE_STATUS, "%s", _("every thread is shown (H): press H to fold"));
-}
-
-/* *: every process unfolded, or all folded again; in the tree, every
- * subtree opened, or all collapsed. */
-static void act_unfold_all(struct tui *t)
-{
-	if (t->tree) {
-		if (t->collapsed.n) {
-			expset_clear(&t->collapsed);
-		} else {
-			for (size_t i = 0; i < t->rows.n; i++)
-				if (t->rows.v[i].has_children)
-					expset_add(&t->collapsed, t->rows.v[i].task->tgid);
-		}
-		tui_rebuild_at(t, true);
-		return;
-	}
-	bool all = true;
-	for (size_t i = 0; i < t->cur.nprocs && all; i++)
-		if (t->cur.procs[i].nthreads > 1 && !expset_has(&t->expanded, t->cur.procs[i].tgid))
-			all = false;
-	if (all) {
-		expset_clear(&t->expanded);
-		if (t->sel_thread) {
-			t->sel_tid = t->sel_tgid;
-			t->sel_thread = false;
-		}
-		tui_rebuild_at(t, true);
-		return;
-	}
-	for (size_t i = 0; i < t->cur.nprocs; i++)
-		if (t->cur.procs[i].nthreads > 1)
-			expset_add(&t->expanded, t->cur.procs[i].tgid);
-	if (!t->frozen)
-		tui_sample(t, true);
-	else
-		tui_rebuild_at(t, true);
-}
-
-static void act_toggle_threads(struct tui *t)
-{
-	t->all_threads = !t->all_threads;
-	if (!t->all_threads && t->sel_thread && !expset_has(&t->expanded, t->sel_tgid)) {
-		t->sel_tid = t->sel_tgid;
-		t->sel_thread = false;
-	}
-	/* threads not read yet: a new sample */
-	if (!t->frozen && t->all_threads)
-		tui_sample(t, true);
-	else
-		tui_rebuild_at(t, true);
 }
 
 static void act_tree(struct tui *t)
@@ -275,10 +178,10 @@ void tui_act(struct tui *t, int action, int key)
 	case ACT_HOME: tui_select(t, 0); break;
 	case ACT_END: tui_select(t, t->rows.n ? t->rows.n - 1 : 0); break;
 	case ACT_PID_JUMP: act_pid_jump(t, key); break;
-	case ACT_UNFOLD: act_unfold(t); break;
-	case ACT_FOLD: act_fold(t); break;
-	case ACT_UNFOLD_ALL: act_unfold_all(t); break;
-	case ACT_TOGGLE_THREADS: act_toggle_threads(t); break;
+	case ACT_UNFOLD: fold_unfold(t); break;
+	case ACT_FOLD: fold_fold(t); break;
+	case ACT_UNFOLD_ALL: fold_all(t); break;
+	case ACT_TOGGLE_THREADS: fold_toggle_threads(t); break;
 	case ACT_TREE: act_tree(t); break;
 	case ACT_KTHREADS: act_kthreads(t); break;
 	case ACT_SORT_MENU: dialog_sort(t); break;

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 
 #include "tui/dialogs.h"
-#include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/view.h"
 #include "util/i18n.h"
 

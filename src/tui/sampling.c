@@ -7,7 +7,7 @@
 #include "sample/plugin_host.h"
 #include "sample/sampler.h"
 #include "tui/sampling.h"
-#include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/view.h"
 #include "util/clock.h"
 #include "util/i18n.h"

@@ -2,7 +2,6 @@
 #include "tui/screen.h"
 
 #include <curses.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -12,6 +11,7 @@
 #include "tui/header.h"
 #include "tui/keymap.h"
 #include "tui/sampling.h"
+#include "tui/status.h"
 #include "tui/table.h"
 #include "util/clock.h"
 #include "util/i18n.h"
@@ -25,20 +25,6 @@ int tui_dialog_key(void)
 	if (term_quit_signal())
 		return TUI_KEY_QUIT;
 	return key == KEY_RESIZE ? ERR : key;
-}
-
-void tui_status(struct tui *t, enum term_role role, const char *fmt, ...)
-{
-	va_list ap;
-	char line[512];
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	buf_reset(&t->status);
-	buf_adds(&t->status, line);
-	t->status_role = role;
-	/* hints fade after a few seconds; errors stay until the next key */
-	t->status_until = role == ROLE_ERROR ? 0 : clock_now(CLOCK_MONOTONIC) + 5.0;
 }
 
 /* The name of the selected user as the sampler resolved it, else the number. */

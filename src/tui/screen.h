@@ -3,11 +3,11 @@
 #define TV_TUI_SCREEN_H
 
 #include "tui/state.h"
+#include "tui/status.h"
 
 /* paint draws into stdscr, draw also sends it to the terminal */
 void tui_paint(struct tui *t);
 void tui_draw(struct tui *t);
-void tui_status(struct tui *t, enum term_role role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Dialogs: sends what was painted to the terminal and waits up to a second
  * for a key. Returns TUI_KEY_QUIT after a quit signal, ERR when there is
  * only something to repaint (no key, or a resize), else the key. */

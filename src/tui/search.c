@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "tui/fold.h"
 #include "tui/view.h"
 #include "util/text.h"
 
@@ -60,7 +61,7 @@ bool tui_search_next(struct tui *t, bool from_current, bool unfold)
 				t->want_thread = true;
 				t->have_want = true;
 			}
-			tui_unfold(t, r->task->tgid);
+			fold_process(t, r->task->tgid);
 		}
 		return true;
 	}

@@ -6,7 +6,7 @@
 
 #include "tui/dialogs.h"
 #include "tui/menu.h"
-#include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/view.h"
 #include "util/i18n.h"
 

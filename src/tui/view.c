@@ -3,8 +3,7 @@
 #include "tui/view.h"
 
 #include "model/column.h"
-#include "tui/sampling.h"
-#include "tui/screen.h"
+#include "tui/status.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 
@@ -144,23 +143,4 @@ void tui_rebuild(struct tui *t)
 	tags_prune(&t->tags, &t->cur);
 	bool working = t->key_at > 0 && clock_now(CLOCK_MONOTONIC) - t->key_at < KEEP_TASK_AFTER_KEY;
 	tui_rebuild_at(t, t->follow || working);
-}
-
-void tui_unfold(struct tui *t, int32_t tgid)
-{
-	if (expset_add(&t->expanded, tgid) < 0)
-		return;
-	/* the new sample may sort differently: stay on the process */
-	if (!t->have_want) {
-		t->want_tid = tgid;
-		t->want_thread = false;
-		t->have_want = true;
-	}
-	/* threads not read yet: the one thing a key asks a new sample for */
-	if (t->frozen) {
-		tui_rebuild_at(t, true);
-		tui_status(t, ROLE_STATUS, "%s", _("updates are frozen: threads appear after z"));
-		return;
-	}
-	tui_sample(t, true);
 }

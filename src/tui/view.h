@@ -26,8 +26,5 @@ void tui_select(struct tui *t, size_t i);
 const struct row *tui_current(const struct tui *t);
 /* Selects a task's row when it is there (thread: by TID, else by TGID). */
 bool tui_select_task(struct tui *t, int32_t tid, bool thread);
-/* Unfolds a process: its threads are read by a sample taken now (or, while
- * frozen, when updates resume). */
-void tui_unfold(struct tui *t, int32_t tgid);
 
 #endif
