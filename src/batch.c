@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,33 @@ static void print_pid_list(FILE *f, const struct filter *flt)
 		fprintf(f, "%s%d", i ? "," : "", flt->pids[i]);
 }
 
+/* -p named processes but none is shown: say whether they do not exist or
+ * -u or -F leaves them out. */
+static void batch_none_shown(const struct cli_opts *o, const struct snapshot *s)
+{
+	bool exists = false;
+	for (size_t i = 0; i < o->filter.npids && !exists; i++)
+		exists = kill(o->filter.pids[i], 0) == 0 || errno == EPERM;
+	if (!exists)
+		fprintf(stderr, "%s", _("taskview: no such process: "));
+	else if (s->nprocs == 0)
+		/* TRANSLATORS: followed by the PID list of -p */
+		fprintf(stderr, "%s", _("taskview: none of these processes belongs to the user given with -u: "));
+	else
+		/* TRANSLATORS: followed by the PID list of -p */
+		fprintf(stderr, "%s", _("taskview: none of these processes matches the text given with -F: "));
+	print_pid_list(stderr, &o->filter);
+	fputc('\n', stderr);
+}
+
+static size_t batch_count_shown(const struct snapshot *s, const struct view_opts *vo)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nprocs; i++)
+		n += view_wants(vo, &s->procs[i]);
+	return n;
+}
+
 int batch_run(struct app *a, const struct cli_opts *o)
 {
 	bool json = o->format == CLI_FORMAT_JSON;
@@ -52,8 +80,11 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	sampler_set_plugins(s, a->plugins, nslots);
 	bool *pshown = json && !o->columns ? NULL : app_plugin_shown(a);
 
+	/* the text filter is matched by the view: against the command line and
+	 * the names of every thread, which are then read */
+	bool text = o->filter.text != NULL;
 	struct sample_opts so = {
-		.needs = needs,
+		.needs = needs | (text ? NEED_CMDLINE : 0),
 		.filter = &o->filter,
 		.all_threads = o->threads,
 		.plugin_shown = pshown,
@@ -61,12 +92,14 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		 * is not waited for longer than this */
 		.details_all = true,
 		.cmdline_wait = 1.0,
+		.thread_names = text,
 	};
 	struct view_opts vo = {
 		.cs = &a->cs,
 		.sort_col = a->sort_col,
 		.reverse = a->reverse,
 		.all_threads = o->threads,
+		.filter = &o->filter,
 	};
 	if (a->ts && !json && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
 		fprintf(stderr, "taskview: %s\n", ts_message(a->ts));
@@ -79,10 +112,8 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		rc = 1;
 		goto out;
 	}
-	if (o->filter.npids && prev.nprocs == 0) {
-		fprintf(stderr, "%s", _("taskview: no such process: "));
-		print_pid_list(stderr, &o->filter);
-		fputc('\n', stderr);
+	if (o->filter.npids && batch_count_shown(&prev, &vo) == 0) {
+		batch_none_shown(o, &prev);
 		snapshot_free(&prev);
 		rc = 1;
 		goto out;

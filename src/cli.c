@@ -7,7 +7,7 @@
 #include "util/i18n.h"
 #include "util/num.h"
 
-enum { OPT_FORMAT = 256, OPT_LIST_COLUMNS, OPT_NO_COLOR, OPT_PLUGIN, OPT_NO_PLUGINS, OPT_CHECK_PLUGIN };
+enum { OPT_FORMAT = 256, OPT_LIST_COLUMNS, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PLUGIN, OPT_NO_PLUGINS, OPT_CHECK_PLUGIN };
 
 static const struct option cli_long[] = {
 	{"batch", no_argument, NULL, 'b'},
@@ -24,6 +24,7 @@ static const struct option cli_long[] = {
 	{"columns", required_argument, NULL, 'o'},
 	{"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
+	{"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
 	{"plugin", required_argument, NULL, OPT_PLUGIN},
 	{"no-plugins", no_argument, NULL, OPT_NO_PLUGINS},
 	{"check-plugin", required_argument, NULL, OPT_CHECK_PLUGIN},
@@ -43,7 +44,7 @@ void cli_usage(FILE *f)
 		N_("  -b, --batch              print samples and exit\n"),
 		N_("      --format text|json   batch output format (default text; json: JSON Lines)\n"),
 		N_("  -n, --iterations N       number of samples (batch default 1)\n"),
-		N_("  -d, --delay SECONDS      interval between samples (default 1, minimum 0.1)\n"),
+		N_("  -d, --delay SECONDS      interval between samples (default 1, 0.1 to 86400)\n"),
 		N_("  -p, --pid LIST           only these PIDs (comma-separated, repeatable; a TID\n"
 		   "                           selects its process)\n"),
 		N_("  -u, --user NAME|UID      only processes of this user\n"),
@@ -57,6 +58,7 @@ void cli_usage(FILE *f)
 		N_("  -o, --columns LIST       columns to show (comma-separated ids)\n"),
 		N_("      --list-columns       list every column id, header and description\n"),
 		N_("      --no-color           monochrome display (also: NO_COLOR=1)\n"),
+		N_("      --no-mouse           do not take mouse clicks (the terminal keeps them)\n"),
 		N_("      --plugin FILE        load a column plugin (repeatable)\n"),
 		N_("      --no-plugins         do not load plugins from the plugin directories\n"),
 		N_("      --check-plugin FILE  load and validate one plugin, list its columns\n"),
@@ -106,7 +108,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 			break;
 		case 'd':
 			if (!num_parse_double(optarg, &o->delay) || o->delay < 0.1 || o->delay > 86400)
-				return cli_fail(err, _("bad delay '%s' (seconds, at least 0.1)"), optarg);
+				return cli_fail(err, _("bad delay '%s' (seconds, from 0.1 to 86400)"), optarg);
 			o->delay_set = true;
 			break;
 		case 'p':
@@ -144,6 +146,9 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 			break;
 		case OPT_NO_COLOR:
 			o->no_color = true;
+			break;
+		case OPT_NO_MOUSE:
+			o->no_mouse = true;
 			break;
 		case OPT_PLUGIN: {
 			const char **p = realloc(o->plugins, (o->nplugins + 1) * sizeof(*p));

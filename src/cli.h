@@ -25,6 +25,7 @@ struct cli_opts {
 	bool list_columns;
 	bool help, version;
 	bool no_color;
+	bool no_mouse;           /* --no-mouse */
 	const char **plugins;    /* --plugin FILE, repeatable */
 	size_t nplugins;
 	bool no_plugins;

@@ -10,7 +10,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "config.h"
-#include "render/tui/tui.h"
+#include "tui/tui.h"
 #include "sample/plugin_host.h"
 #include "util/i18n.h"
 #include "util/text.h"
@@ -57,7 +57,10 @@ int main(int argc, char **argv)
 	/* numbers are written and parsed with '.' everywhere: JSON, config, -d */
 	setlocale(LC_NUMERIC, "C");
 #if TV_ENABLE_NLS
-	bindtextdomain(TV_PACKAGE, TV_LOCALEDIR);
+	/* TASKVIEW_LOCALEDIR: the catalogs of a build tree (meson devenv sets
+	 * it); never taken from the caller of a set-id or capability binary */
+	const char *localedir = secure_getenv("TASKVIEW_LOCALEDIR");
+	bindtextdomain(TV_PACKAGE, localedir && *localedir ? localedir : TV_LOCALEDIR);
 	textdomain(TV_PACKAGE);
 #endif
 	struct cli_opts o;

@@ -21,6 +21,9 @@ void settings_init(struct settings *s)
 	memset(s, 0, sizeof(*s));
 	s->reverse = -1;
 	s->threads = -1;
+	s->tree = -1;
+	s->kernel_threads = -1;
+	s->mouse = -1;
 	s->delay = -1;
 }
 
@@ -171,10 +174,19 @@ static int parse_line(struct settings *s, char *line, unsigned no, struct parse_
 	} else if (strcmp(key, "threads") == 0) {
 		if (!parse_bool(val, &s->threads))
 			return bad_value(s, key, val, no, p, _("threads must be 0 or 1; ignored"));
+	} else if (strcmp(key, "tree") == 0) {
+		if (!parse_bool(val, &s->tree))
+			return bad_value(s, key, val, no, p, _("tree must be 0 or 1; ignored"));
+	} else if (strcmp(key, "kernel_threads") == 0) {
+		if (!parse_bool(val, &s->kernel_threads))
+			return bad_value(s, key, val, no, p, _("kernel_threads must be 0 or 1; ignored"));
+	} else if (strcmp(key, "mouse") == 0) {
+		if (!parse_bool(val, &s->mouse))
+			return bad_value(s, key, val, no, p, _("mouse must be 0 or 1; ignored"));
 	} else if (strcmp(key, "delay") == 0) {
 		double d;
 		if (!num_parse_double(val, &d) || d < 0.1 || d > 86400)
-			return bad_value(s, key, val, no, p, _("delay must be seconds, at least 0.1; ignored"));
+			return bad_value(s, key, val, no, p, _("delay must be seconds, from 0.1 to 86400; ignored"));
 		else
 			s->delay = d;
 	} else {
@@ -242,12 +254,20 @@ void settings_format(struct buf *out, const struct settings *s)
 		buf_addf(out, "delay=%g\n", s->delay);
 	if (s->threads >= 0)
 		buf_addf(out, "threads=%d\n", s->threads);
+	if (s->tree >= 0)
+		buf_addf(out, "tree=%d\n", s->tree);
+	if (s->kernel_threads >= 0)
+		buf_addf(out, "kernel_threads=%d\n", s->kernel_threads);
+	if (s->mouse >= 0)
+		buf_addf(out, "mouse=%d\n", s->mouse);
 	for (size_t i = 0; i < s->nextra; i++) {
 		const char *l = s->extra[i];
 		/* a value set here replaces a kept one */
 		if ((s->columns && line_sets(l, "columns")) || (s->sort && line_sets(l, "sort")) ||
 		    (s->reverse >= 0 && line_sets(l, "reverse")) || (s->delay > 0 && line_sets(l, "delay")) ||
-		    (s->threads >= 0 && line_sets(l, "threads")))
+		    (s->threads >= 0 && line_sets(l, "threads")) || (s->tree >= 0 && line_sets(l, "tree")) ||
+		    (s->kernel_threads >= 0 && line_sets(l, "kernel_threads")) ||
+		    (s->mouse >= 0 && line_sets(l, "mouse")))
 			continue;
 		buf_addf(out, "%s\n", l);
 	}

@@ -23,6 +23,9 @@ struct settings {
 	int reverse;         /* 0/1; -1: not set */
 	double delay;        /* seconds; negative: not set */
 	int threads;         /* 0/1; -1: not set */
+	int tree;            /* 0/1; -1: not set */
+	int kernel_threads;  /* 0/1: shown; -1: not set */
+	int mouse;           /* 0/1; -1: not set */
 	char **extra;        /* lines kept verbatim: keys this version does not know, and
 	                        values it cannot read in a file of a newer version */
 	size_t nextra;

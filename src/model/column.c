@@ -102,7 +102,7 @@ static const struct column builtin_columns[] = {
 	 N_("CPU use in the interval, % of one CPU (process rows: sum over threads)"),
 	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_cpu, 0, COL_ROWS_BOTH, false, TV_PART_CPU + 1},
 	/* TRANSLATORS: column header, at most 11 characters */
-	{"time", N_("TIME"), N_("Cumulative CPU time, seconds (user + system)"),
+	{"time", N_("TIME"), N_("Cumulative CPU time, user + system (JSON: seconds)"),
 	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false, 0},
 	/* TRANSLATORS: column header, at most 6 characters */
 	{"threads", N_("THR"), N_("Number of threads"),

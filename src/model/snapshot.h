@@ -36,6 +36,10 @@ struct snapshot {
 	struct tv_task *procs;  /* sorted by tgid */
 	size_t nprocs;
 	size_t npvals;          /* plugin slots in every task's pvals */
+	/* what was asked of the sampler: sample_opts.needs and .thread_names, so
+	 * a view can tell whether this sample carries what it needs */
+	unsigned needs;
+	bool thread_names;
 	/* the whole system, whatever the filter: for headers */
 	size_t sys_procs, sys_threads, sys_running;
 	/* taskstats exit records: threads that ended since the previous refresh

@@ -31,6 +31,7 @@ void task_clear(struct tv_task *t, size_t npvals)
 	for (size_t i = 0; i < t->nexited; i++)
 		task_clear(&t->exited[i], npvals);
 	free(t->exited);
+	free(t->tnames);
 	if (t->pvals) {
 		for (size_t i = 0; i < npvals; i++)
 			free(t->pvals[i].s);

@@ -64,6 +64,15 @@ struct tv_pvalue {
 /* A start time that was not read. */
 #define TV_START_UNKNOWN UINT64_MAX
 
+/* task/TID/comm holds at most 15 bytes and a NUL (TASK_COMM_LEN). */
+#define TV_TNAME_MAX 16
+
+/* The name of one thread of a folded process (sample_opts.thread_names). */
+struct tv_tname {
+	int32_t tid;
+	char name[TV_TNAME_MAX]; /* raw kernel bytes, NUL-terminated */
+};
+
 struct tv_task {
 	int32_t tid;     /* == tgid on process rows */
 	int32_t tgid;
@@ -79,6 +88,9 @@ struct tv_task {
 	bool threads_complete; /* threads[] lists every thread of the group */
 	bool threads_are_rows; /* shown as rows (not only read for the process's sums) */
 	bool live_sums;        /* ctxt_* and the CPU wait are sums over live threads, not group counters */
+	/* PF_KTHREAD in the flags field of stat: a kernel thread (the TUI hides
+	 * them unless asked); process rows only */
+	bool kthread;
 
 	uint64_t start_ticks; /* clock ticks after boot; with tid, the identity of a task across refreshes */
 	int64_t uid;
@@ -120,6 +132,11 @@ struct tv_task {
 	 * final counters where the kernel's exit record gave them (else unknown) */
 	struct tv_task *exited;
 	size_t nexited;
+	/* process rows with threads_are_rows false: the name of every thread,
+	 * read only when sample_opts.thread_names asks (a text filter or a search
+	 * then matches the threads of folded processes); NULL otherwise */
+	struct tv_tname *tnames;
+	size_t ntnames;
 
 	char comm[TV_COMM_MAX]; /* raw kernel bytes, NUL-terminated */
 };

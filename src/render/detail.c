@@ -350,4 +350,16 @@ void detail_build(const struct tv_task *t, const struct tv_task *prev, double in
 		     _("A value followed by + is a lower bound: threads exited without telling what they did last "
 		       "(taskview sees their final counters only with CAP_NET_ADMIN)."),
 		     NULL);
+
+	if (!is_thread && t->cmdline) {
+		push(out, DETAIL_HEADING, _("Command line"), NULL);
+		detail_command(t, out);
+	}
+}
+
+void detail_command(const struct tv_task *t, struct detail_lines *out)
+{
+	/* the whole command line, which the table cuts; raw bytes of the task */
+	if (t->cmdline)
+		push(out, DETAIL_NOTE, t->cmdline, NULL);
 }

@@ -15,8 +15,8 @@ enum detail_kind {
 
 /*
  * Labels and values are translated, NUL-terminated and owned by the list.
- * They hold only text taskview wrote itself (no task names), but a renderer
- * should still pass them through its usual cell sanitizing.
+ * They hold text taskview wrote itself, except the note under "Command
+ * line": the task's raw command line. A renderer must sanitize them all.
  */
 struct detail_line {
 	enum detail_kind kind;
@@ -37,7 +37,8 @@ void detail_lines_free(struct detail_lines *l);
  * Replaces the content of out with the details of one row: task (IDs,
  * state, CPU time, start), every delay class (interval %, interval average,
  * events in the interval, cumulative count and total, max and min), memory
- * and context switches. Unknown figures read "-".
+ * and context switches, then a process's command line when it was read.
+ * Unknown figures read "-".
  *
  * t:         the task as sampled, with the derived fields delta_apply() set.
  * prev:      the same task in the previous sample, or NULL; used only for
@@ -49,5 +50,8 @@ void detail_lines_free(struct detail_lines *l);
  */
 void detail_build(const struct tv_task *t, const struct tv_task *prev, double interval, bool is_thread,
 		  struct detail_lines *out);
+
+/* Appends a process's command line as a note; nothing when it was not read. */
+void detail_command(const struct tv_task *t, struct detail_lines *out);
 
 #endif

@@ -414,7 +414,10 @@ struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct co
 		if (user)
 			discover_dir(h, user, true, cs);
 		free(user);
-		discover_dir(h, TV_PLUGINDIR, false, cs);
+		/* TASKVIEW_PLUGINDIR: the plugins of a build tree (meson devenv
+		 * sets it); with elevated privileges the built-in directory only */
+		const char *sys = secure ? NULL : secure_getenv("TASKVIEW_PLUGINDIR");
+		discover_dir(h, sys && *sys ? sys : TV_PLUGINDIR, false, cs);
 	}
 	return h;
 }

@@ -86,7 +86,12 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 	if (read_i64(&p, end, &v) < 0) /* 4 ppid */
 		return -1;
 	out->ppid = (int32_t)v;
-	for (int f = 5; f <= 13; f++) /* pgrp .. cmajflt */
+	for (int f = 5; f <= 8; f++) /* pgrp session tty_nr tpgid */
+		if (skip_field(&p, end) < 0)
+			return -1;
+	if (read_u64(&p, end, &out->flags) < 0) /* 9 flags */
+		return -1;
+	for (int f = 10; f <= 13; f++) /* minflt .. cmajflt */
 		if (skip_field(&p, end) < 0)
 			return -1;
 	if (read_u64(&p, end, &out->utime) < 0 || read_u64(&p, end, &out->stime) < 0)

@@ -13,11 +13,15 @@ struct proc_stat {
 	char comm[TV_COMM_MAX]; /* raw bytes between the first '(' and the last ')' */
 	char state;
 	int32_t ppid;
+	uint64_t flags;         /* PF_*: PROC_PF_KTHREAD marks a kernel thread */
 	uint64_t utime, stime;  /* clock ticks */
 	int32_t prio, nice;
 	int64_t nthreads;
 	uint64_t start_ticks;   /* since boot */
 };
+
+/* include/linux/sched.h: the task is a kernel thread */
+#define PROC_PF_KTHREAD 0x00200000ULL
 
 /* Parses /proc/PID/stat or /proc/PID/task/TID/stat. Returns 0, or -1 when malformed. */
 int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out);

@@ -287,6 +287,7 @@ static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double
 	t->t_cpu = when;
 	t->nthreads = st->nthreads;
 	t->start_ticks = st->start_ticks;
+	t->kthread = (st->flags & PROC_PF_KTHREAD) != 0;
 	memcpy(t->comm, st->comm, sizeof(t->comm));
 }
 
@@ -371,53 +372,6 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 	return 0;
 }
 
-/* For the text filter: does any thread name match? Reads only task/TID/comm. */
-static bool threads_match_text(struct sampler *s, int32_t pid, const struct filter *f)
-{
-	char path[48];
-	snprintf(path, sizeof(path), "%d/task", pid);
-	int fd = openat(s->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return false;
-	}
-	bool hit = false;
-	struct dirent *de;
-	while (!hit && (de = readdir(d))) {
-		char name[32];
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(name, sizeof(name), "%.16s/comm", de->d_name);
-		s->io.opens++;
-		s->io.reads++;
-		ssize_t n = proc_read_at(dirfd(d), name, s->buf, SAMPLER_READ_CAP);
-		if (n <= 0)
-			continue;
-		if (s->buf[n - 1] == '\n')
-			s->buf[n - 1] = '\0';
-		hit = filter_matches_text(f, s->buf, NULL);
-	}
-	closedir(d);
-	return hit;
-}
-
-/* The text filter matches the name, the command line or a thread's name. */
-static bool text_selected(struct sampler *s, const struct filter *f, struct tv_task *t)
-{
-	if (!f || !f->text)
-		return true;
-	sampler_cmdline_fill(s->cmd, t, INFINITY);
-	if (!t->cmdline) {
-		/* a filter must decide now: wait briefly for this one */
-		cmdline_wait(s->cmd, SAMPLER_CMDLINE_WAIT);
-		sampler_cmdline_fill(s->cmd, t, INFINITY);
-	}
-	return filter_matches_text(f, t->comm, t->cmdline) ||
-	       (t->nthreads > 1 && threads_match_text(s, t->tgid, f));
-}
-
 static int cmp_task_tgid(const void *a, const void *b)
 {
 	const struct tv_task *x = a, *y = b;
@@ -464,6 +418,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	memset(out, 0, sizeof(*out));
 	memset(&s->io, 0, sizeof(s->io));
 	out->npvals = s->npvals;
+	out->needs = o->needs;
+	out->thread_names = o->thread_names;
 	out->mono = clock_now(CLOCK_MONOTONIC);
 	out->wall = clock_now(CLOCK_REALTIME);
 	out->boot_offset = clock_now(CLOCK_BOOTTIME) - out->mono;
@@ -503,8 +459,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 			continue;
 		struct tv_task *t = &out->procs[k];
 		struct lead_status lead;
-		if (process_read(s, pid, t, sel, &lead) < 0 || (cg && !process_cgroup(s, t, o->filter)) ||
-		    !text_selected(s, o->filter, t)) {
+		if (process_read(s, pid, t, sel, &lead) < 0 || (cg && !process_cgroup(s, t, o->filter))) {
 			task_clear(t, 0);
 			continue;
 		}

@@ -15,7 +15,10 @@ struct cmdline_cache;
 
 struct sample_opts {
 	unsigned needs;                 /* enum col_need bits of the shown columns */
-	const struct filter *filter;    /* may be NULL */
+	/* may be NULL; its PIDs and user select the processes read. Its text is
+	 * not used here: the view matches it (rows_build), so that typing a
+	 * filter works on the sample already taken */
+	const struct filter *filter;
 	bool all_threads;               /* -H: read the threads of every shown process */
 	/* processes unfolded in the TUI: a callback, or a sorted list; none = none */
 	bool (*expanded)(void *ctx, int32_t tgid);
@@ -28,6 +31,11 @@ struct sample_opts {
 	                                   key that needs it */
 	double cmdline_wait;            /* seconds to wait for command lines not read yet (0: none) */
 	int32_t peaks_tid;              /* a thread row whose delay extremes are kept (tv_task.peaks); 0: none */
+	/* Read the name of every thread of the folded processes (task/TID/comm)
+	 * into tv_task.tnames: a text filter and the TUI's search match thread
+	 * names without unfolding. Added for the TUI; costs one small read per
+	 * thread, so only while a filter or search is in use. */
+	bool thread_names;
 };
 
 /* Returns NULL and sets *err (malloc'd) when /proc cannot be used. */

@@ -15,7 +15,6 @@
 
 #define SAMPLER_READ_CAP 65536
 #define SAMPLER_CMDLINE_AGE 10.0  /* seconds before a shown command line is read again */
-#define SAMPLER_CMDLINE_WAIT 0.2  /* what a text filter waits for a command line not read yet */
 
 /* What one refresh read, for the cost figures and their regression test. */
 struct sampler_io {

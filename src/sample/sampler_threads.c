@@ -232,6 +232,39 @@ static int cmp_task_tid(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
+/*
+ * The names of the threads of a folded process (sample_opts.thread_names: a
+ * filter or a search matches them). Threads summed without taskstats have
+ * theirs from status already; else task/TID/comm is read, only while asked.
+ */
+static void thread_names(struct sampler *s, struct tracked_proc *tp, struct tv_task *p, bool known)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < tp->nthreads; i++)
+		n += tp->threads[i].seen;
+	p->tnames = calloc(n ? n : 1, sizeof(*p->tnames));
+	if (!p->tnames)
+		return;
+	for (size_t i = 0; i < tp->nthreads; i++) {
+		struct tracked_thread *th = &tp->threads[i];
+		if (!th->seen)
+			continue;
+		if (!known || !th->comm[0]) {
+			char path[64];
+			snprintf(path, sizeof(path), "%d/task/%d/comm", tp->pid, th->tid);
+			ssize_t k = sampler_read(s, NULL, path);
+			if (k <= 0)
+				continue; /* gone */
+			if (s->buf[k - 1] == '\n')
+				s->buf[k - 1] = '\0';
+			tracked_copy_name(th->comm, sizeof(th->comm), s->buf);
+		}
+		struct tv_tname *tn = &p->tnames[p->ntnames++];
+		tn->tid = th->tid;
+		tracked_copy_name(tn->name, sizeof(tn->name), th->comm);
+	}
+}
+
 void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct tv_task *p,
 			  const struct lead_status *lead)
 {
@@ -240,8 +273,9 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	/* without taskstats, the process's switches and CPU wait are its threads' sums */
 	bool sums = !ts && (o->needs & (NEED_CTXT | NEED_DELAY));
 	bool zombie = p->state == 'Z' && p->nthreads > 1;
+	bool names = o->thread_names && !shown && p->nthreads > 1;
 	struct tracked_proc *tp = tracked_find(&s->tr, p->tgid);
-	if (!tp || (!shown && !sums && !zombie))
+	if (!tp || (!shown && !sums && !zombie && !names))
 		return;
 	tp->live_tid = 0;
 	bool listed = false;
@@ -268,8 +302,11 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	}
 	if (zombie)
 		zombie_leader(s, tp, p);
-	if (!shown && !sums)
+	if (!shown && !sums) {
+		if (names)
+			thread_names(s, tp, p, false);
 		return;
+	}
 
 	size_t cap = tp->nthreads + 4, n = 0;
 	p->threads = malloc(cap * sizeof(*p->threads));
@@ -326,4 +363,6 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	p->threads_are_rows = shown;
 	if (!ts)
 		sums_from_threads(p);
+	if (names)
+		thread_names(s, tp, p, true);
 }

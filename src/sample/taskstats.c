@@ -247,7 +247,7 @@ static bool ts_read_datagram(struct ts_client *c, struct ts_window *w, struct ts
 		if (!ts_handle(c, w, b, &rep)) {
 			ts_fail(c, TS_NO_PERMISSION,
 				N_("per-task delays need CAP_NET_ADMIN in the initial user namespace: "
-				   "run as root or give the binary `setcap cap_net_admin+ep`"), NULL);
+				   "run as root; taskview(1), DELAY ACCOUNTING, gives the other ways"), NULL);
 			return false;
 		}
 	}

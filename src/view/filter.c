@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/task.h"
 #include "util/num.h"
 #include "util/text.h"
 
@@ -121,4 +120,19 @@ bool filter_matches_text(const struct filter *f, const char *comm, const char *c
 		return true;
 	return (comm && text_contains_icase(comm, f->text)) ||
 	       (cmdline && text_contains_icase(cmdline, f->text));
+}
+
+bool filter_matches_task(const struct filter *f, const struct tv_task *proc)
+{
+	if (!f || !f->text)
+		return true;
+	if (filter_matches_text(f, proc->comm, proc->cmdline))
+		return true;
+	for (size_t i = 0; i < proc->nthreads_read; i++)
+		if (proc->threads_are_rows && text_contains_icase(proc->threads[i].comm, f->text))
+			return true;
+	for (size_t i = 0; i < proc->ntnames; i++)
+		if (text_contains_icase(proc->tnames[i].name, f->text))
+			return true;
+	return false;
 }

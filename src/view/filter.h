@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/task.h"
+
 struct filter {
 	int32_t *pids;   /* sorted, unique; a TID in the list selects its process */
 	size_t npids;
@@ -30,5 +32,8 @@ bool filter_wants_pid(const struct filter *f, int32_t id);
 bool filter_wants_uid(const struct filter *f, int64_t uid);
 /* Case-insensitive substring of the command line or the name. */
 bool filter_matches_text(const struct filter *f, const char *comm, const char *cmdline);
+/* Whether the text names the process, its command line or one of its
+ * threads (thread rows read, or the names of a folded process's threads). */
+bool filter_matches_task(const struct filter *f, const struct tv_task *proc);
 
 #endif

@@ -1,7 +1,9 @@
 #include "view/rows.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "model/group.h"
 #include "view/sort.h"
 
 bool view_threads_shown(const struct view_opts *vo, const struct tv_task *proc)
@@ -11,45 +13,310 @@ bool view_threads_shown(const struct view_opts *vo, const struct tv_task *proc)
 	return vo->all_threads || (vo->expanded && vo->expanded(vo->expanded_ctx, proc->tgid));
 }
 
+bool view_wants(const struct view_opts *vo, const struct tv_task *proc)
+{
+	const struct filter *f = vo->filter;
+	bool listed = f && f->npids && filter_wants_pid(f, proc->tgid);
+	if (vo->hide_kthreads && proc->kthread && !listed)
+		return false;
+	return filter_wants_uid(f, proc->uid) && filter_matches_task(f, proc);
+}
+
+/* A process's thread rows follow it when it is unfolded, unless its one
+ * thread is its leader: that row would only repeat the process's. */
+static bool rows_show_threads(const struct view_opts *vo, const struct tv_task *p)
+{
+	if (!view_threads_shown(vo, p) || p->nthreads_read == 0)
+		return false;
+	return p->nthreads_read > 1 || p->threads[0].tid != p->tgid;
+}
+
+struct builder {
+	const struct view_opts *vo;
+	const struct column *col;
+	bool desc;
+	struct rows *out;
+	const struct tv_task **threads; /* scratch for sorting one process's threads */
+};
+
+static struct row *rows_push(struct builder *b, const struct tv_task *t, bool is_thread)
+{
+	struct row *r = &b->out->v[b->out->n++];
+	memset(r, 0, sizeof(*r));
+	r->task = t;
+	r->is_thread = is_thread;
+	return r;
+}
+
+/* The thread rows of p, sorted like the processes; depth/rails as in the tree. */
+static int rows_push_threads(struct builder *b, const struct tv_task *p, bool tree, unsigned depth, uint32_t rails,
+			     bool children_follow)
+{
+	for (size_t j = 0; j < p->nthreads_read; j++)
+		b->threads[j] = &p->threads[j];
+	sort_tasks(b->threads, p->nthreads_read, b->col, b->desc);
+	for (size_t j = 0; j < p->nthreads_read; j++) {
+		struct row *r = rows_push(b, b->threads[j], true);
+		r->last_thread = j + 1 == p->nthreads_read;
+		r->tree = tree;
+		r->depth = depth;
+		r->rails = rails;
+		r->last = r->last_thread && !children_follow;
+	}
+	return 0;
+}
+
+static void rows_flat(struct builder *b, const struct tv_task **procs, size_t n)
+{
+	sort_tasks(procs, n, b->col, b->desc);
+	for (size_t i = 0; i < n; i++) {
+		const struct tv_task *p = procs[i];
+		bool shown = rows_show_threads(b->vo, p);
+		struct row *r = rows_push(b, p, false);
+		r->unfolded = shown;
+		if (shown)
+			rows_push_threads(b, p, false, 1, 0, false);
+	}
+}
+
+/* ---- the process tree ---- */
+
+struct tree {
+	const struct tv_task **kids;   /* children of each node, grouped by parent */
+	size_t *first, *count;         /* by snapshot index */
+	bool *wanted, *visited;
+	const struct tv_task *base;    /* s->procs */
+};
+
+static size_t tree_id(const struct tree *tr, const struct tv_task *p)
+{
+	return (size_t)(p - tr->base);
+}
+
+/* Adds every process of p's subtree (p included) to g; marks them visited. */
+static int tree_sum(struct tree *tr, const struct tv_task *p, struct group_sum *g)
+{
+	size_t cap = 16, n = 0;
+	const struct tv_task **stack = malloc(cap * sizeof(*stack));
+	if (!stack)
+		return -1;
+	stack[n++] = p;
+	tr->visited[tree_id(tr, p)] = true;
+	while (n) {
+		const struct tv_task *t = stack[--n];
+		group_sum_add(g, t);
+		size_t id = tree_id(tr, t);
+		for (size_t k = 0; k < tr->count[id]; k++) {
+			const struct tv_task *c = tr->kids[tr->first[id] + k];
+			if (tr->visited[tree_id(tr, c)])
+				continue;
+			tr->visited[tree_id(tr, c)] = true;
+			if (n == cap) {
+				const struct tv_task **ns = realloc(stack, 2 * cap * sizeof(*stack));
+				if (!ns) {
+					free(stack);
+					return -1;
+				}
+				stack = ns;
+				cap *= 2;
+			}
+			stack[n++] = c;
+		}
+	}
+	free(stack);
+	return 0;
+}
+
+struct frame {
+	const struct tv_task **list;
+	size_t n, i;
+};
+
+/* Depth-first from the nodes of list: each process, its threads when
+ * unfolded, then its children, or its subtree's sums when collapsed. */
+static int tree_walk(struct builder *b, struct tree *tr, const struct tv_task **list, size_t nlist)
+{
+	size_t cap = 16, depth = 0;
+	struct frame *st = malloc(cap * sizeof(*st));
+	if (!st)
+		return -1;
+	st[0] = (struct frame){list, nlist, 0};
+	uint32_t rails = 0;
+	for (;;) {
+		struct frame *f = &st[depth];
+		if (f->i == f->n) {
+			if (depth == 0)
+				break;
+			depth--;
+			continue;
+		}
+		const struct tv_task *p = f->list[f->i++];
+		size_t id = tree_id(tr, p);
+		if (tr->visited[id])
+			continue;
+		tr->visited[id] = true;
+		/* the rest of this level decides whether a line runs past this row */
+		bool last = true;
+		for (size_t k = f->i; k < f->n && last; k++)
+			last = tr->visited[tree_id(tr, f->list[k])];
+		unsigned d = depth < ROW_DEPTH_MAX ? (unsigned)depth : ROW_DEPTH_MAX;
+		/* rails of this row: the levels above it whose rows continue */
+		uint32_t mask = d >= 2 ? (d - 1 >= 32 ? UINT32_MAX : ((1u << (d - 1)) - 1)) : 0;
+		uint32_t my_rails = rails & mask;
+		bool has_kids = tr->count[id] > 0;
+		bool collapsed = has_kids && b->vo->collapsed && b->vo->collapsed(b->vo->collapsed_ctx, p->tgid);
+		const struct tv_task *shown = p;
+		if (collapsed) {
+			struct group_sum g;
+			group_sum_init(&g);
+			tr->visited[id] = false; /* tree_sum marks it again */
+			if (tree_sum(tr, p, &g) < 0) {
+				free(st);
+				return -1;
+			}
+			struct tv_task *sum = &b->out->sums[b->out->nsums++];
+			*sum = *p;
+			group_sum_apply(&g, sum);
+			shown = sum;
+		}
+		bool threads = !collapsed && rows_show_threads(b->vo, p);
+		struct row *r = rows_push(b, shown, false);
+		r->tree = true;
+		r->unfolded = threads;
+		r->has_children = has_kids;
+		r->collapsed = collapsed;
+		r->last = last;
+		r->depth = d;
+		r->rails = my_rails;
+		/* what is drawn below this row at its own level */
+		uint32_t below = my_rails;
+		if (d >= 1 && d - 1 < 32 && !last)
+			below |= 1u << (d - 1);
+		if (threads)
+			rows_push_threads(b, p, true, d + 1 <= ROW_DEPTH_MAX ? d + 1 : ROW_DEPTH_MAX, below,
+					  has_kids && !collapsed);
+		if (!has_kids || collapsed)
+			continue;
+		if (depth + 1 == cap) {
+			struct frame *ns = realloc(st, 2 * cap * sizeof(*st));
+			if (!ns) {
+				free(st);
+				return -1;
+			}
+			st = ns;
+			cap *= 2;
+		}
+		depth++;
+		st[depth] = (struct frame){&tr->kids[tr->first[id]], tr->count[id], 0};
+		/* a line at level d - 1 runs on while this row has siblings below */
+		rails = below;
+	}
+	free(st);
+	return 0;
+}
+
+static int rows_tree(struct builder *b, const struct snapshot *s, const struct tv_task **procs, size_t n)
+{
+	size_t np = s->nprocs;
+	struct tree tr = {.base = s->procs};
+	tr.kids = malloc((n ? n : 1) * sizeof(*tr.kids));
+	tr.first = calloc(np ? np : 1, sizeof(*tr.first));
+	tr.count = calloc(np ? np : 1, sizeof(*tr.count));
+	tr.wanted = calloc(np ? np : 1, sizeof(*tr.wanted));
+	tr.visited = calloc(np ? np : 1, sizeof(*tr.visited));
+	size_t *parent = malloc((np ? np : 1) * sizeof(*parent));
+	const struct tv_task **roots = malloc((n ? n : 1) * sizeof(*roots));
+	int rc = -1;
+	if (!tr.kids || !tr.first || !tr.count || !tr.wanted || !tr.visited || !parent || !roots)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		tr.wanted[tree_id(&tr, procs[i])] = true;
+	/* a parent outside the view (filtered, gone, PID 0) makes a root */
+	size_t nroots = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct tv_task *p = procs[i];
+		const struct tv_task *pp = p->ppid != p->tgid ? snapshot_find(s, p->ppid) : NULL;
+		size_t id = tree_id(&tr, p);
+		parent[id] = pp && tr.wanted[tree_id(&tr, pp)] ? tree_id(&tr, pp) : SIZE_MAX;
+		if (parent[id] == SIZE_MAX)
+			roots[nroots++] = p;
+		else
+			tr.count[parent[id]]++;
+	}
+	size_t at = 0;
+	for (size_t id = 0; id < np; id++) {
+		tr.first[id] = at;
+		at += tr.count[id];
+		tr.count[id] = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t id = tree_id(&tr, procs[i]);
+		if (parent[id] != SIZE_MAX)
+			tr.kids[tr.first[parent[id]] + tr.count[parent[id]]++] = procs[i];
+	}
+	/* siblings in the order of the sort column */
+	sort_tasks(roots, nroots, b->col, b->desc);
+	for (size_t id = 0; id < np; id++)
+		if (tr.count[id] > 1)
+			sort_tasks(&tr.kids[tr.first[id]], tr.count[id], b->col, b->desc);
+	if (tree_walk(b, &tr, roots, nroots) < 0)
+		goto out;
+	/* a cycle of parents (PIDs reused between reads) has no root: its
+	 * members follow as roots of their own */
+	for (size_t i = 0; i < n; i++)
+		if (!tr.visited[tree_id(&tr, procs[i])] && tree_walk(b, &tr, &procs[i], 1) < 0)
+			goto out;
+	rc = 0;
+out:
+	free(tr.kids);
+	free(tr.first);
+	free(tr.count);
+	free(tr.wanted);
+	free(tr.visited);
+	free(parent);
+	free(roots);
+	return rc;
+}
+
 int rows_build(const struct snapshot *s, const struct view_opts *vo, struct rows *out)
 {
-	out->v = NULL;
-	out->n = 0;
-	const struct column *col = &vo->cs->cols[vo->sort_col];
-	bool desc = col->sort_descending != vo->reverse;
-	size_t total = s->nprocs;
-	for (size_t i = 0; i < s->nprocs; i++)
-		if (view_threads_shown(vo, &s->procs[i]))
-			total += s->procs[i].nthreads_read;
+	memset(out, 0, sizeof(*out));
+	struct builder b = {.vo = vo, .out = out};
+	b.col = &vo->cs->cols[vo->sort_col];
+	b.desc = b.col->sort_descending != vo->reverse;
+	size_t total = 0, nsel = 0, maxthreads = 0;
 	const struct tv_task **procs = malloc((s->nprocs ? s->nprocs : 1) * sizeof(*procs));
-	out->v = malloc((total ? total : 1) * sizeof(*out->v));
-	const struct tv_task **threads = NULL;
-	if (!procs || !out->v)
-		goto fail;
-	for (size_t i = 0; i < s->nprocs; i++)
-		procs[i] = &s->procs[i];
-	sort_tasks(procs, s->nprocs, col, desc);
+	if (!procs)
+		return -1;
 	for (size_t i = 0; i < s->nprocs; i++) {
-		const struct tv_task *p = procs[i];
-		bool shown = view_threads_shown(vo, p);
-		out->v[out->n++] = (struct row){p, false, false, shown};
-		if (!shown || p->nthreads_read == 0)
+		const struct tv_task *p = &s->procs[i];
+		if (!view_wants(vo, p))
 			continue;
-		const struct tv_task **nt = realloc(threads, p->nthreads_read * sizeof(*threads));
-		if (!nt)
-			goto fail;
-		threads = nt;
-		for (size_t j = 0; j < p->nthreads_read; j++)
-			threads[j] = &p->threads[j];
-		sort_tasks(threads, p->nthreads_read, col, desc);
-		for (size_t j = 0; j < p->nthreads_read; j++)
-			out->v[out->n++] = (struct row){threads[j], true, j + 1 == p->nthreads_read, false};
+		procs[nsel++] = p;
+		total++;
+		if (rows_show_threads(vo, p)) {
+			total += p->nthreads_read;
+			if (p->nthreads_read > maxthreads)
+				maxthreads = p->nthreads_read;
+		}
 	}
-	free(threads);
+	out->v = malloc((total ? total : 1) * sizeof(*out->v));
+	b.threads = malloc((maxthreads ? maxthreads : 1) * sizeof(*b.threads));
+	if (vo->tree)
+		out->sums = malloc((nsel ? nsel : 1) * sizeof(*out->sums));
+	if (!out->v || !b.threads || (vo->tree && !out->sums))
+		goto fail;
+	if (vo->tree) {
+		if (rows_tree(&b, s, procs, nsel) < 0)
+			goto fail;
+	} else {
+		rows_flat(&b, procs, nsel);
+	}
+	free(b.threads);
 	free(procs);
 	return 0;
 fail:
-	free(threads);
+	free(b.threads);
 	free(procs);
 	rows_free(out);
 	return -1;
@@ -58,6 +325,6 @@ fail:
 void rows_free(struct rows *r)
 {
 	free(r->v);
-	r->v = NULL;
-	r->n = 0;
+	free(r->sums);
+	memset(r, 0, sizeof(*r));
 }

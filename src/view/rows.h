@@ -8,17 +8,33 @@
 
 #include "model/column.h"
 #include "model/snapshot.h"
+#include "view/filter.h"
+
+/* Tree levels drawn; deeper rows are drawn at this depth. */
+#define ROW_DEPTH_MAX 32
 
 struct row {
 	const struct tv_task *task;
 	bool is_thread;
 	bool last_thread;     /* the last thread row of its process (tree glyphs) */
 	bool unfolded;        /* process rows: its threads follow */
+	/* the process tree (view_opts.tree); all zero in the flat view */
+	bool tree;
+	bool has_children;    /* child processes in the view */
+	bool collapsed;       /* they are hidden; task is a copy carrying their sums */
+	bool last;            /* the last row under its parent */
+	unsigned depth;       /* 0 for a root, else its parent's + 1 (at most ROW_DEPTH_MAX) */
+	uint32_t rails;       /* bit k: the ancestor at depth k + 1 has rows below: a line at level k */
 };
 
 struct rows {
 	struct row *v;
 	size_t n;
+	/* copies of collapsed processes carrying their subtree's sums; rows
+	 * point into it. Borrowed pointers inside (threads, pvals) stay the
+	 * snapshot's. */
+	struct tv_task *sums;
+	size_t nsums;
 };
 
 struct view_opts {
@@ -28,10 +44,19 @@ struct view_opts {
 	bool all_threads;
 	bool (*expanded)(void *ctx, int32_t tgid);
 	void *expanded_ctx;
+	/* the user and the text of this filter select processes (its PIDs were
+	 * the sampler's to apply); NULL: every process of the snapshot */
+	const struct filter *filter;
+	bool hide_kthreads;  /* except those whose PID the filter lists */
+	bool tree;           /* processes under their parents */
+	bool (*collapsed)(void *ctx, int32_t tgid); /* tree: subtrees hidden */
+	void *collapsed_ctx;
 };
 
 int rows_build(const struct snapshot *s, const struct view_opts *vo, struct rows *out);
 void rows_free(struct rows *r);
 bool view_threads_shown(const struct view_opts *vo, const struct tv_task *proc);
+/* Whether the view shows this process at all (filter, kernel threads). */
+bool view_wants(const struct view_opts *vo, const struct tv_task *proc);
 
 #endif

@@ -117,7 +117,9 @@ def check_tui(exe, env, tr, home):
     try:
         for _ in range(100):
             screen = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True).stdout
-            heads = [x.split() for x in screen.splitlines() if x.split()[:1] == want[:1]]
+            # the sort column's header is followed by a mark of the direction
+            heads = [x.replace("\u25bc", " ").replace("\u25b2", " ").split() for x in screen.splitlines()
+                     if x.split()[:1] == want[:1]]
             if label in screen and heads and heads[0] == want:
                 after = screen.split(label, 1)[1].split()
                 if after and any(" ".join(after).startswith(st) for st in states):

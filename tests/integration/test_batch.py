@@ -194,6 +194,13 @@ def test_cli_errors():
 def test_missing_pid_exits_1():
     r = run("-b", "-p", "999999999"[:7] if False else "4194303", "-d", "0.1")
     check(r.returncode == 1 and "4194303" in r.stderr, f"no such process: {r.returncode} {r.stderr}")
+    # PID 1 exists: the message names the option that leaves it out, not "no such process"
+    r = run("-b", "-p", "1", "-u", "nobody", "-d", "0.1", env={**os.environ, "LC_ALL": "C", "LANGUAGE": ""})
+    check(r.returncode == 1 and "-u" in r.stderr and "no such process" not in r.stderr,
+          f"-u nobody -p 1: {r.returncode} {r.stderr}")
+    r = run("-b", "-p", "1", "-F", "no-such-text-anywhere", "-d", "0.1", env={**os.environ, "LC_ALL": "C", "LANGUAGE": ""})
+    check(r.returncode == 1 and "-F" in r.stderr and "no such process" not in r.stderr,
+          f"-F without a match -p 1: {r.returncode} {r.stderr}")
 
 
 def test_list_columns_and_help():

@@ -4,10 +4,8 @@ Uses a private tmux server (its own socket, no user config), a fixed window
 size, and HOME/XDG_CONFIG_HOME in a temporary directory. Exit 77 (skip) when
 tmux is missing. Python 3 standard library only.
 """
-import json
 import os
 import re
-import shlex
 import shutil
 import signal
 import subprocess
@@ -16,146 +14,8 @@ import tempfile
 import time
 import traceback
 
-TASKVIEW = os.environ.get("TASKVIEW", "taskview")
-WORKLOAD = os.environ.get("WORKLOAD", "")
-WIDTH, HEIGHT = 120, 40
-
-
-class Tmux:
-    def __init__(self, home):
-        self.sock = f"tvtest-{os.getpid()}"
-        self.home = home
-        self.n = 0
-
-    def cmd(self, *args, check=True):
-        r = subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", *args],
-                           capture_output=True, text=True, errors="replace")
-        if check and r.returncode != 0:
-            raise AssertionError(f"tmux {args[0]} failed: {r.stderr.strip()}")
-        return r.stdout
-
-    def start(self, args, env=None, width=WIDTH, height=HEIGHT):
-        """Runs taskview in a new session; the shell prints its exit status after."""
-        self.n += 1
-        name = f"s{self.n}"
-        envs = {"HOME": self.home, "XDG_CONFIG_HOME": os.path.join(self.home, "cfg"),
-                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-        envs.update(env or {})
-        assign = " ".join(f"{k}={shlex.quote(v)}" for k, v in envs.items())
-        line = f"env {assign} {shlex.quote(TASKVIEW)} {' '.join(shlex.quote(a) for a in args)}; " \
-               f"echo EXIT=$?; sleep 60"
-        self.cmd("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "sh", "-c", line)
-        return name
-
-    def keys(self, session, *keys):
-        self.cmd("send-keys", "-t", session, *keys)
-
-    def text(self, session, escapes=False):
-        return self.cmd("capture-pane", "-p", *(["-e"] if escapes else []), "-t", session)
-
-    def wait(self, session, pred, what, timeout=6.0):
-        """Polls the screen until pred(text) holds."""
-        end = time.monotonic() + timeout
-        text = ""
-        while time.monotonic() < end:
-            text = self.text(session)
-            if pred(text):
-                return text
-            time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}; screen:\n{text}")
-
-    def wait_for(self, session, needle, timeout=6.0):
-        return self.wait(session, lambda t: needle in t, repr(needle), timeout)
-
-    def wait_gone(self, session, needle, timeout=6.0):
-        return self.wait(session, lambda t: needle not in t, f"{needle!r} to go", timeout)
-
-    def wait_exit(self, session, timeout=6.0):
-        """The exit status the shell printed after taskview ended."""
-        text = self.wait(session, lambda x: re.search(r"(?m)^EXIT=\d+", x), "exit", timeout)
-        return int(re.search(r"(?m)^EXIT=(\d+)", text).group(1)), text
-
-    def alive(self, session):
-        return not re.search(r"(?m)^EXIT=\d+", self.text(session))
-
-    def taskview_pid(self, session):
-        sh = int(self.cmd("display", "-p", "-t", session, "#{pane_pid}").strip())
-        with open(f"/proc/{sh}/task/{sh}/children") as f:
-            kids = f.read().split()
-        return int(kids[0]) if kids else None
-
-    def quit(self, session):
-        self.keys(session, "q")
-        rc, text = self.wait_exit(session)
-        self.cmd("kill-session", "-t", session, check=False)
-        assert rc == 0, f"exit status {rc}: {text}"
-        return text
-
-    def kill_server(self):
-        self.cmd("kill-server", check=False)
-
-
-class Workload:
-    """tv-workload with named threads, or a python stand-in when it is not built."""
-
-    def __init__(self, *args):
-        if WORKLOAD and os.access(WORKLOAD, os.X_OK):
-            cmd = [WORKLOAD, "--seconds", "120", *args]
-        else:
-            # from a file, so the command line stays short enough to read on screen
-            path = os.path.join(tempfile.gettempdir(), f"tv-standin-{os.getpid()}.py")
-            with open(path, "w") as f:
-                f.write(STANDIN)
-            cmd = [sys.executable, path, *args]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-        info = json.loads(self.proc.stdout.readline())
-        self.pid = info["pid"]
-        self.threads = info["threads"]
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-
-
-# a process with named threads, printing the same ready line as tv-workload
-STANDIN = r"""
-import ctypes, json, os, sys, threading, time
-libc = ctypes.CDLL(None)
-args = sys.argv[1:]
-if "--name" in args:
-    libc.prctl(15, args[args.index("--name") + 1].encode("latin-1", "surrogateescape"), 0, 0, 0)
-tids = {}
-def run(name):
-    libc.prctl(15, name.encode(), 0, 0, 0)
-    tids[name] = threading.get_native_id()
-    time.sleep(120)
-for n in ("pingA", "pingB", "sleeper-1"):
-    threading.Thread(target=run, args=(n,), daemon=True).start()
-while len(tids) < 3:
-    time.sleep(0.01)
-print(json.dumps({"pid": os.getpid(), "threads": tids}), flush=True)
-time.sleep(120)
-"""
-
-
-def has_colour(screen):
-    """Whether an SGR sequence in screen sets a foreground or background colour."""
-    for params in re.findall(r"\x1b\[([0-9;]*)m", screen):
-        for p in params.split(";"):
-            if p and (30 <= int(p) <= 38 or 40 <= int(p) <= 48 or 90 <= int(p) <= 107):
-                return True
-    return False
-
-
-def table_rows(text):
-    """Screen lines below the column headers."""
-    lines = text.splitlines()
-    for i, l in enumerate(lines):
-        if l.lstrip().startswith("PID "):
-            return lines[i + 1:]
-    return []
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tmuxlib import Tmux, Workload, has_colour, table_rows  # noqa: E402
 
 def test_fold_unfold(t):
     w = Workload("--ping", "--sleepers", "2", "--name", "tv-fold")
@@ -273,7 +133,7 @@ def test_detail_panel(t):
         t.wait_for(s, "Delays (interval")
         t.keys(s, "Escape")
         text = t.wait_gone(s, "VmPTE")
-        assert "tv-detail" in text and "F10Quit" in text and re.search(r"(?m)^ +PID ", text), text
+        assert "tv-detail" in text and "F10Quit" in text and re.search(r"(?m)^ +PID[ \u25b2\u25bc]", text), text
         # a thread row; q and i close the panel without quitting
         t.keys(s, "Enter")
         t.wait_for(s, "pingA")

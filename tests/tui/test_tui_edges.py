@@ -16,7 +16,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_tui import Tmux, Workload  # noqa: E402
+from tmuxlib import Tmux, Workload  # noqa: E402
 
 FAULT_INJECT = os.environ.get("FAULT_INJECT", "")
 BUILD_DIR = os.environ.get("BUILD_DIR", "")

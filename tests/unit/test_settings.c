@@ -41,7 +41,10 @@ START_TEST(good_file)
 				   "sort=vm_rss\n"
 				   "reverse=1\n"
 				   "delay=2.5\r\n"
-				   "threads=false\n";
+				   "threads=false\n"
+				   "tree=1\n"
+				   "kernel_threads=yes\n"
+				   "mouse=0\n";
 	struct settings s;
 	struct warnings w;
 	parse(text, strlen(text), &s, &w);
@@ -52,6 +55,9 @@ START_TEST(good_file)
 	ck_assert_int_eq(s.reverse, 1);
 	ck_assert_double_eq(s.delay, 2.5);
 	ck_assert_int_eq(s.threads, 0);
+	ck_assert_int_eq(s.tree, 1);
+	ck_assert_int_eq(s.kernel_threads, 1);
+	ck_assert_int_eq(s.mouse, 0);
 	settings_free(&s);
 }
 END_TEST
@@ -258,6 +264,8 @@ START_TEST(format_round_trip)
 	a.reverse = 0;
 	a.delay = 0.5;
 	a.threads = 1;
+	a.tree = 1;
+	a.kernel_threads = 0;
 	struct buf b;
 	buf_init(&b);
 	settings_format(&b, &a);
@@ -270,6 +278,9 @@ START_TEST(format_round_trip)
 	ck_assert_int_eq(c.reverse, 0);
 	ck_assert_double_eq(c.delay, 0.5);
 	ck_assert_int_eq(c.threads, 1);
+	ck_assert_int_eq(c.tree, 1);
+	ck_assert_int_eq(c.kernel_threads, 0);
+	ck_assert_int_eq(c.mouse, -1); /* not set, not written */
 	buf_free(&b);
 	settings_free(&a);
 	settings_free(&c);

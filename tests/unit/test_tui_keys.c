@@ -3,9 +3,9 @@
 #include <curses.h>
 #include <string.h>
 
-#include "render/tui/expset.h"
-#include "render/tui/input.h"
-#include "render/tui/keymap.h"
+#include "tui/expset.h"
+#include "tui/input.h"
+#include "tui/keymap.h"
 
 START_TEST(htop_keys)
 {
@@ -43,6 +43,31 @@ START_TEST(htop_keys)
 	ck_assert_int_eq(keymap_lookup('L' & 0x1f), ACT_REDRAW);
 	ck_assert_int_eq(keymap_lookup(27), ACT_ESCAPE);
 	ck_assert_int_eq(keymap_lookup('i'), ACT_DETAIL);
+	/* htop's sort keys, tree, kernel threads, follow, tags, renice */
+	ck_assert_int_eq(keymap_lookup('P'), ACT_SORT_CPU);
+	ck_assert_int_eq(keymap_lookup('M'), ACT_SORT_MEM);
+	ck_assert_int_eq(keymap_lookup('T'), ACT_SORT_TIME);
+	ck_assert_int_eq(keymap_lookup('N'), ACT_SORT_PID);
+	ck_assert_int_eq(keymap_lookup(KEY_F(5)), ACT_TREE);
+	ck_assert_int_eq(keymap_lookup('t'), ACT_TREE);
+	ck_assert_int_eq(keymap_lookup('K'), ACT_KTHREADS);
+	ck_assert_int_eq(keymap_lookup('F'), ACT_FOLLOW);
+	ck_assert_int_eq(keymap_lookup(' '), ACT_TAG);
+	ck_assert_int_eq(keymap_lookup('c'), ACT_TAG_CHILDREN);
+	ck_assert_int_eq(keymap_lookup('U'), ACT_UNTAG_ALL);
+	ck_assert_int_eq(keymap_lookup(KEY_F(7)), ACT_NICE_DOWN);
+	ck_assert_int_eq(keymap_lookup(']'), ACT_NICE_DOWN);
+	ck_assert_int_eq(keymap_lookup(KEY_F(8)), ACT_NICE_UP);
+	ck_assert_int_eq(keymap_lookup('['), ACT_NICE_UP);
+	ck_assert_int_eq(keymap_lookup('w'), ACT_COMMAND);
+	ck_assert_int_eq(keymap_lookup('7'), ACT_PID_JUMP);
+	/* sideways scrolling keeps clear of Left/Right (fold and unfold) */
+	ck_assert_int_eq(keymap_lookup(KEY_SRIGHT), ACT_SCROLL_RIGHT);
+	ck_assert_int_eq(keymap_lookup(KEY_SLEFT), ACT_SCROLL_LEFT);
+	ck_assert_int_eq(keymap_lookup('}'), ACT_SCROLL_RIGHT);
+	ck_assert_int_eq(keymap_lookup('{'), ACT_SCROLL_LEFT);
+	ck_assert_int_eq(keymap_lookup('$'), ACT_SCROLL_END);
+	ck_assert_int_eq(keymap_lookup('^'), ACT_SCROLL_START);
 }
 END_TEST
 
@@ -60,8 +85,10 @@ START_TEST(help_covers_every_action)
 		bool found = false;
 		for (size_t i = 0; i < n; i++)
 			found |= (int)h[i].action == a;
-		/* paging shares a line with PgUp; End with Home */
-		if (a == ACT_PAGE_DOWN || a == ACT_END)
+		/* these share a line: PgDn with PgUp, End with Home, the sort keys,
+		 * the two sideways directions, the two ends of a line */
+		if (a == ACT_PAGE_DOWN || a == ACT_END || a == ACT_SORT_MEM || a == ACT_SORT_TIME || a == ACT_SORT_PID ||
+		    a == ACT_SCROLL_RIGHT || a == ACT_SCROLL_END)
 			continue;
 		ck_assert_msg(found, "action %d has no help line", a);
 	}
@@ -71,11 +98,15 @@ START_TEST(help_covers_every_action)
 	}
 	size_t nb;
 	const struct key_bar_entry *b = keymap_bar(&nb);
-	ck_assert_uint_ge(nb, 5);
+	ck_assert_uint_eq(nb, 10);
 	ck_assert_str_eq(b[0].key, "F1");
 	ck_assert_str_eq(b[nb - 1].key, "F10");
-	for (size_t i = 0; i < nb; i++)
+	for (size_t i = 0; i < nb; i++) {
 		ck_assert_uint_le(strlen(b[i].label), 6);
+		/* each entry runs the key it names */
+		ck_assert_int_eq(b[i].code, KEY_F((int)i + 1));
+		ck_assert_int_ne(keymap_lookup(b[i].code), ACT_NONE);
+	}
 }
 END_TEST
 

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "model/column.h"
-#include "render/tui/layout.h"
-#include "render/tui/table.h"
+#include "render/format.h"
+#include "render/table.h"
+#include "tui/autocols.h"
+#include "tui/layout.h"
 #include "util/text.h"
 #include "view/rows.h"
 
@@ -155,18 +157,18 @@ static void check_row(const char *comm, int cols, bool is_thread)
 	ck_assert_int_eq(colset_init(&cs), 0);
 	ck_assert_int_eq(colsel_parse(&cs, "pid,user,cpu,comm", &sel, &bad), 0);
 	struct table_cols tc;
-	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, cols, true), 0);
+	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, cols, 0, true), 0);
 	struct tv_task t;
 	make_task(&t, comm);
 	t.is_thread = is_thread;
-	struct row r = {&t, is_thread, true, false};
+	struct row r = {.task = &t, .is_thread = is_thread, .last_thread = true};
 	struct buf b;
 	buf_init(&b);
 	table_format_row(&b, &tc, &r);
 	ck_assert_uint_eq(shown_width(b.data ? b.data : "", b.len), (size_t)cols);
 	ck_assert_ptr_null(memchr(b.data ? b.data : "", 0x1b, b.len));
 	buf_reset(&b);
-	table_format_head(&b, &tc);
+	table_format_head(&b, &tc, -1, false, NULL, NULL);
 	ck_assert_uint_eq(shown_width(b.data ? b.data : "", b.len), (size_t)cols);
 	buf_free(&b);
 	table_cols_free(&tc);
@@ -200,10 +202,10 @@ START_TEST(wide_char_cut_whole)
 	ck_assert_int_eq(colset_init(&cs), 0);
 	ck_assert_int_eq(colsel_parse(&cs, "comm", &sel, &bad), 0);
 	struct table_cols tc;
-	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, 5, true), 0);
+	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, 5, 0, true), 0);
 	struct tv_task t;
 	make_task(&t, "\xe4\xbd\xa0\xe5\xa5\xbd\xe4\xb8\x96"); /* 3 wide chars = 6 columns */
-	struct row r = {&t, false, false, false};
+	struct row r = {.task = &t};
 	struct buf b;
 	buf_init(&b);
 	table_format_row(&b, &tc, &r);
@@ -220,7 +222,7 @@ START_TEST(markers)
 {
 	struct tv_task t;
 	make_task(&t, "x");
-	struct row r = {&t, false, false, false};
+	struct row r = {.task = &t};
 	char m[32];
 	table_marker(m, sizeof(m), &r, false);
 	ck_assert_str_eq(m, "+ ");
@@ -230,6 +232,181 @@ START_TEST(markers)
 	t.nthreads = 1;
 	table_marker(m, sizeof(m), &r, false);
 	ck_assert_str_eq(m, "  ");
+}
+END_TEST
+
+
+/* The line for one row (or the header when r is NULL) as text. */
+static char *line_of(const char *cols, int width, size_t hscroll, bool utf8, const struct row *r, int sort_col,
+		     bool desc, size_t *sx, size_t *sw)
+{
+	static char out[1024];
+	struct colset cs;
+	struct colsel sel;
+	char *bad = NULL;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	ck_assert_int_eq(colsel_parse(&cs, cols, &sel, &bad), 0);
+	struct table_cols tc;
+	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, width, hscroll, utf8), 0);
+	struct buf b;
+	buf_init(&b);
+	if (r)
+		table_format_row(&b, &tc, r);
+	else
+		table_format_head(&b, &tc, sort_col < 0 ? -1 : sel.idx[sort_col], desc, sx, sw);
+	ck_assert_uint_eq(shown_width(b.data ? b.data : "", b.len), (size_t)width);
+	snprintf(out, sizeof(out), "%s", buf_str(&b));
+	buf_free(&b);
+	table_cols_free(&tc);
+	colsel_free(&sel);
+	colset_free(&cs);
+	return out;
+}
+
+START_TEST(sort_mark)
+{
+	size_t sx, sw;
+	/* a right-aligned header: the mark takes the blank after it */
+	ck_assert_str_eq(line_of("pid,user,cpu,comm", 30, 0, true, NULL, 2, true, &sx, &sw),
+			 "    PID USER      CPU%\xe2\x96\xbcNAME   ");
+	ck_assert_uint_eq(sx, 17);
+	ck_assert_uint_eq(sw, 6);
+	/* a left-aligned one: right after the text, inside the column */
+	ck_assert_str_eq(line_of("pid,user,cpu,comm", 30, 0, false, NULL, 1, false, &sx, &sw),
+			 "    PID USER^     CPU% NAME   ");
+	ck_assert_uint_eq(sx, 8);
+	ck_assert_uint_eq(sw, 8);
+	ck_assert_str_eq(line_of("pid,user,cpu,comm", 30, 0, false, NULL, 0, true, NULL, NULL),
+			 "    PIDvUSER      CPU% NAME   ");
+	/* the last column */
+	ck_assert_str_eq(line_of("pid,comm", 14, 0, false, NULL, 1, false, NULL, NULL), "    PID NAME^ ");
+	/* scrolled: where the header is on the screen, or nothing when off it */
+	line_of("pid,user,cpu,comm", 20, 10, true, NULL, 2, true, &sx, &sw);
+	ck_assert_uint_eq(sx, 7);
+	ck_assert_uint_eq(sw, 6);
+	line_of("pid,user,cpu,comm", 20, 30, true, NULL, 2, true, &sx, &sw);
+	ck_assert_uint_eq(sw, 0);
+}
+END_TEST
+
+START_TEST(scroll_sideways)
+{
+	struct tv_task t;
+	make_task(&t, "abcdefghijklmnopqrstuvwxyz");
+	t.nthreads = 1;
+	struct row r = {.task = &t};
+	ck_assert_str_eq(line_of("pid,comm", 16, 0, true, &r, -1, false, NULL, NULL), "   4242   abcdef");
+	/* the name column grows as the line scrolls: the rest of it comes in */
+	ck_assert_str_eq(line_of("pid,comm", 16, 10, true, &r, -1, false, NULL, NULL), "abcdefghijklmnop");
+	ck_assert_str_eq(line_of("pid,comm", 16, 26, true, &r, -1, false, NULL, NULL), "qrstuvwxyz      ");
+	/* a wide character cut by the left edge leaves a blank, never half of it */
+	make_task(&t, "\xe4\xbd\xa0\xe5\xa5\xbd\xe4\xb8\x96"); /* 3 wide characters */
+	t.nthreads = 1;
+	ck_assert_str_eq(line_of("pid,comm", 8, 11, true, &r, -1, false, NULL, NULL), " \xe5\xa5\xbd\xe4\xb8\x96   ");
+}
+END_TEST
+
+START_TEST(tree_glyphs)
+{
+	struct tv_task t;
+	make_task(&t, "name");
+	/* depth 2 under a parent with siblings below; last of its own level;
+	 * three threads folded: + */
+	struct row r = {.task = &t, .tree = true, .depth = 2, .rails = 1, .last = true};
+	ck_assert_str_eq(line_of("pid,comm", 20, 0, true, &r, -1, false, NULL, NULL),
+			 "   4242 \xe2\x94\x82 \xe2\x94\x94\xe2\x94\x80+ name  ");
+	ck_assert_str_eq(line_of("pid,comm", 20, 0, false, &r, -1, false, NULL, NULL), "   4242 | `-+ name  ");
+	/* unfolded, with children: -; nothing beneath: a line */
+	r.unfolded = true;
+	ck_assert_str_eq(line_of("pid,comm", 20, 0, false, &r, -1, false, NULL, NULL), "   4242 | `-- name  ");
+	r.last = false;
+	r.rails = 0;
+	t.nthreads = 1;
+	ck_assert_str_eq(line_of("pid,comm", 20, 0, false, &r, -1, false, NULL, NULL), "   4242   |-- name  ");
+	r.collapsed = true;
+	r.has_children = true;
+	ck_assert_str_eq(line_of("pid,comm", 20, 0, false, &r, -1, false, NULL, NULL), "   4242   |-+ name  ");
+	/* a root: the mark alone, as in the flat list */
+	r.depth = 0;
+	ck_assert_str_eq(line_of("pid,comm", 20, 0, false, &r, -1, false, NULL, NULL), "   4242 + name      ");
+	/* a thread row in the tree */
+	struct row th = {.task = &t, .is_thread = true, .tree = true, .depth = 1, .last = true};
+	ck_assert_str_eq(line_of("pid,comm", 20, 0, false, &th, -1, false, NULL, NULL), "   4242 `- name     ");
+}
+END_TEST
+
+START_TEST(hit_positions)
+{
+	struct colset cs;
+	struct colsel sel;
+	char *bad = NULL;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	ck_assert_int_eq(colsel_parse(&cs, "pid,user,comm", &sel, &bad), 0);
+	struct table_cols tc;
+	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, 40, 0, true), 0);
+	struct tv_task t;
+	make_task(&t, "a-rather-long-name-of-a-task");
+	struct row r = {.task = &t};
+	/* the fold mark is the first character of the name column */
+	ck_assert_int_eq(table_marker_x(&tc, &r), 17);
+	struct row deep = {.task = &t, .tree = true, .depth = 3};
+	ck_assert_int_eq(table_marker_x(&tc, &deep), 23);
+	struct row th = {.task = &t, .is_thread = true};
+	ck_assert_int_eq(table_marker_x(&tc, &th), -1);
+	ck_assert_int_eq(table_column_at(&tc, 0), 0);
+	ck_assert_int_eq(table_column_at(&tc, 7), -1); /* the blank between columns */
+	ck_assert_int_eq(table_column_at(&tc, 8), 1);
+	ck_assert_int_eq(table_column_at(&tc, 39), 2);
+	ck_assert_int_eq(table_column_at(&tc, 40), -1);
+	/* as wide as the name with its mark ("+3 ") */
+	ck_assert_uint_eq(table_row_width(&tc, &r), 17 + 3 + 28);
+	table_cols_free(&tc);
+	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, 40, 10, true), 0);
+	ck_assert_int_eq(table_marker_x(&tc, &r), 7);
+	ck_assert_int_eq(table_column_at(&tc, 0), 1);
+	table_cols_free(&tc);
+	colsel_free(&sel);
+	colset_free(&cs);
+}
+END_TEST
+
+/* The ids autocols picks, joined by commas, and COMMAND's width. */
+static char *auto_ids(int cols, size_t *cmd_width)
+{
+	static char out[512];
+	struct colset cs;
+	struct colsel sel;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	ck_assert_int_eq(autocols_pick(&cs, cols, true, &sel), 0);
+	size_t n = 0, used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < sel.n; i++) {
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s", i ? "," : "", cs.cols[sel.idx[i]].id);
+		if (i + 1 < sel.n)
+			used += format_col_width(&cs.cols[sel.idx[i]], true) + 1;
+	}
+	*cmd_width = (size_t)cols > used ? (size_t)cols - used : 0;
+	colsel_free(&sel);
+	colset_free(&cs);
+	return out;
+}
+
+START_TEST(default_columns_by_width)
+{
+	size_t w;
+	ck_assert_str_eq(auto_ids(80, &w), "pid,user,state,cpu,vm_rss,vm_pte,ctxt_vol_rate,cpu_delay,io_delay,command");
+	ck_assert_uint_ge(w, AUTOCOLS_COMMAND_MIN);
+	ck_assert_str_eq(auto_ids(100, &w), "pid,user,state,cpu,threads,vm_size,vm_rss,vm_pte,ctxt_vol_rate,"
+					    "ctxt_invol_rate,cpu_delay,io_delay,command");
+	ck_assert_uint_ge(w, AUTOCOLS_COMMAND_MIN);
+	ck_assert_str_eq(auto_ids(140, &w), "pid,user,state,nice,prio,cpu,time,threads,vm_size,vm_rss,vm_pte,"
+					    "ctxt_vol_rate,ctxt_invol_rate,cpu_delay,io_delay,command");
+	ck_assert_uint_ge(w, 40);
+	ck_assert_str_eq(auto_ids(200, &w), "pid,user,state,nice,prio,cpu,time,threads,vm_size,vm_rss,vm_pte,vm_swap,"
+					    "ctxt_vol_rate,ctxt_invol_rate,cpu_delay,cpu_delay_avg,io_delay,io_delay_avg,command");
+	ck_assert_uint_ge(w, 80);
+	/* below 80 the narrowest set, whatever is left for COMMAND */
+	ck_assert_str_eq(auto_ids(60, &w), "pid,user,state,cpu,vm_rss,vm_pte,ctxt_vol_rate,cpu_delay,io_delay,command");
 }
 END_TEST
 
@@ -245,6 +422,11 @@ int main(void)
 	tcase_add_test(tc, rows_keep_width);
 	tcase_add_test(tc, wide_char_cut_whole);
 	tcase_add_test(tc, markers);
+	tcase_add_test(tc, sort_mark);
+	tcase_add_test(tc, scroll_sideways);
+	tcase_add_test(tc, tree_glyphs);
+	tcase_add_test(tc, hit_positions);
+	tcase_add_test(tc, default_columns_by_width);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

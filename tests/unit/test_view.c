@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/column.h"
+#include "model/group.h"
 #include "model/snapshot.h"
 #include "model/task.h"
 #include "view/filter.h"
@@ -383,6 +384,310 @@ START_TEST(text_case_insensitive)
 }
 END_TEST
 
+
+START_TEST(rows_single_thread_not_repeated)
+{
+	/* an unfolded process with one thread shows no thread row of itself */
+	struct tv_task *p = &snap.procs[0];
+	struct tv_task *t = threads_of(p, 1, true);
+	thread(&t[0], 1, 1, 5.0);
+	p->nthreads = 1;
+	struct view_opts vo = opts("cpu", false, true);
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p2 t3 t2 t5 t4 p4 t4 t6 p1 p7 p3");
+	ck_assert(!r.v[8].unfolded);
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(rows_view_filters)
+{
+	struct filter f;
+	filter_init(&f);
+	struct view_opts vo = opts("pid", false, false);
+	vo.filter = &f;
+	struct rows r;
+	/* text: a process name, or a thread name of a folded process */
+	snap.procs[3].threads[1].comm[0] = '\0';
+	snprintf(snap.procs[3].threads[1].comm, TV_COMM_MAX, "%s", "Compositor");
+	ck_assert_int_eq(filter_set_text(&f, "compos"), 0);
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p4");
+	rows_free(&r);
+	/* names read for a folded process whose threads are not rows */
+	struct tv_task *d = &snap.procs[4];
+	d->tnames = calloc(1, sizeof(*d->tnames));
+	ck_assert_ptr_nonnull(d->tnames);
+	d->ntnames = 1;
+	d->tnames[0].tid = 8;
+	snprintf(d->tnames[0].name, sizeof(d->tnames[0].name), "%s", "gc-worker");
+	ck_assert_int_eq(filter_set_text(&f, "GC-"), 0);
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p7");
+	rows_free(&r);
+	/* user */
+	filter_set_text(&f, NULL);
+	for (size_t i = 0; i < snap.nprocs; i++)
+		snap.procs[i].uid = i % 2 ? 1000 : 0;
+	f.uid = 1000;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p2 p4");
+	rows_free(&r);
+	filter_free(&f);
+}
+END_TEST
+
+START_TEST(rows_kernel_threads_hidden)
+{
+	struct filter f;
+	filter_init(&f);
+	snap.procs[2].kthread = true;
+	struct view_opts vo = opts("pid", false, false);
+	vo.hide_kthreads = true;
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p1 p2 p4 p7");
+	rows_free(&r);
+	/* a kernel thread asked for by PID is shown */
+	char *bad = NULL;
+	ck_assert_int_eq(filter_add_pids(&f, "3,4", &bad), 0);
+	vo.filter = &f;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p1 p2 p3 p4 p7");
+	rows_free(&r);
+	filter_free(&f);
+}
+END_TEST
+
+/* ---- the process tree ----
+ *   1 init (cpu 1)
+ *   |- 10 sshd (2)
+ *   |  `- 11 bash (5)
+ *   |     `- 12 vim (unknown)
+ *   |- 20 cron (10), threads 21 (4), 22 (6) as rows
+ *   `- 30 single (0.5)
+ *   2 kthreadd (0)
+ *   `- 3 kworker (0)
+ *   40 orphan (3): its parent 999 is not in the sample
+ *   50 and 51: each other's parent (PIDs reused between reads)
+ */
+static struct snapshot tsnap;
+
+static void tproc(struct tv_task *t, int32_t pid, int32_t ppid, double cpu, const char *comm)
+{
+	set(t, pid, pid, cpu, 8, comm);
+	t->ppid = ppid;
+	t->nthreads = 1;
+}
+
+static void tree_setup(void)
+{
+	ck_assert_int_eq(colset_init(&cs), 0);
+	memset(&tsnap, 0, sizeof(tsnap));
+	tsnap.nprocs = 13;
+	tsnap.procs = calloc(tsnap.nprocs, sizeof(*tsnap.procs));
+	ck_assert_ptr_nonnull(tsnap.procs);
+	struct tv_task *p = tsnap.procs;
+	tproc(&p[0], 1, 0, 1, "init");
+	tproc(&p[1], 2, 0, 0, "kthreadd");
+	tproc(&p[2], 3, 2, 0, "kworker");
+	tproc(&p[3], 10, 1, 2, "sshd");
+	tproc(&p[4], 11, 10, 5, "bash");
+	tproc(&p[5], 12, 11, NAN, "vim");
+	tproc(&p[6], 20, 1, 10, "cron");
+	p[6].nthreads = 2;
+	struct tv_task *th = threads_of(&p[6], 2, true);
+	thread(&th[0], 21, 20, 4);
+	thread(&th[1], 22, 20, 6);
+	tproc(&p[7], 30, 1, 0.5, "single");
+	tproc(&p[8], 40, 999, 3, "orphan");
+	tproc(&p[9], 50, 51, 0, "cycA");
+	tproc(&p[10], 51, 50, 0, "cycB");
+	tproc(&p[11], 60, 60, 0, "selfparent");
+	tproc(&p[12], 61, 0, 0, "zero");
+	for (size_t i = 0; i < tsnap.nprocs; i++) {
+		p[i].ctxt_vol = 100;
+		p[i].ctxt_vol_rate = 1.0;
+	}
+}
+
+static void tree_teardown(void)
+{
+	snapshot_free(&tsnap);
+	colset_free(&cs);
+}
+
+/* "p1:0 p20:1 ..." with depth, plus "L" for a last row and "r<rails>". */
+static char *tree_str(const struct rows *r)
+{
+	static char out[512];
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < r->n; i++)
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%c%d:%u%s%s", i ? " " : "",
+				      r->v[i].is_thread ? 't' : 'p', r->v[i].task->tid, r->v[i].depth,
+				      r->v[i].last ? "L" : "", r->v[i].rails ? "r" : "");
+	return out;
+}
+
+static bool collapse_10(void *ctx, int32_t tgid)
+{
+	(void)ctx;
+	return tgid == 10;
+}
+
+static bool collapse_1(void *ctx, int32_t tgid)
+{
+	(void)ctx;
+	return tgid == 1;
+}
+
+static bool expand_20(void *ctx, int32_t tgid)
+{
+	(void)ctx;
+	return tgid == 20;
+}
+
+START_TEST(tree_order_and_glyphs)
+{
+	struct view_opts vo = opts("cpu", false, false);
+	vo.tree = true;
+	struct rows r;
+	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+	/* roots and siblings by CPU; the cycle follows as a root of its own */
+	ck_assert_str_eq(tree_str(&r), "p40:0 p1:0 p20:1 p10:1 p11:2Lr p12:3Lr p30:1L p2:0 p3:1L "
+				       "p60:0 p61:0L p50:0L p51:1L");
+	ck_assert(r.v[1].has_children);
+	ck_assert(!r.v[6].has_children);
+	/* p12: a line at level 0 (sshd has a sibling below), none at level 1 */
+	ck_assert_uint_eq(r.v[5].rails, 1);
+	ck_assert_uint_eq(r.v[4].rails, 1);
+	for (size_t i = 0; i < r.n; i++)
+		ck_assert(r.v[i].tree);
+	rows_free(&r);
+	/* threads of an unfolded process come before its children */
+	vo.expanded = expand_20;
+	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+	ck_assert_str_eq(tree_str(&r), "p40:0 p1:0 p20:1 t22:2r t21:2Lr p10:1 p11:2Lr p12:3Lr p30:1L p2:0 p3:1L "
+				       "p60:0 p61:0L p50:0L p51:1L");
+	ck_assert(r.v[2].unfolded);
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(tree_collapsed_sums)
+{
+	struct view_opts vo = opts("pid", false, false);
+	vo.tree = true;
+	vo.collapsed = collapse_10;
+	struct rows r;
+	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+	ck_assert_str_eq(tree_str(&r), "p1:0 p10:1 p20:1 p30:1L p2:0 p3:1L p40:0 p60:0 p61:0L p50:0L p51:1L");
+	const struct row *c = &r.v[1];
+	ck_assert(c->collapsed);
+	ck_assert(c->has_children);
+	/* sshd + bash; vim's CPU is unknown: at least 7 */
+	ck_assert_double_eq_tol(c->task->cpu_pct, 7.0, 1e-9);
+	ck_assert(c->task->partial & TV_PART_BIT(TV_PART_CPU));
+	const struct column *cpu = colset_find(&cs, "cpu");
+	ck_assert(column_value(cpu, c->task).partial);
+	/* every member known: exact */
+	ck_assert_int_eq(c->task->ctxt_vol, 300);
+	ck_assert(!(c->task->partial & TV_PART_BIT(TV_PART_CTXT_VOL)));
+	ck_assert_double_eq_tol(c->task->ctxt_vol_rate, 3.0, 1e-9);
+	/* the snapshot's own task is untouched */
+	ck_assert_double_eq_tol(tsnap.procs[3].cpu_pct, 2.0, 1e-9);
+	ck_assert(!(tsnap.procs[3].partial & TV_PART_BIT(TV_PART_CPU)));
+	rows_free(&r);
+	/* init collapsed: the whole tree below it, exact once vim is known */
+	tsnap.procs[5].cpu_pct = 1.0;
+	vo.collapsed = collapse_1;
+	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+	ck_assert_str_eq(tree_str(&r), "p1:0 p2:0 p3:1L p40:0 p60:0 p61:0L p50:0L p51:1L");
+	ck_assert_double_eq_tol(r.v[0].task->cpu_pct, 1 + 2 + 5 + 1 + 10 + 0.5, 1e-9);
+	ck_assert(!(r.v[0].task->partial & TV_PART_BIT(TV_PART_CPU)));
+	ck_assert_int_eq(r.v[0].task->ctxt_vol, 600);
+	rows_free(&r);
+}
+END_TEST
+
+START_TEST(tree_filtered_parent_makes_root)
+{
+	struct filter f;
+	filter_init(&f);
+	ck_assert_int_eq(filter_set_text(&f, "vim"), 0);
+	struct view_opts vo = opts("pid", false, false);
+	vo.tree = true;
+	vo.filter = &f;
+	struct rows r;
+	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+	ck_assert_str_eq(tree_str(&r), "p12:0L");
+	rows_free(&r);
+	filter_free(&f);
+}
+END_TEST
+
+/* ---- sums over a group ---- */
+
+START_TEST(group_sum_rules)
+{
+	struct tv_task a, b, out;
+	task_init(&a);
+	task_init(&b);
+	task_init(&out);
+	a.cpu_pct = 10;
+	a.partial |= TV_PART_BIT(TV_PART_CPU); /* itself a lower bound */
+	b.cpu_pct = 5;
+	a.ctxt_vol = 100; /* b's unknown */
+	a.delay_pct[TV_DELAY_CPU] = 10;
+	a.delay_avg_ms[TV_DELAY_CPU] = 2;   /* 5 events */
+	b.delay_pct[TV_DELAY_CPU] = 30;
+	b.delay_avg_ms[TV_DELAY_CPU] = 6;   /* 5 events */
+	a.delay_pct[TV_DELAY_IO] = 0;       /* no event: adds nothing */
+	b.delay_pct[TV_DELAY_IO] = 20;
+	b.delay_avg_ms[TV_DELAY_IO] = 4;
+	a.delay_pct[TV_DELAY_SWAPIN] = 0;   /* events that took no time: uncountable */
+	a.delay_avg_ms[TV_DELAY_SWAPIN] = 0;
+	b.delay_pct[TV_DELAY_SWAPIN] = 1;
+	b.delay_avg_ms[TV_DELAY_SWAPIN] = 1;
+	struct group_sum g;
+	group_sum_init(&g);
+	group_sum_add(&g, &a);
+	group_sum_add(&g, &b);
+	group_sum_apply(&g, &out);
+	ck_assert_double_eq_tol(out.cpu_pct, 15, 1e-9);
+	ck_assert(out.partial & TV_PART_BIT(TV_PART_CPU));
+	ck_assert_int_eq(out.ctxt_vol, 100);
+	ck_assert(out.partial & TV_PART_BIT(TV_PART_CTXT_VOL));
+	/* nothing known: unknown, and no mark */
+	ck_assert_int_eq(out.ctxt_invol, TV_UNKNOWN);
+	ck_assert(!(out.partial & TV_PART_BIT(TV_PART_CTXT_INVOL)));
+	ck_assert(isnan(out.ctxt_vol_rate));
+	/* delays: shares add up; the average is delay over events */
+	ck_assert_double_eq_tol(out.delay_pct[TV_DELAY_CPU], 40, 1e-9);
+	ck_assert_double_eq_tol(out.delay_avg_ms[TV_DELAY_CPU], 4, 1e-9);
+	ck_assert(!(out.partial & TV_PART_BIT(TV_PART_DELAY + TV_DELAY_CPU)));
+	ck_assert_double_eq_tol(out.delay_avg_ms[TV_DELAY_IO], 4, 1e-9);
+	ck_assert(isnan(out.delay_avg_ms[TV_DELAY_SWAPIN]));
+	ck_assert(isnan(out.delay_pct[TV_DELAY_THRASHING]));
+	/* a member without delay figures: the share is a lower bound, the average unknown */
+	struct tv_task c;
+	task_init(&c);
+	c.delay_pct[TV_DELAY_CPU] = 10;
+	c.delay_avg_ms[TV_DELAY_CPU] = 1;
+	struct tv_task d;
+	task_init(&d);
+	group_sum_init(&g);
+	group_sum_add(&g, &c);
+	group_sum_add(&g, &d);
+	group_sum_apply(&g, &out);
+	ck_assert_double_eq_tol(out.delay_pct[TV_DELAY_CPU], 10, 1e-9);
+	ck_assert(out.partial & TV_PART_BIT(TV_PART_DELAY + TV_DELAY_CPU));
+	ck_assert(isnan(out.delay_avg_ms[TV_DELAY_CPU]));
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -398,6 +703,17 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, rows_sort_by_name);
 	tcase_add_test(tc, rows_empty_snapshot);
 	tcase_add_test(tc, sort_unknown_user_last);
+	tcase_add_test(tc, rows_single_thread_not_repeated);
+	tcase_add_test(tc, rows_view_filters);
+	tcase_add_test(tc, rows_kernel_threads_hidden);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tree");
+	tcase_add_checked_fixture(tc, tree_setup, tree_teardown);
+	tcase_add_test(tc, tree_order_and_glyphs);
+	tcase_add_test(tc, tree_collapsed_sums);
+	tcase_add_test(tc, tree_filtered_parent_makes_root);
+	tcase_add_test(tc, group_sum_rules);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("filter");

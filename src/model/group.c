@@ -1,0 +1,98 @@
+#include "model/group.h"
+
+#include <math.h>
+#include <string.h>
+
+void group_sum_init(struct group_sum *g)
+{
+	memset(g, 0, sizeof(*g));
+}
+
+static bool has_part(const struct tv_task *t, enum tv_part p)
+{
+	return (t->partial & TV_PART_BIT(p)) != 0;
+}
+
+static void acc_add(struct group_acc *a, bool known, double v, bool partial)
+{
+	if (!known) {
+		a->short_of = true;
+		return;
+	}
+	a->sum += v;
+	a->known++;
+	a->short_of |= partial;
+}
+
+static void acc_float(struct group_acc *a, double v, bool partial)
+{
+	acc_add(a, !isnan(v), v, partial);
+}
+
+static void acc_int(struct group_acc *a, int64_t v, bool partial)
+{
+	acc_add(a, v != TV_UNKNOWN, (double)v, partial);
+}
+
+void group_sum_add(struct group_sum *g, const struct tv_task *t)
+{
+	g->n++;
+	acc_float(&g->cpu, t->cpu_pct, has_part(t, TV_PART_CPU));
+	acc_int(&g->ctxt_vol, t->ctxt_vol, has_part(t, TV_PART_CTXT_VOL));
+	acc_int(&g->ctxt_invol, t->ctxt_invol, has_part(t, TV_PART_CTXT_INVOL));
+	acc_float(&g->ctxt_vol_rate, t->ctxt_vol_rate, has_part(t, TV_PART_CTXT_VOL_RATE));
+	acc_float(&g->ctxt_invol_rate, t->ctxt_invol_rate, has_part(t, TV_PART_CTXT_INVOL_RATE));
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		double pct = t->delay_pct[c], avg = t->delay_avg_ms[c];
+		bool partial = has_part(t, (enum tv_part)(TV_PART_DELAY + c));
+		acc_float(&g->delay_pct[c], pct, partial);
+		/* a member without events adds nothing to the average; one whose
+		 * events cannot be counted (pct / avg) makes it unknown */
+		if (!isnan(pct) && !partial && pct == 0 && isnan(avg))
+			continue;
+		if (isnan(pct) || partial || !(pct > 0 && avg > 0))
+			g->avg_unknown[c] = true;
+		else
+			g->events[c] += pct / avg;
+	}
+}
+
+static double acc_value(const struct group_acc *a)
+{
+	return a->known ? a->sum : NAN;
+}
+
+static void acc_mark(const struct group_acc *a, struct tv_task *out, enum tv_part p)
+{
+	if (a->known && a->short_of)
+		out->partial |= TV_PART_BIT(p);
+	else
+		out->partial &= ~TV_PART_BIT(p);
+}
+
+static int64_t acc_int_value(const struct group_acc *a)
+{
+	return a->known ? (int64_t)llround(a->sum) : TV_UNKNOWN;
+}
+
+void group_sum_apply(const struct group_sum *g, struct tv_task *out)
+{
+	out->cpu_pct = acc_value(&g->cpu);
+	acc_mark(&g->cpu, out, TV_PART_CPU);
+	out->ctxt_vol = acc_int_value(&g->ctxt_vol);
+	acc_mark(&g->ctxt_vol, out, TV_PART_CTXT_VOL);
+	out->ctxt_invol = acc_int_value(&g->ctxt_invol);
+	acc_mark(&g->ctxt_invol, out, TV_PART_CTXT_INVOL);
+	out->ctxt_vol_rate = acc_value(&g->ctxt_vol_rate);
+	acc_mark(&g->ctxt_vol_rate, out, TV_PART_CTXT_VOL_RATE);
+	out->ctxt_invol_rate = acc_value(&g->ctxt_invol_rate);
+	acc_mark(&g->ctxt_invol_rate, out, TV_PART_CTXT_INVOL_RATE);
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		const struct group_acc *a = &g->delay_pct[c];
+		out->delay_pct[c] = acc_value(a);
+		acc_mark(a, out, (enum tv_part)(TV_PART_DELAY + c));
+		/* the class's bit also marks the average: it is exact or unknown */
+		bool avg_known = g->n && !g->avg_unknown[c] && g->events[c] > 0 && !a->short_of;
+		out->delay_avg_ms[c] = avg_known ? a->sum / g->events[c] : NAN;
+	}
+}

@@ -1,0 +1,38 @@
+/* Sums over a group of processes (a collapsed subtree of the process tree):
+ * CPU, context switches and delays, with the model's rule for lower bounds. */
+#ifndef TV_MODEL_GROUP_H
+#define TV_MODEL_GROUP_H
+
+#include <stddef.h>
+
+#include "model/task.h"
+
+/* One summed quantity: the sum of the members that are known, how many are
+ * known, and whether one is unknown or itself a lower bound. */
+struct group_acc {
+	double sum;
+	size_t known;
+	bool short_of; /* a member is unknown or a lower bound: the sum is a lower bound */
+};
+
+struct group_sum {
+	struct group_acc cpu;
+	struct group_acc ctxt_vol, ctxt_invol;
+	struct group_acc ctxt_vol_rate, ctxt_invol_rate;
+	struct group_acc delay_pct[TV_DELAY_NCLASS];
+	/* averages are not sums: the group's is total delay over total events,
+	 * events_i = pct_i / avg_i; exact, or unknown when one member's is not */
+	double events[TV_DELAY_NCLASS];
+	bool avg_unknown[TV_DELAY_NCLASS];
+	size_t n;
+};
+
+void group_sum_init(struct group_sum *g);
+/* Adds one process (its own row values: process rows already sum their threads). */
+void group_sum_add(struct group_sum *g, const struct tv_task *t);
+/* Writes the sums into out (a copy of the group's head process): cpu_pct,
+ * ctxt_vol/ctxt_invol, their rates, delay_pct and delay_avg_ms, and the
+ * partial bits of those quantities. Every other field is left as it is. */
+void group_sum_apply(const struct group_sum *g, struct tv_task *out);
+
+#endif

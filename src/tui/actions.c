@@ -1,0 +1,234 @@
+/* What the keys of the main screen do. Everything here works on the
+ * current sample; only unfolding threads not read yet, H, and PID lists ask
+ * for a new one. */
+#include "tui/actions.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/dialogs.h"
+#include "tui/fold.h"
+#include "tui/keymap.h"
+#include "tui/sampling.h"
+#include "tui/status.h"
+#include "tui/search.h"
+#include "tui/table.h"
+#include "tui/view.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+
+/* Columns one sideways step moves. */
+#define HSCROLL_STEP 8
+
+static void act_move(struct tui *t, long delta)
+{
+	if (t->rows.n == 0)
+		return;
+	long i = (long)t->sel + delta;
+	if (i < 0)
+		i = 0;
+	tui_select(t, (size_t)i);
+}
+
+static long act_page(const struct tui *t)
+{
+	return t->lay.table_lines > 1 ? t->lay.table_lines - 1 : 1;
+}
+
+/* Digits select the first process whose PID starts with them (typed within
+ * a second and a half of each other). */
+static void act_pid_jump(struct tui *t, int key)
+{
+	double now = clock_now(CLOCK_MONOTONIC);
+	size_t n = strlen(t->pid_typed);
+	if (now - t->pid_typed_at > 1.5 || n + 1 >= sizeof(t->pid_typed))
+		n = 0;
+	t->pid_typed[n] = (char)key;
+	t->pid_typed[n + 1] = '\0';
+	t->pid_typed_at = now;
+	for (size_t i = 0; i < t->rows.n; i++) {
+		char pid[16];
+		if (t->rows.v[i].is_thread)
+			continue;
+		snprintf(pid, sizeof(pid), "%d", t->rows.v[i].task->tid);
+		if (strncmp(pid, t->pid_typed, n + 1) == 0) {
+			tui_select(t, i);
+			tui_status(t, ROLE_STATUS, _("PID %s"), t->pid_typed);
+			return;
+		}
+	}
+	tui_status(t, ROLE_ERROR, _("no process with a PID starting with %s"), t->pid_typed);
+}
+
+static void act_tree(struct tui *t)
+{
+	t->tree = !t->tree;
+	tui_rebuild_at(t, true);
+	tui_status(t, ROLE_STATUS, "%s", t->tree ? _("process tree: - and + fold and unfold, * all")
+						 : _("process list"));
+}
+
+static void act_kthreads(struct tui *t)
+{
+	t->show_kthreads = !t->show_kthreads;
+	tui_rebuild_at(t, true);
+	tui_status(t, ROLE_STATUS, "%s", t->show_kthreads ? _("kernel threads shown (K hides them)")
+							: _("kernel threads hidden (K shows them)"));
+}
+
+void tui_sort_by(struct tui *t, int col)
+{
+	struct app *a = t->app;
+	if (col < 0 || (size_t)col >= a->cs.n)
+		return;
+	if (a->sort_col == col) {
+		a->reverse = !a->reverse;
+	} else {
+		a->sort_col = col;
+		a->reverse = false; /* each column starts in its natural direction */
+	}
+	unsigned before = t->needs;
+	tui_columns_changed(t);
+	/* a sort key that is not shown may need a file not read yet */
+	if ((t->needs & ~before) && !t->frozen)
+		tui_sample(t, true);
+	else
+		tui_rebuild_at(t, false);
+}
+
+static void act_sort_id(struct tui *t, const char *id)
+{
+	tui_sort_by(t, colset_index(&t->app->cs, id));
+}
+
+static void act_scroll(struct tui *t, long delta)
+{
+	size_t max = tui_table_hscroll_max(t);
+	long h = (long)t->hscroll + delta;
+	if (h < 0)
+		h = 0;
+	t->hscroll = (size_t)h > max ? max : (size_t)h;
+}
+
+static void act_escape(struct tui *t)
+{
+	bool any = t->filter.text || t->filter.uid != TV_UNKNOWN || t->search;
+	filter_set_text(&t->filter, NULL);
+	t->filter.uid = TV_UNKNOWN;
+	free(t->search);
+	t->search = NULL;
+	if (any)
+		tui_rebuild_at(t, false);
+}
+
+static void act_follow(struct tui *t)
+{
+	t->follow = !t->follow && t->have_sel;
+	if (!t->follow)
+		tui_status(t, ROLE_STATUS, "%s", _("not following any more"));
+}
+
+static void act_tag(struct tui *t)
+{
+	const struct row *r = tui_current(t);
+	if (!r)
+		return;
+	tags_toggle(&t->tags, r->task);
+	act_move(t, 1);
+}
+
+/* c: the selected process and every process below it, as the view shows them. */
+static void act_tag_children(struct tui *t)
+{
+	const struct row *r = tui_current(t);
+	if (!r)
+		return;
+	int32_t root = r->task->tgid;
+	struct view_opts vo;
+	tui_view_opts(t, &vo);
+	/* a process is below root when walking its parents reaches root */
+	size_t n = 0;
+	for (size_t i = 0; i < t->cur.nprocs; i++) {
+		const struct tv_task *p = &t->cur.procs[i];
+		if (!view_wants(&vo, p))
+			continue;
+		const struct tv_task *q = p;
+		for (size_t hops = 0; q && hops < t->cur.nprocs; hops++) {
+			if (q->tgid == root) {
+				n += tags_add(&t->tags, p) == 0;
+				break;
+			}
+			q = q->ppid != q->tgid ? snapshot_find(&t->cur, q->ppid) : NULL;
+		}
+	}
+	tui_status(t, ROLE_STATUS, P_("%zu process tagged", "%zu processes tagged", n), n);
+}
+
+void tui_act(struct tui *t, int action, int key)
+{
+	t->key_at = clock_now(CLOCK_MONOTONIC);
+	switch ((enum tui_action)action) {
+	case ACT_UP: act_move(t, -1); break;
+	case ACT_DOWN: act_move(t, 1); break;
+	case ACT_PAGE_UP: act_move(t, -act_page(t)); break;
+	case ACT_PAGE_DOWN: act_move(t, act_page(t)); break;
+	case ACT_HOME: tui_select(t, 0); break;
+	case ACT_END: tui_select(t, t->rows.n ? t->rows.n - 1 : 0); break;
+	case ACT_PID_JUMP: act_pid_jump(t, key); break;
+	case ACT_UNFOLD: fold_unfold(t); break;
+	case ACT_FOLD: fold_fold(t); break;
+	case ACT_UNFOLD_ALL: fold_all(t); break;
+	case ACT_TOGGLE_THREADS: fold_toggle_threads(t); break;
+	case ACT_TREE: act_tree(t); break;
+	case ACT_KTHREADS: act_kthreads(t); break;
+	case ACT_SORT_MENU: dialog_sort(t); break;
+	case ACT_SORT_CPU: act_sort_id(t, "cpu"); break;
+	case ACT_SORT_MEM: act_sort_id(t, "vm_rss"); break;
+	case ACT_SORT_TIME: act_sort_id(t, "time"); break;
+	case ACT_SORT_PID: act_sort_id(t, "pid"); break;
+	case ACT_INVERT:
+		t->app->reverse = !t->app->reverse;
+		tui_rebuild_at(t, false);
+		break;
+	case ACT_SCROLL_LEFT: act_scroll(t, -HSCROLL_STEP); break;
+	case ACT_SCROLL_RIGHT: act_scroll(t, HSCROLL_STEP); break;
+	case ACT_SCROLL_START: t->hscroll = 0; break;
+	case ACT_SCROLL_END: t->hscroll = tui_table_hscroll_max(t); break;
+	case ACT_SEARCH: dialog_search(t); break;
+	case ACT_SEARCH_NEXT:
+		if (!t->search)
+			dialog_search(t);
+		else if (!tui_search_next(t, false, true))
+			tui_status(t, ROLE_ERROR, _("no match for '%s'"), t->search);
+		break;
+	case ACT_FILTER: dialog_filter(t); break;
+	case ACT_ESCAPE: act_escape(t); break;
+	case ACT_USER: dialog_user(t); break;
+	case ACT_PIDS: dialog_pids(t); break;
+	case ACT_FOLLOW: act_follow(t); break;
+	case ACT_TAG: act_tag(t); break;
+	case ACT_TAG_CHILDREN: act_tag_children(t); break;
+	case ACT_UNTAG_ALL: tags_free(&t->tags); break;
+	case ACT_KILL: dialog_kill(t); break;
+	case ACT_NICE_DOWN: tui_renice(t, -1); break;
+	case ACT_NICE_UP: tui_renice(t, 1); break;
+	case ACT_SETUP: dialog_setup(t); break;
+	case ACT_DETAIL: dialog_detail(t); break;
+	case ACT_COMMAND: dialog_command(t); break;
+	case ACT_FREEZE:
+		t->frozen = !t->frozen;
+		if (!t->frozen)
+			tui_sample(t, false);
+		break;
+	case ACT_DELAY: dialog_delay(t); break;
+	case ACT_REDRAW: term_force_repaint(); break;
+	case ACT_HELP: dialog_help(t); break;
+	case ACT_QUIT: t->quit = true; break;
+	case ACT_NONE:
+	case ACT_NACTIONS:
+		break;
+	}
+}

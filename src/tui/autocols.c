@@ -1,0 +1,73 @@
+/* The columns of a screen of a given width when the user chose none. */
+#include "tui/autocols.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/format.h"
+
+/* From which screen width a column is shown. The narrowest set keeps what
+ * taskview is for (CPU, resident memory, page tables, switches, delays);
+ * wider screens add what htop shows by default, then more of taskview's own.
+ * Shown in the column table's order. */
+static const struct {
+	const char *id;
+	int from;
+} tiers[] = {
+	{"pid", 0},          {"user", 0},           {"state", 0},         {"cpu", 0},
+	{"vm_rss", 0},       {"vm_pte", 0},         {"ctxt_vol_rate", 0}, {"cpu_delay", 0},
+	{"io_delay", 0},     {"command", 0},
+	{"threads", 100},    {"vm_size", 100},      {"ctxt_invol_rate", 100},
+	{"nice", 140},       {"prio", 140},         {"time", 140},
+	{"vm_swap", 200},    {"cpu_delay_avg", 200}, {"io_delay_avg", 200},
+};
+#define NTIERS (sizeof(tiers) / sizeof(tiers[0]))
+
+static int tier_of(const char *id)
+{
+	for (size_t i = 0; i < NTIERS; i++)
+		if (strcmp(tiers[i].id, id) == 0)
+			return tiers[i].from;
+	return -1;
+}
+
+/* The built-in columns of tier <= limit, in table order. */
+static int pick(const struct colset *cs, int limit, struct colsel *out)
+{
+	out->idx = malloc(cs->nbuiltin * sizeof(*out->idx));
+	out->n = 0;
+	if (!out->idx)
+		return -1;
+	for (size_t i = 0; i < cs->nbuiltin; i++) {
+		int from = tier_of(cs->cols[i].id);
+		if (from >= 0 && from <= limit)
+			out->idx[out->n++] = (int)i;
+	}
+	return 0;
+}
+
+/* Width left to the last column (COMMAND) on a screen cols wide. */
+static size_t command_width(const struct colset *cs, const struct colsel *sel, int cols, bool utf8)
+{
+	size_t used = 0;
+	for (size_t i = 0; i + 1 < sel->n; i++)
+		used += format_col_width(&cs->cols[sel->idx[i]], utf8) + 1;
+	return (size_t)cols > used ? (size_t)cols - used : 0;
+}
+
+int autocols_pick(const struct colset *cs, int cols, bool utf8, struct colsel *out)
+{
+	/* the widest tier the screen reaches whose columns leave COMMAND its room
+	 * (translated headers may be wider than the English ones) */
+	static const int limits[] = {200, 140, 100, 0};
+	for (size_t k = 0; k < sizeof(limits) / sizeof(limits[0]); k++) {
+		if (cols < limits[k])
+			continue;
+		if (pick(cs, limits[k], out) < 0)
+			return -1;
+		if (limits[k] == 0 || command_width(cs, out, cols, utf8) >= AUTOCOLS_COMMAND_MIN)
+			return 0;
+		colsel_free(out);
+	}
+	return pick(cs, 0, out);
+}

@@ -1,0 +1,407 @@
+/* i: everything known about the selected task (delays, memory, context
+ * switches, command line), in a panel over the main screen that follows
+ * each new sample; w: the command line alone, wrapped. */
+#include <curses.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/column.h"
+#include "render/detail.h"
+#include "sample/sampler.h"
+#include "tui/dialogs.h"
+#include "tui/draw.h"
+#include "tui/sampling.h"
+#include "tui/screen.h"
+#include "tui/view.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+#include "util/text.h"
+
+/* Read while the panel is open, whatever the columns: it shows all of it. */
+#define PANEL_NEEDS (NEED_STATUS | NEED_CTXT | NEED_DELAY | NEED_CMDLINE)
+
+/* One screen line: a detail line, or one piece of a wrapped note. */
+struct pline {
+	enum detail_kind kind;
+	const char *label;
+	size_t label_len;
+	const char *value; /* DETAIL_ROW only */
+};
+
+struct panel {
+	bool command;             /* w: the command line alone */
+	/* the task shown: it keeps the panel when the selection would move */
+	int32_t tid, tgid;
+	bool thread;
+	bool gone;                /* not in the last sample: the lines are its last */
+	char comm[TV_COMM_MAX];   /* raw; sanitized when drawn */
+	struct detail_lines dl;
+	struct pline *pl;         /* dl laid out for the current width */
+	size_t npl, cappl;
+	bool pl_oom;
+	size_t top;               /* first line shown */
+	size_t body_h;            /* lines shown at once, as last painted */
+};
+
+/* Rebuilds the lines from the last sample; keeps the old ones if the task is gone. */
+static void panel_update(const struct tui *t, struct panel *p)
+{
+	const struct tv_task *task = NULL;
+	for (size_t i = 0; i < t->rows.n && !task; i++) {
+		const struct row *r = &t->rows.v[i];
+		if (r->task->tid == p->tid && r->is_thread == p->thread)
+			task = r->task;
+	}
+	p->gone = task == NULL;
+	if (!task)
+		return;
+	snprintf(p->comm, sizeof(p->comm), "%s", task->comm);
+	if (p->command) {
+		/* threads share their process's command line */
+		const struct tv_task *proc = snapshot_find(&t->cur, p->tgid);
+		detail_lines_free(&p->dl);
+		detail_lines_init(&p->dl);
+		struct tv_task copy = proc ? *proc : *task;
+		copy.is_thread = false;
+		copy.threads = NULL;
+		copy.nthreads_read = 0;
+		detail_command(&copy, &p->dl);
+		return;
+	}
+	/* the rates on screen were measured from prev to cur */
+	const struct tv_task *prev = NULL;
+	double interval = 0;
+	if (t->have_prev) {
+		prev = snapshot_find(&t->prev, p->tgid);
+		if (prev && p->thread)
+			prev = task_find_thread(prev, p->tid);
+		interval = t->cur.mono - t->prev.mono;
+	}
+	detail_build(task, prev, interval, p->thread, &p->dl);
+}
+
+static void pl_add(struct panel *p, enum detail_kind kind, const char *label, size_t len, const char *value)
+{
+	if (p->npl == p->cappl) {
+		size_t cap = p->cappl ? 2 * p->cappl : 64;
+		struct pline *v = realloc(p->pl, cap * sizeof(*v));
+		if (!v) {
+			p->pl_oom = true;
+			return;
+		}
+		p->pl = v;
+		p->cappl = cap;
+	}
+	p->pl[p->npl++] = (struct pline){kind, label, len, value};
+}
+
+/* Bytes of s (a word without blanks, len bytes) that fit in width columns; at least one character. */
+static size_t fit_bytes(const char *s, size_t len, size_t width, bool utf8)
+{
+	size_t n = 0;
+	while (n < len) {
+		uint32_t cp;
+		size_t adv = utf8_decode((const unsigned char *)s + n, len - n, &cp);
+		if (adv == 0)
+			adv = 1;
+		if (n && text_width(s, n + adv, utf8) > width)
+			break;
+		n += adv;
+	}
+	return n;
+}
+
+/* Splits a note into lines of at most width columns, at blanks where it can. */
+static void pl_wrap(struct panel *p, const char *s, size_t width, bool utf8)
+{
+	if (width == 0)
+		width = 1;
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			return;
+		size_t take = 0;
+		for (size_t i = 0;;) {
+			size_t j = i;
+			while (s[j] && s[j] != ' ')
+				j++;
+			if (text_width(s, j, utf8) > width)
+				break;
+			take = j;
+			if (!s[j])
+				break;
+			i = j + 1;
+		}
+		if (take == 0) /* one word wider than the panel: cut it */
+			take = fit_bytes(s, strcspn(s, " "), width, utf8);
+		pl_add(p, DETAIL_NOTE, s, take, NULL);
+		s += take;
+	}
+}
+
+static const char *panel_hint(const struct panel *p)
+{
+	return p->command ? _("Up/Down/PgUp/PgDn: scroll   Esc, q, w: close")
+			  : _("Up/Down/PgUp/PgDn: scroll   Esc, q, i: close");
+}
+
+struct geom {
+	int y0, x0, h, w;
+	size_t inner;  /* text columns inside the one-column margins */
+	size_t pad;    /* the left margin: 1, or 0 on the narrowest screens */
+	size_t lw;     /* label column */
+};
+
+/* Sizes the panel for the screen and lays the lines out to its width. */
+static bool panel_layout(struct panel *p, struct geom *g)
+{
+	bool utf8 = term_utf8();
+	if (LINES <= 0 || COLS <= 0)
+		return false;
+	size_t lw = 0, natural = 40;
+	for (size_t i = 0; i < p->dl.n; i++) {
+		const struct detail_line *d = &p->dl.v[i];
+		size_t w = text_width(d->label, strlen(d->label), utf8);
+		if (d->kind == DETAIL_ROW && w > lw)
+			lw = w;
+	}
+	for (size_t i = 0; i < p->dl.n; i++) {
+		const struct detail_line *d = &p->dl.v[i];
+		size_t w = text_width(d->label, strlen(d->label), utf8);
+		if (d->kind == DETAIL_ROW)
+			w = lw + 2 + text_width(d->value, strlen(d->value), utf8);
+		/* notes wrap to the width the rows need; they never widen the panel */
+		if (d->kind != DETAIL_NOTE && w > natural)
+			natural = w;
+	}
+	/* wide enough for the key hint with its line counter, which tells the
+	 * user there is more to scroll to */
+	struct buf hint;
+	buf_init(&hint);
+	buf_adds(&hint, panel_hint(p));
+	buf_addf(&hint, _("   lines %zu-%zu of %zu"), p->dl.n * 2, p->dl.n * 2, p->dl.n * 2);
+	size_t hw = text_width(buf_str(&hint), hint.len, utf8);
+	buf_free(&hint);
+	if (hw > natural)
+		natural = hw;
+	size_t cols = (size_t)COLS;
+	g->w = (int)(natural + 2 < cols ? natural + 2 : cols);
+	g->inner = g->w >= 3 ? (size_t)g->w - 2 : (size_t)g->w;
+	g->pad = g->w >= 3 ? 1 : 0;
+	/* on a narrow screen the values keep at least half of it */
+	g->lw = lw + 2 + 12 > g->inner ? g->inner / 2 : lw;
+
+	p->npl = 0;
+	p->pl_oom = false;
+	for (size_t i = 0; i < p->dl.n; i++) {
+		const struct detail_line *d = &p->dl.v[i];
+		if (d->kind == DETAIL_NOTE)
+			pl_wrap(p, d->label, g->inner, utf8);
+		else
+			pl_add(p, d->kind, d->label, strlen(d->label), d->value);
+	}
+	/* the title, the lines, the key hint; all of the screen when it is small */
+	size_t want = p->npl + 2;
+	g->h = want < (size_t)LINES ? (int)want : LINES;
+	g->y0 = (LINES - g->h) / 2;
+	g->x0 = (COLS - g->w) / 2;
+	return true;
+}
+
+/* Appends s (len bytes) sanitized and padded to exactly cols columns. */
+static void put_fit(struct buf *b, const char *s, size_t len, size_t cols)
+{
+	size_t used = text_sanitize(b, s, len, cols, term_utf8());
+	buf_pad(b, ' ', cols - used);
+}
+
+static void panel_line(struct buf *b, const struct geom *g, const struct pline *l)
+{
+	size_t inner = g->inner;
+	buf_pad(b, ' ', g->pad);
+	if (l->kind == DETAIL_ROW) {
+		size_t lw = g->lw < inner ? g->lw : inner;
+		size_t gap = inner - lw < 2 ? inner - lw : 2;
+		put_fit(b, l->label, l->label_len, lw);
+		buf_pad(b, ' ', gap);
+		put_fit(b, l->value, strlen(l->value), inner - lw - gap);
+	} else {
+		put_fit(b, l->label, l->label_len, inner);
+	}
+	buf_pad(b, ' ', (size_t)g->w - inner - g->pad);
+}
+
+static void panel_paint(const struct tui *t, struct panel *p)
+{
+	struct geom g;
+	if (!panel_layout(p, &g))
+		return;
+	bool hint = g.h >= 3;
+	size_t body = (size_t)g.h - 1 - (hint ? 1 : 0);
+	p->body_h = body;
+	size_t last = p->npl > body ? p->npl - body : 0;
+	if (p->top > last)
+		p->top = last;
+
+	struct buf title, line;
+	buf_init(&title);
+	buf_init(&line);
+	/* the name is raw kernel bytes: put_fit sanitizes the whole title */
+	if (p->command)
+		/* TRANSLATORS: title of the w panel */
+		buf_addf(&title, _("Command line of process %d: %s"), (int)p->tgid, p->comm);
+	else if (p->thread)
+		buf_addf(&title, _("Thread %d of process %d: %s"), (int)p->tid, (int)p->tgid, p->comm);
+	else
+		buf_addf(&title, _("Process %d: %s"), (int)p->tid, p->comm);
+	if (p->gone)
+		buf_addf(&title, " %s", _("(exited)"));
+	if (t->frozen)
+		buf_addf(&title, " %s", _("[frozen]"));
+	if (p->dl.oom || p->pl_oom)
+		buf_addf(&title, " %s", _("(out of memory: incomplete)"));
+	buf_pad(&line, ' ', g.pad);
+	put_fit(&line, buf_str(&title), title.len, g.inner);
+	buf_pad(&line, ' ', (size_t)g.w - g.inner - g.pad);
+	tui_put_raw(g.y0, g.x0, &line, term_attr(ROLE_TABLE_HEAD));
+
+	for (size_t k = 0; k < body; k++) {
+		size_t i = p->top + k;
+		static const struct pline blank = {DETAIL_NOTE, "", 0, NULL};
+		const struct pline *l = i < p->npl ? &p->pl[i] : &blank;
+		buf_reset(&line);
+		panel_line(&line, &g, l);
+		int attr = term_attr(ROLE_DIALOG);
+		if (l->kind == DETAIL_HEADING)
+			attr |= A_BOLD;
+		tui_put_raw(g.y0 + 1 + (int)k, g.x0, &line, attr);
+	}
+
+	if (hint) {
+		buf_reset(&title);
+		buf_adds(&title, panel_hint(p));
+		if (last)
+			/* TRANSLATORS: which lines of the detail panel are shown: first-last of all */
+			buf_addf(&title, _("   lines %zu-%zu of %zu"), p->top + 1, p->top + body, p->npl);
+		buf_reset(&line);
+		buf_pad(&line, ' ', g.pad);
+		put_fit(&line, buf_str(&title), title.len, g.inner);
+		buf_pad(&line, ' ', (size_t)g.w - g.inner - g.pad);
+		tui_put_raw(g.y0 + g.h - 1, g.x0, &line, term_attr(ROLE_KEY_LABEL));
+	}
+	buf_free(&line);
+	buf_free(&title);
+}
+
+static void panel_scroll(struct panel *p, int key)
+{
+	size_t body = p->body_h ? p->body_h : 1;
+	size_t page = body > 1 ? body - 1 : 1;
+	size_t last = p->npl > body ? p->npl - body : 0;
+	switch (key) {
+	case KEY_UP:
+		p->top = p->top ? p->top - 1 : 0;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		p->top = p->top < last ? p->top + 1 : last;
+		break;
+	case KEY_PPAGE:
+		p->top = p->top > page ? p->top - page : 0;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		p->top = p->top + page < last ? p->top + page : last;
+		break;
+	case KEY_HOME:
+		p->top = 0;
+		break;
+	case KEY_END:
+		p->top = last;
+		break;
+	default:
+		break;
+	}
+}
+
+/* As the main loop: wake for the next sample, and at least once a second. */
+static int panel_wait_ms(const struct tui *t)
+{
+	if (t->frozen)
+		return 1000;
+	double ms = (t->next_due - clock_now(CLOCK_MONOTONIC)) * 1000.0;
+	if (ms < 0)
+		return 0;
+	return ms > 1000 ? 1000 : (int)ceil(ms);
+}
+
+static void panel_run(struct tui *t, bool command)
+{
+	const struct row *r = tui_current(t);
+	if (!r)
+		return;
+	struct panel p;
+	memset(&p, 0, sizeof(p));
+	detail_lines_init(&p.dl);
+	p.command = command;
+	p.tid = r->task->tid;
+	p.tgid = r->task->tgid;
+	p.thread = r->is_thread;
+	snprintf(p.comm, sizeof(p.comm), "%s", r->task->comm);
+
+	/* the shown columns may not need status, taskstats, switches or the
+	 * command line: read them now, so the figures since start appear at
+	 * once (the interval's follow with the next sample) */
+	unsigned want = command ? NEED_CMDLINE : PANEL_NEEDS;
+	unsigned before = t->needs;
+	if ((t->needs & want) != want) {
+		t->needs |= want;
+		app_open_taskstats(t->app, t->needs);
+		sampler_set_taskstats(t->sampler, t->app->ts);
+		if (!t->frozen && tui_sample(t, true) < 0)
+			goto out;
+	}
+	panel_update(t, &p);
+	int close_key = command ? 'w' : 'i';
+	for (;;) {
+		tui_paint(t);
+		panel_paint(t, &p);
+		wnoutrefresh(stdscr);
+		doupdate();
+		int key = term_key(panel_wait_ms(t));
+		if (term_quit_signal())
+			break;
+		if (key == ERR) {
+			if (!t->frozen && clock_now(CLOCK_MONOTONIC) >= t->next_due) {
+				/* a failure is the main loop's to report: it samples next */
+				if (tui_sample(t, false) < 0)
+					break;
+				panel_update(t, &p);
+			}
+			continue;
+		}
+		if (key == 27 || key == 'q' || key == close_key)
+			break;
+		panel_scroll(&p, key);
+	}
+out:
+	if (t->needs != before)
+		tui_columns_changed(t);
+	detail_lines_free(&p.dl);
+	free(p.pl);
+}
+
+void dialog_detail(struct tui *t)
+{
+	panel_run(t, false);
+}
+
+void dialog_command(struct tui *t)
+{
+	panel_run(t, true);
+}

@@ -1,0 +1,22 @@
+/* Modal dialogs of the main screen. Each runs its own key loop over the
+ * main screen (redrawn beneath it on resize) and returns when done. */
+#ifndef TV_TUI_DIALOGS_H
+#define TV_TUI_DIALOGS_H
+
+#include "tui/state.h"
+
+void dialog_sort(struct tui *t);      /* sort_menu.c */
+void dialog_kill(struct tui *t);      /* signal_menu.c: the tagged tasks, or the selected one */
+void dialog_user(struct tui *t);      /* user_menu.c */
+void dialog_setup(struct tui *t);     /* setup.c */
+void dialog_help(struct tui *t);      /* help.c */
+void dialog_search(struct tui *t);    /* prompts.c */
+void dialog_filter(struct tui *t);    /* prompts.c */
+void dialog_pids(struct tui *t);      /* prompts.c */
+void dialog_delay(struct tui *t);     /* prompts.c */
+void dialog_detail(struct tui *t);    /* detail_panel.c: the selected task, kept up to date */
+void dialog_command(struct tui *t);   /* detail_panel.c: the selected process's command line, wrapped */
+/* renice.c: changes the nice value of the tagged tasks, or the selected one */
+void tui_renice(struct tui *t, int delta);
+
+#endif

@@ -1,0 +1,250 @@
+/* The header: CPU and memory bars, task counts, load, uptime, host, delay
+ * accounting and refresh interval. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sample/taskstats.h"
+#include "tui/draw.h"
+#include "tui/header.h"
+#include "util/fmt.h"
+#include "util/i18n.h"
+#include "util/text.h"
+
+struct bar_part {
+	double frac;          /* 0..1 of the bar */
+	enum term_role role;
+};
+
+/* Draws "LABEL[|||||      text]" in w columns at (y, x): each part fills its
+ * share of cells in its colour, the text sits at the right end. */
+static void header_bar(int y, int x, int w, const char *label, const struct bar_part *parts, size_t nparts,
+		       const char *text)
+{
+	int lw = (int)text_width(label, strlen(label), term_utf8());
+	tui_put(y, x, w, label, term_attr(ROLE_HEADER_LABEL));
+	int inner = w - lw - 2;
+	if (inner < 1)
+		return;
+	tui_put(y, x + lw, 1, "[", term_attr(ROLE_NORMAL));
+	int tl = (int)strlen(text); /* our own ASCII digits and units */
+	if (tl > inner)
+		tl = 0;
+	char *ch = malloc((size_t)inner);
+	int *attr = malloc((size_t)inner * sizeof(*attr));
+	if (!ch || !attr) {
+		free(ch);
+		free(attr);
+		return;
+	}
+	double acc = 0;
+	int from = 0;
+	for (size_t k = 0; k < nparts; k++) {
+		acc += parts[k].frac > 0 ? parts[k].frac : 0;
+		int to = (int)(acc * inner + 0.5);
+		for (; from < to && from < inner; from++) {
+			ch[from] = '|';
+			attr[from] = term_attr(parts[k].role);
+		}
+	}
+	for (; from < inner; from++) {
+		ch[from] = ' ';
+		attr[from] = A_NORMAL;
+	}
+	for (int i = 0; i < tl; i++) {
+		ch[inner - tl + i] = text[i];
+		attr[inner - tl + i] = term_attr(ROLE_HEADER_VALUE);
+	}
+	/* one addnstr per run of cells that share an attribute */
+	struct buf run;
+	buf_init(&run);
+	for (int c = 0; c < inner;) {
+		int e = c;
+		buf_reset(&run);
+		while (e < inner && attr[e] == attr[c])
+			buf_addc(&run, ch[e++]);
+		tui_put_raw(y, x + lw + 1 + c, &run, attr[c]);
+		c = e;
+	}
+	buf_free(&run);
+	free(ch);
+	free(attr);
+	tui_put(y, x + lw + 1 + inner, 1, "]", term_attr(ROLE_NORMAL));
+}
+
+static void header_cpu_bar(int y, int x, int w, const char *label, const struct sys_cpu *prev,
+			   const struct sys_cpu *cur)
+{
+	struct sys_cpu_use u;
+	system_cpu_use(prev, cur, &u);
+	struct bar_part parts[] = {
+		{u.nice, ROLE_BAR_NICE},
+		{u.user, ROLE_BAR_USER},
+		{u.system, ROLE_BAR_SYSTEM},
+		{u.other, ROLE_BAR_OTHER},
+	};
+	char text[16];
+	snprintf(text, sizeof(text), "%.1f%%", u.total * 100.0);
+	header_bar(y, x, w, label, parts, sizeof(parts) / sizeof(parts[0]), text);
+}
+
+static void header_cpus(struct tui *t)
+{
+	const struct layout *l = &t->lay;
+	const struct sys_info *p = &t->sys_prev, *c = &t->sys_cur;
+	if (l->cpu_row < 0)
+		return;
+	bool have_prev = p->ncpu == c->ncpu;
+	if (l->cpu_per_line == 0) {
+		/* too many CPUs for the room: one bar for all of them */
+		char label[32];
+		/* TRANSLATORS: label of the all-CPU bar; keep it short */
+		snprintf(label, sizeof(label), _("CPU(%zu)"), c->ncpu);
+		header_cpu_bar(l->cpu_row, 0, COLS, label, have_prev ? &p->all : &c->all, &c->all);
+		return;
+	}
+	int per = l->cpu_per_line;
+	int w = COLS / per;
+	int digits = snprintf(NULL, 0, "%zu", c->ncpu ? c->ncpu - 1 : 0);
+	for (size_t i = 0; i < c->ncpu; i++) {
+		int line = (int)(i / (size_t)per), col = (int)(i % (size_t)per);
+		char label[32];
+		snprintf(label, sizeof(label), "%*zu", digits, i);
+		int ww = col + 1 == per ? COLS - col * w : w - 1;
+		header_cpu_bar(l->cpu_row + line, col * w, ww, label, have_prev ? &p->cpu[i] : &c->cpu[i], &c->cpu[i]);
+	}
+}
+
+static void header_mem(struct tui *t)
+{
+	const struct layout *l = &t->lay;
+	const struct sys_mem *m = &t->sys_cur.mem;
+	if (l->mem_row < 0)
+		return;
+	int half = COLS / 2;
+	char a[16], b[16], text[40];
+	double total = m->total > 0 ? (double)m->total : 1.0;
+	int64_t used = m->total >= 0 && m->available >= 0 ? m->total - m->available : 0;
+	/* page cache that would be given back: what MemAvailable counts beyond MemFree */
+	int64_t cache = m->available >= 0 && m->free >= 0 ? m->available - m->free : 0;
+	fmt_kib(a, sizeof(a), used);
+	fmt_kib(b, sizeof(b), m->total > 0 ? m->total : 0);
+	snprintf(text, sizeof(text), "%s/%s", a, b);
+	struct bar_part mp[] = {{(double)used / total, ROLE_BAR_USER}, {(double)(cache > 0 ? cache : 0) / total, ROLE_BAR_CACHE}};
+	/* TRANSLATORS: memory bar label; at most 3 columns */
+	header_bar(l->mem_row, 0, half - 1, _("Mem"), mp, 2, text);
+
+	int64_t sused = m->swap_total >= 0 && m->swap_free >= 0 ? m->swap_total - m->swap_free : 0;
+	fmt_kib(a, sizeof(a), sused);
+	fmt_kib(b, sizeof(b), m->swap_total > 0 ? m->swap_total : 0);
+	snprintf(text, sizeof(text), "%s/%s", a, b);
+	struct bar_part sp[] = {{m->swap_total > 0 ? (double)sused / (double)m->swap_total : 0, ROLE_BAR_SWAP}};
+	/* TRANSLATORS: swap bar label; at most 3 columns */
+	header_bar(l->mem_row, half, COLS - half, _("Swp"), sp, 1, text);
+}
+
+/* Appends one "Label: value" pair at *x, label and value in their colours. */
+static void header_pair(int y, int *x, const char *label, const char *value)
+{
+	if (*x >= COLS)
+		return;
+	int lw = (int)text_width(label, strlen(label), term_utf8());
+	tui_put(y, *x, COLS - *x, label, term_attr(ROLE_HEADER_LABEL));
+	*x += lw + 1;
+	if (*x >= COLS)
+		return;
+	int vw = (int)text_width(value, strlen(value), term_utf8());
+	tui_put(y, *x, COLS - *x, value, term_attr(ROLE_HEADER_VALUE));
+	*x += vw + 3;
+}
+
+static void header_tasks(struct tui *t)
+{
+	int y = t->lay.tasks_row;
+	if (y < 0)
+		return;
+	int x = 0;
+	char v[128];
+	/* TRANSLATORS: the task counts of the header: processes, threads, running */
+	snprintf(v, sizeof(v), _("%zu, %zu thr; %zu running"), t->cur.sys_procs, t->cur.sys_threads,
+		 t->cur.sys_running);
+	/* TRANSLATORS: header label */
+	header_pair(y, &x, _("Tasks:"), t->have_cur ? v : "-");
+	const double *ld = t->sys_cur.load;
+	if (ld[0] >= 0)
+		snprintf(v, sizeof(v), "%.2f %.2f %.2f", ld[0], ld[1], ld[2]);
+	else
+		snprintf(v, sizeof(v), "-");
+	/* TRANSLATORS: header label */
+	header_pair(y, &x, _("Load average:"), v);
+	double up = t->sys_cur.uptime;
+	if (up >= 0) {
+		long s = (long)up;
+		long d = s / 86400;
+		if (d)
+			/* TRANSLATORS: uptime with days: "3d 04:05:06" */
+			snprintf(v, sizeof(v), _("%ldd %02ld:%02ld:%02ld"), d, s / 3600 % 24, s / 60 % 60, s % 60);
+		else
+			snprintf(v, sizeof(v), "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+	} else {
+		snprintf(v, sizeof(v), "-");
+	}
+	/* TRANSLATORS: header label */
+	header_pair(y, &x, _("Uptime:"), v);
+}
+
+/* The delay-accounting state in the header, translated (JSON keeps the stable names). */
+static const char *header_delay_state(const struct ts_client *ts)
+{
+	if (!ts)
+		/* TRANSLATORS: delay accounting not in use (no shown column needs it); short */
+		return _("n/a");
+	switch (ts_state(ts)) {
+	case TS_ON:
+		/* TRANSLATORS: delay accounting state; short */
+		return _("on");
+	case TS_OFF:
+		/* TRANSLATORS: delay accounting state (the sysctl is 0); short */
+		return _("off");
+	case TS_NO_PERMISSION:
+		/* TRANSLATORS: delay accounting state (CAP_NET_ADMIN missing); short */
+		return _("no permission");
+	case TS_UNSUPPORTED:
+		break;
+	}
+	/* TRANSLATORS: delay accounting state (kernel or build lacks it); short */
+	return _("unsupported");
+}
+
+static void header_info(struct tui *t)
+{
+	int y = t->lay.info_row;
+	if (y < 0)
+		return;
+	int x = 0;
+	char host[256] = "";
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		snprintf(host, sizeof(host), "-");
+	/* TRANSLATORS: header label */
+	header_pair(y, &x, _("Host:"), host);
+	/* TRANSLATORS: header label */
+	header_pair(y, &x, _("Delay acct:"), header_delay_state(t->app->ts));
+	char v[64];
+	if (t->frozen)
+		/* TRANSLATORS: refresh interval while updates are frozen */
+		snprintf(v, sizeof(v), _("%.1f s (frozen)"), t->delay);
+	else
+		snprintf(v, sizeof(v), _("%.1f s"), t->delay);
+	/* TRANSLATORS: header label */
+	header_pair(y, &x, _("Refresh:"), v);
+}
+
+void tui_draw_header(struct tui *t)
+{
+	header_cpus(t);
+	header_mem(t);
+	header_tasks(t);
+	header_info(t);
+}

@@ -1,0 +1,10 @@
+/* The header: CPU and memory bars, task counts, load, uptime, host, delay
+ * accounting and refresh interval. */
+#ifndef TV_TUI_HEADER_H
+#define TV_TUI_HEADER_H
+
+#include "tui/state.h"
+
+void tui_draw_header(struct tui *t);
+
+#endif

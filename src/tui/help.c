@@ -1,0 +1,93 @@
+/* F1: every key and every column, with where the settings live. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/dialogs.h"
+#include "tui/draw.h"
+#include "tui/keymap.h"
+#include "tui/screen.h"
+#include "util/i18n.h"
+#include "util/text.h"
+
+struct help_line {
+	const char *left;   /* keys or column id; NULL for a heading or text */
+	const char *right;
+	int attr_role;
+};
+
+static void help_add(struct help_line **v, size_t *n, const char *left, const char *right, int role)
+{
+	struct help_line *p = realloc(*v, (*n + 1) * sizeof(*p));
+	if (!p)
+		return;
+	*v = p;
+	p[(*n)++] = (struct help_line){left, right, role};
+}
+
+void dialog_help(struct tui *t)
+{
+	struct help_line *v = NULL;
+	size_t n = 0;
+	size_t nk;
+	const struct key_help *kh = keymap_help(&nk);
+	help_add(&v, &n, NULL, _("taskview: processes and their threads. Keys:"), ROLE_HEADER_LABEL);
+	for (size_t i = 0; i < nk; i++)
+		help_add(&v, &n, _(kh[i].keys), _(kh[i].what), ROLE_NORMAL);
+	help_add(&v, &n, NULL, "", ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("In menus: Up/Down, Enter to choose, Esc to cancel."), ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("Threads: a process row shows + (folded) or - (unfolded); threads of an"), ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("unfolded process are read from the next sample on; until then their rates show -."), ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("Tree (t): a collapsed process shows the sums of its subtree for CPU, switches"), ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("and delays; a value marked + is a lower bound (a member is unknown or partial)."), ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("Mouse: click a row to select it, a header to sort (again: invert), a + or - to"), ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("fold; the wheel moves. --no-mouse or mouse=0 in the settings turn it off."), ROLE_NORMAL);
+	help_add(&v, &n, NULL, "", ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("Columns (F2 to choose, F6 to sort):"), ROLE_HEADER_LABEL);
+	const struct colset *cs = &t->app->cs;
+	for (size_t i = 0; i < cs->n; i++)
+		help_add(&v, &n, cs->cols[i].id, _(cs->cols[i].desc), ROLE_NORMAL);
+	help_add(&v, &n, NULL, "", ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("Settings (columns, sort, interval, threads, tree, kernel threads) are read from"), ROLE_HEADER_LABEL);
+	help_add(&v, &n, NULL, t->config_path ? t->config_path : _("(no settings file: HOME is not set)"), ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("and saved there on quit. Command-line options override them."), ROLE_NORMAL);
+	help_add(&v, &n, NULL, _("Batch mode (-b) does not read them."), ROLE_NORMAL);
+
+	size_t top = 0;
+	for (;;) {
+		erase();
+		int h = LINES - 1;
+		if (h < 1)
+			h = LINES;
+		for (int y = 0; y < h && top + (size_t)y < n; y++) {
+			const struct help_line *l = &v[top + (size_t)y];
+			if (l->left) {
+				tui_put_own(y, 0, 22, l->left, term_attr(ROLE_HEADER_LABEL));
+				tui_put(y, 23, COLS - 23, l->right, term_attr((enum term_role)l->attr_role));
+			} else {
+				tui_put(y, 0, COLS, l->right, term_attr((enum term_role)l->attr_role));
+			}
+		}
+		if (LINES > 1)
+			tui_put(LINES - 1, 0, COLS, _("Up/Down/PgUp/PgDn: scroll   any other key: back"), term_attr(ROLE_KEY_LABEL));
+		int key = tui_dialog_key();
+		if (key == TUI_KEY_QUIT)
+			break;
+		if (key == ERR)
+			continue;
+		size_t page = h > 1 ? (size_t)h - 1 : 1;
+		size_t last = n > (size_t)h ? n - (size_t)h : 0;
+		if (key == KEY_DOWN || key == 'j')
+			top = top < last ? top + 1 : last;
+		else if (key == KEY_UP)
+			top = top ? top - 1 : 0;
+		else if (key == KEY_NPAGE || key == ' ')
+			top = top + page < last ? top + page : last;
+		else if (key == KEY_PPAGE)
+			top = top > page ? top - page : 0;
+		else
+			break;
+	}
+	free(v);
+}

@@ -1,0 +1,34 @@
+/* A list to choose from, drawn as a panel over the left of the table
+ * (sort column, signal, user, setup). */
+#ifndef TV_TUI_MENU_H
+#define TV_TUI_MENU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tui/input.h"
+#include "tui/state.h"
+
+struct menu {
+	const char *title;          /* translated */
+	const char *hint;           /* translated; shown on the key bar line */
+	char **items;               /* may be untrusted: drawn sanitized */
+	size_t n;
+	size_t sel, top;
+	bool typing;                /* printable keys go to typed (user menu) */
+	struct input typed;
+};
+
+enum menu_result { MENU_CANCEL = -1, MENU_TYPED = -2 };
+
+/* Runs the menu's key loop. Returns the chosen index, MENU_CANCEL (Esc, or
+ * a quit signal), or MENU_TYPED when Enter was pressed with typed text that
+ * no item matches. */
+int menu_run(struct tui *t, struct menu *m);
+
+/* Draws m over the screen painted for t (no refresh). */
+void menu_paint(struct tui *t, struct menu *m);
+/* Moves the selection for a navigation key; false when key is not one. */
+bool menu_navigate(struct menu *m, int key, size_t page);
+
+#endif

@@ -1,0 +1,154 @@
+/* F7/] and F8/[: one step of nice for the tagged tasks or the selected one.
+ * A process row changes every thread of the process (a nice value belongs
+ * to a thread); a thread row, that thread alone. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "tui/dialogs.h"
+#include "tui/status.h"
+#include "tui/view.h"
+#include "util/i18n.h"
+
+#define NICE_MIN (-20)
+#define NICE_MAX 19
+
+struct target {
+	int32_t tid, tgid;
+	bool thread;
+	int32_t nice;   /* as sampled */
+	char comm[TV_COMM_MAX];
+};
+
+/* setpriority on every thread of a process; the first error wins. */
+static int renice_process(int32_t pid, int nice)
+{
+	char path[32];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return setpriority(PRIO_PROCESS, (id_t)pid, nice) < 0 ? errno : 0;
+	int err = 0, done = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		if (setpriority(PRIO_PROCESS, (id_t)atoi(de->d_name), nice) < 0) {
+			if (errno != ESRCH && !err)
+				err = errno; /* a thread that just ended is no failure */
+		} else {
+			done++;
+		}
+	}
+	closedir(d);
+	return err ? err : done ? 0 : ESRCH;
+}
+
+/* The new value shows at once: the sample is updated in place. */
+static void renice_apply(struct tui *t, const struct target *g, int nice)
+{
+	const struct tv_task *p = snapshot_find(&t->cur, g->tgid);
+	if (!p)
+		return;
+	struct tv_task *proc = &t->cur.procs[p - t->cur.procs];
+	for (size_t i = 0; i <= proc->nthreads_read; i++) {
+		struct tv_task *k = i == 0 ? proc : &proc->threads[i - 1];
+		if (g->thread && (i == 0 || k->tid != g->tid))
+			continue;
+		/* PRI is 20 + nice for the normal scheduling classes */
+		if (k->prio == k->nice + 20)
+			k->prio = nice + 20;
+		k->nice = nice;
+	}
+}
+
+/* A message for errno e when setting nice on g. */
+static void renice_error(struct tui *t, const struct target *g, int nice, int e)
+{
+	if (e == EACCES)
+		tui_status(t, ROLE_ERROR,
+			   _("cannot set nice %d on %d (%s): a lower nice value needs CAP_SYS_NICE (root) or a higher RLIMIT_NICE"),
+			   nice, g->tid, g->comm);
+	else if (e == EPERM)
+		tui_status(t, ROLE_ERROR, _("cannot renice %d (%s): it belongs to another user; that needs CAP_SYS_NICE (root)"),
+			   g->tid, g->comm);
+	else if (e == ESRCH)
+		tui_status(t, ROLE_ERROR, _("%d (%s) has exited"), g->tid, g->comm);
+	else
+		tui_status(t, ROLE_ERROR, _("cannot renice %d (%s): %s"), g->tid, g->comm, strerror(e));
+}
+
+static void target_from(struct target *g, const struct tv_task *k)
+{
+	g->tid = k->tid;
+	g->tgid = k->tgid;
+	g->thread = k->is_thread;
+	g->nice = k->nice;
+	snprintf(g->comm, sizeof(g->comm), "%s", k->comm);
+}
+
+/* The tagged tasks as they are in the current sample. */
+static size_t targets_tagged(const struct tui *t, struct target *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->tags.n; i++) {
+		const struct tag *k = &t->tags.v[i];
+		const struct tv_task *p = snapshot_find(&t->cur, k->tgid);
+		if (p && k->thread)
+			p = task_find_thread(p, k->tid);
+		if (p)
+			target_from(&v[n++], p);
+	}
+	return n;
+}
+
+void tui_renice(struct tui *t, int delta)
+{
+	struct target one, *v = &one;
+	size_t n = 0;
+	if (t->tags.n) {
+		v = calloc(t->tags.n, sizeof(*v));
+		if (!v)
+			return;
+		n = targets_tagged(t, v);
+	} else if (tui_current(t)) {
+		target_from(&one, tui_current(t)->task);
+		n = 1;
+	}
+	size_t ok = 0, failed = 0;
+	int last_nice = 0;
+	for (size_t i = 0; i < n; i++) {
+		int nice = v[i].nice + delta;
+		if (nice < NICE_MIN || nice > NICE_MAX) {
+			tui_status(t, ROLE_ERROR, _("%d (%s) is at nice %d already, the limit"), v[i].tid, v[i].comm,
+				   v[i].nice);
+			failed++;
+			continue;
+		}
+		int e = v[i].thread ? (setpriority(PRIO_PROCESS, (id_t)v[i].tid, nice) < 0 ? errno : 0)
+				    : renice_process(v[i].tid, nice);
+		if (e) {
+			/* the first failure is the one shown */
+			if (!failed)
+				renice_error(t, &v[i], nice, e);
+			failed++;
+			continue;
+		}
+		renice_apply(t, &v[i], nice);
+		last_nice = nice;
+		ok++;
+	}
+	if (ok && !failed) {
+		if (n == 1)
+			tui_status(t, ROLE_STATUS, _("%d (%s) now has nice %d"), v[0].tid, v[0].comm, last_nice);
+		else
+			tui_status(t, ROLE_STATUS, P_("nice changed for %zu task", "nice changed for %zu tasks", ok), ok);
+	}
+	if (ok)
+		tui_rebuild_at(t, false);
+	if (v != &one)
+		free(v);
+}

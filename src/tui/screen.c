@@ -1,0 +1,184 @@
+/* The screen as a whole: layout, status line and key bar. */
+#include "tui/screen.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/autocols.h"
+#include "tui/draw.h"
+#include "tui/header.h"
+#include "tui/keymap.h"
+#include "tui/sampling.h"
+#include "tui/status.h"
+#include "tui/table.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+#include "util/text.h"
+
+int tui_dialog_key(void)
+{
+	wnoutrefresh(stdscr);
+	doupdate();
+	int key = term_key(1000);
+	if (term_quit_signal())
+		return TUI_KEY_QUIT;
+	return key == KEY_RESIZE ? ERR : key;
+}
+
+/* The name of the selected user as the sampler resolved it, else the number. */
+static void status_user(const struct tui *t, struct buf *b)
+{
+	const char *name = NULL;
+	for (size_t i = 0; t->have_cur && i < t->cur.nprocs && !name; i++)
+		if (t->cur.procs[i].uid == t->filter.uid)
+			name = t->cur.procs[i].user;
+	if (name)
+		buf_addf(b, _("User: %s "), name);
+	else
+		buf_addf(b, _("User: %lld "), (long long)t->filter.uid);
+}
+
+/* What the status line says when no message is pending: the modes and
+ * filters in force. */
+static void tui_default_status(struct tui *t, struct buf *b)
+{
+	if (t->frozen)
+		buf_adds(b, _("[frozen: z resumes] "));
+	if (t->follow)
+		/* TRANSLATORS: status line while F follows a task */
+		buf_addf(b, _("[following %d: F stops] "), t->sel_tid);
+	if (t->filter.text)
+		buf_addf(b, _("Filter: %s (Esc clears) "), t->filter.text);
+	if (t->filter.uid != TV_UNKNOWN)
+		status_user(t, b);
+	if (t->filter.npids) {
+		buf_adds(b, _("PIDs: "));
+		for (size_t i = 0; i < t->filter.npids; i++)
+			buf_addf(b, "%s%d", i ? "," : "", t->filter.pids[i]);
+		buf_addc(b, ' ');
+	}
+	if (t->search)
+		buf_addf(b, _("Search: %s (F3 next) "), t->search);
+	if (t->tags.n)
+		/* TRANSLATORS: status line: how many tasks are tagged */
+		buf_addf(b, P_("%zu tagged (U untags) ", "%zu tagged (U untags) ", t->tags.n), t->tags.n);
+}
+
+static void tui_draw_status(struct tui *t)
+{
+	int y = t->lay.status_row;
+	if (y < 0)
+		return;
+	if (t->msgs && t->msgs->shown < t->msgs->n) {
+		/* plugin messages: show the newest, say how many came with it */
+		size_t extra = t->msgs->n - t->msgs->shown - 1;
+		if (extra)
+			tui_status(t, ROLE_ERROR,
+				   /* TRANSLATORS: a plugin message, then how many more came with it */
+				   P_("%s (and %zu more, printed on exit)", "%s (and %zu more, printed on exit)", extra),
+				   t->msgs->v[t->msgs->n - 1], extra);
+		else
+			tui_status(t, ROLE_ERROR, "%s", t->msgs->v[t->msgs->n - 1]);
+		t->msgs->shown = t->msgs->n;
+	}
+	if (t->status.len && (t->status_until == 0 || clock_now(CLOCK_MONOTONIC) < t->status_until)) {
+		tui_put(y, 0, COLS, buf_str(&t->status), term_attr(t->status_role));
+		return;
+	}
+	buf_reset(&t->status);
+	struct buf b;
+	buf_init(&b);
+	tui_default_status(t, &b);
+	tui_put(y, 0, COLS, buf_str(&b), term_attr(ROLE_STATUS));
+	buf_free(&b);
+}
+
+/* Labels are padded to this width, so the bar keeps its shape in any language. */
+#define KEYBAR_LABEL 6
+
+static void tui_draw_keybar(struct tui *t)
+{
+	int y = t->lay.keybar_row;
+	if (y < 0)
+		return;
+	size_t n;
+	const struct key_bar_entry *e = keymap_bar(&n);
+	int x = 0;
+	for (size_t i = 0; i < n && x < COLS; i++) {
+		int kw = (int)strlen(e[i].key);
+		tui_put(y, x, kw, e[i].key, term_attr(ROLE_KEY));
+		x += kw;
+		if (x >= COLS)
+			break;
+		struct buf pad;
+		buf_init(&pad);
+		int lw = COLS - x < KEYBAR_LABEL ? COLS - x : KEYBAR_LABEL;
+		text_fit(&pad, _(e[i].label), (size_t)lw, true, term_utf8());
+		tui_put_raw(y, x, &pad, term_attr(ROLE_KEY_LABEL));
+		buf_free(&pad);
+		x += KEYBAR_LABEL;
+	}
+	/* the rest of the line in the label colour, as a bar */
+	if (x < COLS) {
+		struct buf fill;
+		buf_init(&fill);
+		buf_pad(&fill, ' ', (size_t)(COLS - x));
+		tui_put_raw(y, x, &fill, term_attr(ROLE_KEY_LABEL));
+		buf_free(&fill);
+	}
+}
+
+int tui_keybar_key(int x)
+{
+	size_t n;
+	const struct key_bar_entry *e = keymap_bar(&n);
+	int at = 0;
+	for (size_t i = 0; i < n; i++) {
+		int w = (int)strlen(e[i].key) + KEYBAR_LABEL;
+		if (x >= at && x < at + w)
+			return e[i].code;
+		at += w;
+	}
+	return 0;
+}
+
+void tui_fit_columns(struct tui *t)
+{
+	if (!t->cols_auto || t->cols_auto_width == COLS)
+		return;
+	struct colsel sel;
+	if (autocols_pick(&t->app->cs, COLS, term_utf8(), &sel) < 0)
+		return;
+	colsel_free(&t->app->sel);
+	t->app->sel = sel;
+	t->cols_auto_width = COLS;
+	tui_columns_changed(t);
+}
+
+void tui_paint(struct tui *t)
+{
+	size_t ncpu = t->sys_cur.ncpu;
+	int old_lines = t->lay.table_lines;
+	layout_compute(LINES, COLS, ncpu, &t->lay);
+	/* a taller table shows the rows above the selection again */
+	if (t->lay.table_lines > old_lines && t->top > 0) {
+		size_t h = t->lay.table_lines > 0 ? (size_t)t->lay.table_lines : 0;
+		t->top = t->sel >= h ? t->sel - h + 1 : 0;
+	}
+	tui_fit_columns(t);
+	/* erase, not clear: curses sends only the cells that differ */
+	erase();
+	tui_draw_header(t);
+	tui_draw_table(t);
+	tui_draw_status(t);
+	tui_draw_keybar(t);
+}
+
+void tui_draw(struct tui *t)
+{
+	tui_paint(t);
+	wnoutrefresh(stdscr);
+	doupdate();
+}

@@ -1,0 +1,85 @@
+/* The interactive session's state, shared by the TUI's modules (private).
+ * Functions live in the headers of the files that define them. */
+#ifndef TV_TUI_STATE_H
+#define TV_TUI_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "app.h"
+#include "cli.h"
+#include "model/snapshot.h"
+#include "sample/system.h"
+#include "tui/expset.h"
+#include "tui/layout.h"
+#include "tui/msgs.h"
+#include "tui/tags.h"
+#include "tui/term.h"
+#include "util/buf.h"
+#include "view/filter.h"
+#include "view/rows.h"
+
+struct sampler;
+
+struct tui {
+	struct app *app;
+	const struct cli_opts *opts;
+	struct tui_msgs *msgs;
+	struct sampler *sampler;
+
+	/* what to sample and show; the TUI's own copies, changed by keys */
+	struct filter filter;        /* PIDs select what is read; user and text, what is shown */
+	struct filter sample_filter; /* the PIDs of filter alone, for the sampler (borrowed) */
+	struct expset expanded;
+	bool all_threads;
+	double delay;
+	bool frozen;
+	unsigned needs;
+	bool *plugin_shown;
+
+	/* how the sample is shown */
+	bool tree;                   /* t, F5: processes under their parents */
+	struct expset collapsed;     /* tree: subtrees hidden (and summed) */
+	bool show_kthreads;          /* K */
+	bool cols_auto;              /* no columns chosen: picked by the screen width */
+	int cols_auto_width;         /* the width they were picked for */
+	size_t hscroll;              /* table columns scrolled off to the left */
+	bool mouse;
+
+	/* cur is on screen, prev the sample before it; base is the last
+	 * scheduled sample before cur, for rates after an immediate resample */
+	struct snapshot prev, cur;
+	bool have_prev, have_cur;
+	double next_due;          /* CLOCK_MONOTONIC seconds */
+	struct rows rows;
+	struct sys_info sys_prev, sys_cur;
+
+	/* the selection stays on its screen row as the list changes, as in
+	 * htop; with follow (F), and for a few seconds after a key (while the
+	 * user works on it), it stays on its task */
+	size_t sel, top;
+	int32_t sel_tid, sel_tgid;
+	bool sel_thread, have_sel;
+	bool follow;
+	double key_at;            /* CLOCK_MONOTONIC of the last key or click */
+	/* a row to select when a sample brings it: a thread that search found
+	 * in a folded process */
+	int32_t want_tid;
+	bool want_thread, have_want;
+	struct tags tags;
+
+	char *search;             /* last search text, for F3/n */
+	bool typing;              /* a search or filter prompt is open */
+	bool search_missed;       /* the search text matches no row */
+	char pid_typed[12];       /* digits typed to jump to a PID */
+	double pid_typed_at;
+	struct buf status;        /* one line under the table */
+	enum term_role status_role;
+	double status_until;      /* hints fade; errors stay until the next key */
+
+	struct layout lay;
+	char *config_path;        /* NULL: settings are not saved */
+	bool quit;
+};
+
+#endif

@@ -1,0 +1,179 @@
+/* The interactive main loop: sample on schedule, handle keys in between. */
+#include "tui/tui.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curses.h>
+
+#include "sample/plugin_host.h"
+#include "sample/sampler.h"
+#include "tui/actions.h"
+#include "tui/keymap.h"
+#include "tui/prefs.h"
+#include "tui/sampling.h"
+#include "tui/screen.h"
+#include "tui/state.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+
+/* The TUI's own copy of the command-line filter: keys change it. */
+static int tui_copy_filter(struct filter *dst, const struct filter *src)
+{
+	filter_init(dst);
+	dst->uid = src->uid;
+	if (src->npids) {
+		dst->pids = malloc(src->npids * sizeof(*dst->pids));
+		if (!dst->pids)
+			return -1;
+		memcpy(dst->pids, src->pids, src->npids * sizeof(*dst->pids));
+		dst->npids = src->npids;
+	}
+	return filter_set_text(dst, src->text);
+}
+
+static bool tui_color_wanted(const struct cli_opts *o)
+{
+	/* NO_COLOR: any non-empty value asks for monochrome */
+	const char *nc = getenv("NO_COLOR");
+	return !o->no_color && !(nc && *nc);
+}
+
+static void tui_free(struct tui *t)
+{
+	rows_free(&t->rows);
+	if (t->have_cur)
+		snapshot_free(&t->cur);
+	if (t->have_prev)
+		snapshot_free(&t->prev);
+	system_free(&t->sys_prev);
+	system_free(&t->sys_cur);
+	sampler_free(t->sampler);
+	filter_free(&t->filter);
+	expset_free(&t->expanded);
+	expset_free(&t->collapsed);
+	tags_free(&t->tags);
+	free(t->plugin_shown);
+	free(t->search);
+	free(t->config_path);
+	buf_free(&t->status);
+}
+
+/* Milliseconds until the next sample is due; keys are read until then. */
+static int tui_wait_ms(const struct tui *t)
+{
+	/* wake at least once a second: a signal must not wait for a long delay */
+	if (t->frozen)
+		return 1000;
+	double ms = (t->next_due - clock_now(CLOCK_MONOTONIC)) * 1000.0;
+	if (ms < 0)
+		return 0;
+	return ms > 1000 ? 1000 : (int)ceil(ms);
+}
+
+static int tui_loop(struct tui *t)
+{
+	bool dirty = true;
+	/* -n N: quit after N refreshes, as top does; 0 runs until quit */
+	int64_t left = t->opts->iterations > 0 ? t->opts->iterations : -1;
+	while (!t->quit && !term_quit_signal()) {
+		if (dirty)
+			tui_draw(t);
+		dirty = false;
+		int key = term_key(tui_wait_ms(t));
+		if (key == ERR) {
+			if (!t->frozen && clock_now(CLOCK_MONOTONIC) >= t->next_due) {
+				if (tui_sample(t, false) < 0)
+					return 1;
+				dirty = true;
+				if (left > 0 && --left == 0)
+					t->quit = true;
+			} else if (t->status.len && t->status_until && clock_now(CLOCK_MONOTONIC) >= t->status_until) {
+				dirty = true; /* a hint faded */
+			}
+			continue;
+		}
+		dirty = true;
+		if (key == KEY_RESIZE)
+			continue;
+		/* an error stays until the user has seen it and pressed a key */
+		if (t->status_until == 0)
+			buf_reset(&t->status);
+		if (key == KEY_MOUSE)
+			tui_mouse(t);
+		else
+			tui_act(t, keymap_lookup(key), key);
+	}
+	return 0;
+}
+
+int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
+{
+	struct tui t;
+	memset(&t, 0, sizeof(t));
+	t.app = a;
+	t.opts = o;
+	t.msgs = msgs;
+	buf_init(&t.status);
+	expset_init(&t.expanded);
+	expset_init(&t.collapsed);
+	tags_init(&t.tags);
+	t.mouse = !o->no_mouse;
+	t.delay = o->delay;
+	t.all_threads = o->threads;
+	int rc = 1;
+	char *err = NULL;
+	/* the settings file is read here, not in main: batch mode ignores it */
+	struct prefs prefs;
+	prefs_load(&t, &prefs);
+	if (tui_copy_filter(&t.filter, &o->filter) < 0) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		goto out;
+	}
+	t.sampler = sampler_new(&err);
+	if (!t.sampler) {
+		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+		goto out;
+	}
+	sampler_set_plugins(t.sampler, a->plugins, plugin_host_nslots(a->plugins));
+	tui_columns_changed(&t);
+
+	struct buf msg;
+	buf_init(&msg);
+	struct term_opts to = {.color = tui_color_wanted(o), .utf8 = a->utf8, .mouse = t.mouse};
+	if (term_open(&to, &msg) < 0) {
+		fprintf(stderr, "taskview: %s\n", buf_str(&msg));
+		buf_free(&msg);
+		goto out;
+	}
+	buf_free(&msg);
+	tui_fit_columns(&t);
+	system_read(&t.sys_cur);
+	if (tui_sample(&t, false) < 0) {
+		term_close();
+		fprintf(stderr, "taskview: %s\n", buf_str(&t.status));
+		goto out;
+	}
+	/* the first rates come sooner than a long delay: half a second is
+	 * enough to measure, and the screen is not all "-" for long */
+	if (t.delay > 0.5)
+		t.next_due = t.cur.mono + 0.5;
+	rc = tui_loop(&t);
+	term_close();
+	if (rc)
+		fprintf(stderr, "taskview: %s\n", buf_str(&t.status));
+	else if (!term_quit_signal())
+		prefs_save(&t, &prefs);
+out:
+	prefs_free(&prefs);
+	free(err);
+	tui_msgs_flush(msgs, stderr);
+	int sig = term_quit_signal();
+	tui_free(&t);
+	if (sig)
+		term_reraise(sig);
+	return rc;
+}

@@ -1,0 +1,150 @@
+/* The TUI's view of the current sample: what the sampler is asked for, the
+ * rows, and the selection kept on its screen row (htop's way) or its task. */
+#include "tui/view.h"
+
+#include "model/column.h"
+#include "tui/status.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+
+/* A filter or a search matches command lines and thread names: while one
+ * is in use the sampler reads them for every process. */
+static bool tui_wants_names(const struct tui *t)
+{
+	return t->filter.text || t->search || t->typing;
+}
+
+void tui_sample_opts(struct tui *t, struct sample_opts *so)
+{
+	/* the sampler reads the processes the PIDs select; user and text are
+	 * the view's, so a key that changes them needs no new sample */
+	filter_init(&t->sample_filter);
+	t->sample_filter.pids = t->filter.pids;
+	t->sample_filter.npids = t->filter.npids;
+	bool names = tui_wants_names(t);
+	*so = (struct sample_opts){
+		.needs = t->needs | (names ? NEED_CMDLINE : 0),
+		.filter = &t->sample_filter,
+		.all_threads = t->all_threads,
+		.expanded = expset_query,
+		.expanded_ctx = &t->expanded,
+		.plugin_shown = t->plugin_shown,
+		.thread_names = names,
+		/* sorting by what is otherwise read for the rows on screen only */
+		.details_all = (t->app->cs.cols[t->app->sort_col].needs & NEED_TSTAT) != 0,
+		/* the first screen shows command lines, not dashes, unless one is stuck */
+		.cmdline_wait = t->have_cur ? 0 : 0.1,
+	};
+}
+
+bool tui_sample_sufficient(const struct tui *t)
+{
+	if (!t->have_cur || !tui_wants_names(t))
+		return true;
+	return t->cur.thread_names && (t->cur.needs & NEED_CMDLINE);
+}
+
+void tui_view_opts(struct tui *t, struct view_opts *vo)
+{
+	*vo = (struct view_opts){
+		.cs = &t->app->cs,
+		.sort_col = t->app->sort_col,
+		.reverse = t->app->reverse,
+		.all_threads = t->all_threads,
+		.expanded = expset_query,
+		.expanded_ctx = &t->expanded,
+		.filter = &t->filter,
+		.hide_kthreads = !t->show_kthreads,
+		.tree = t->tree,
+		.collapsed = expset_query,
+		.collapsed_ctx = &t->collapsed,
+	};
+}
+
+void tui_select(struct tui *t, size_t i)
+{
+	if (t->rows.n == 0) {
+		t->sel = t->top = 0;
+		t->have_sel = false;
+		return;
+	}
+	if (i >= t->rows.n)
+		i = t->rows.n - 1;
+	t->sel = i;
+	const struct row *r = &t->rows.v[i];
+	t->sel_tid = r->task->tid;
+	t->sel_tgid = r->task->tgid;
+	t->sel_thread = r->is_thread;
+	t->have_sel = true;
+}
+
+const struct row *tui_current(const struct tui *t)
+{
+	return t->have_sel && t->sel < t->rows.n ? &t->rows.v[t->sel] : NULL;
+}
+
+/* Row of a task; a thread not shown falls back to its process. */
+static bool tui_find(const struct tui *t, int32_t tid, int32_t tgid, bool thread, size_t *out)
+{
+	for (size_t i = 0; i < t->rows.n; i++) {
+		const struct row *r = &t->rows.v[i];
+		if (r->task->tid == tid && r->is_thread == thread) {
+			*out = i;
+			return true;
+		}
+	}
+	if (thread)
+		for (size_t i = 0; i < t->rows.n; i++)
+			if (!t->rows.v[i].is_thread && t->rows.v[i].task->tgid == tgid) {
+				*out = i;
+				return true;
+			}
+	return false;
+}
+
+bool tui_select_task(struct tui *t, int32_t tid, bool thread)
+{
+	for (size_t i = 0; i < t->rows.n; i++) {
+		const struct row *r = &t->rows.v[i];
+		if (r->task->tid == tid && r->is_thread == thread) {
+			tui_select(t, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+void tui_rebuild_at(struct tui *t, bool keep_task)
+{
+	rows_free(&t->rows);
+	if (!t->have_cur)
+		return;
+	struct view_opts vo;
+	tui_view_opts(t, &vo);
+	if (rows_build(&t->cur, &vo, &t->rows) < 0) {
+		tui_status(t, ROLE_ERROR, "%s", _("out of memory"));
+		return;
+	}
+	if (t->have_want && tui_select_task(t, t->want_tid, t->want_thread)) {
+		t->have_want = false;
+		return;
+	}
+	size_t i = t->sel;
+	if (keep_task && t->have_sel && !tui_find(t, t->sel_tid, t->sel_tgid, t->sel_thread, &i) && t->follow) {
+		t->follow = false;
+		/* TRANSLATORS: F stopped following because the task is gone */
+		tui_status(t, ROLE_STATUS, _("%d is no longer shown: not following it any more"), t->sel_tid);
+	}
+	tui_select(t, i);
+}
+
+/* How long after a key the selection stays on its task: what was just
+ * selected is what a key that follows acts on. */
+#define KEEP_TASK_AFTER_KEY 5.0
+
+void tui_rebuild(struct tui *t)
+{
+	tags_prune(&t->tags, &t->cur);
+	bool working = t->key_at > 0 && clock_now(CLOCK_MONOTONIC) - t->key_at < KEEP_TASK_AFTER_KEY;
+	tui_rebuild_at(t, t->follow || working);
+}

@@ -1,0 +1,248 @@
+"""Shared by the tmux tests: a private tmux server that runs the real taskview
+binary (keys in, screen text out), and a workload with named threads.
+
+A private server (its own socket, no user config), fixed window sizes, and
+HOME/XDG_CONFIG_HOME in a temporary directory. Python 3 standard library only.
+"""
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+TASKVIEW = os.environ.get("TASKVIEW", "taskview")
+WORKLOAD = os.environ.get("WORKLOAD", "")
+WIDTH, HEIGHT = 120, 40
+
+
+class Tmux:
+    def __init__(self, home):
+        self.sock = f"tvtest-{os.getpid()}"
+        self.home = home
+        self.n = 0
+
+    def cmd(self, *args, check=True):
+        r = subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", *args],
+                           capture_output=True, text=True, errors="replace")
+        if check and r.returncode != 0:
+            raise AssertionError(f"tmux {args[0]} failed: {r.stderr.strip()}")
+        return r.stdout
+
+    def start(self, args, env=None, width=WIDTH, height=HEIGHT, wrap=()):
+        """Runs taskview in a new session; the shell prints its exit status after.
+        wrap: a command that runs it (setpriv ...)."""
+        self.n += 1
+        name = f"s{self.n}"
+        envs = {"HOME": self.home, "XDG_CONFIG_HOME": os.path.join(self.home, "cfg"),
+                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        envs.update(env or {})
+        assign = " ".join(f"{k}={shlex.quote(v)}" for k, v in envs.items())
+        pre = " ".join(shlex.quote(a) for a in wrap)
+        line = f"{pre} env {assign} {shlex.quote(TASKVIEW)} {' '.join(shlex.quote(a) for a in args)}; " \
+               f"echo EXIT=$?; sleep 60"
+        self.cmd("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "sh", "-c", line)
+        return name
+
+    def keys(self, session, *keys):
+        self.cmd("send-keys", "-t", session, *keys)
+
+    def text(self, session, escapes=False):
+        return self.cmd("capture-pane", "-p", *(["-e"] if escapes else []), "-t", session)
+
+    def wait(self, session, pred, what, timeout=6.0):
+        """Polls the screen until pred(text) holds."""
+        end = time.monotonic() + timeout
+        text = ""
+        while time.monotonic() < end:
+            text = self.text(session)
+            if pred(text):
+                return text
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}; screen:\n{text}")
+
+    def wait_for(self, session, needle, timeout=6.0):
+        return self.wait(session, lambda t: needle in t, repr(needle), timeout)
+
+    def wait_gone(self, session, needle, timeout=6.0):
+        return self.wait(session, lambda t: needle not in t, f"{needle!r} to go", timeout)
+
+    def wait_exit(self, session, timeout=6.0):
+        """The exit status the shell printed after taskview ended."""
+        text = self.wait(session, lambda x: re.search(r"(?m)^EXIT=\d+", x), "exit", timeout)
+        return int(re.search(r"(?m)^EXIT=(\d+)", text).group(1)), text
+
+    def alive(self, session):
+        return not re.search(r"(?m)^EXIT=\d+", self.text(session))
+
+    def taskview_pid(self, session):
+        sh = int(self.cmd("display", "-p", "-t", session, "#{pane_pid}").strip())
+        with open(f"/proc/{sh}/task/{sh}/children") as f:
+            kids = f.read().split()
+        return int(kids[0]) if kids else None
+
+    def quit(self, session):
+        self.keys(session, "q")
+        rc, text = self.wait_exit(session)
+        self.cmd("kill-session", "-t", session, check=False)
+        assert rc == 0, f"exit status {rc}: {text}"
+        return text
+
+    def kill_server(self):
+        self.cmd("kill-server", check=False)
+
+
+class Workload:
+    """tv-workload with named threads, or a python stand-in when it is not built."""
+
+    def __init__(self, *args):
+        if WORKLOAD and os.access(WORKLOAD, os.X_OK):
+            cmd = [WORKLOAD, "--seconds", "120", *args]
+        else:
+            # from a file, so the command line stays short enough to read on screen
+            path = os.path.join(tempfile.gettempdir(), f"tv-standin-{os.getpid()}.py")
+            with open(path, "w") as f:
+                f.write(STANDIN)
+            cmd = [sys.executable, path, *args]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        info = json.loads(self.proc.stdout.readline())
+        self.pid = info["pid"]
+        self.threads = info["threads"]
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+# a process with named threads, printing the same ready line as tv-workload
+STANDIN = r"""
+import ctypes, json, os, sys, threading, time
+libc = ctypes.CDLL(None)
+args = sys.argv[1:]
+if "--name" in args:
+    libc.prctl(15, args[args.index("--name") + 1].encode("latin-1", "surrogateescape"), 0, 0, 0)
+tids = {}
+def run(name):
+    libc.prctl(15, name.encode(), 0, 0, 0)
+    tids[name] = threading.get_native_id()
+    time.sleep(120)
+for n in ("pingA", "pingB", "sleeper-1"):
+    threading.Thread(target=run, args=(n,), daemon=True).start()
+while len(tids) < 3:
+    time.sleep(0.01)
+print(json.dumps({"pid": os.getpid(), "threads": tids}), flush=True)
+time.sleep(120)
+"""
+
+
+def has_colour(screen):
+    """Whether an SGR sequence in screen sets a foreground or background colour."""
+    for params in re.findall(r"\x1b\[([0-9;]*)m", screen):
+        for p in params.split(";"):
+            if p and (30 <= int(p) <= 38 or 40 <= int(p) <= 48 or 90 <= int(p) <= 107):
+                return True
+    return False
+
+
+def table_rows(text):
+    """Screen lines below the column headers."""
+    lines = text.splitlines()
+    for i, l in enumerate(lines):
+        if re.match(r"\s*PID\b", l):
+            rows = lines[i + 1:]
+            # not the status line and the key bar
+            return rows[:-2] if len(rows) >= 2 and "F10" in rows[-1] else rows
+    return []
+
+
+def mouse(t, session, x, y, button=0):
+    """A mouse press at screen column x, line y (0-based), as a terminal of type
+    tmux-256color or screen reports it (X10 encoding); button 64/65: wheel
+    up/down."""
+    seq = bytes([0x1b, ord("["), ord("M"), 32 + button, 33 + x, 33 + y])
+    if button < 64:  # a click ends with the release a terminal sends (button 3)
+        seq += bytes([0x1b, ord("["), ord("M"), 32 + 3, 33 + x, 33 + y])
+    t.cmd("send-keys", "-t", session, "-H", *[f"{b:02x}" for b in seq])
+
+
+def lines_with_escapes(t, session):
+    return t.text(session, escapes=True).splitlines()
+
+
+SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def plain(line):
+    return SGR.sub("", line)
+
+
+def line_attrs(t, session):
+    """Each screen line as (text, attributes of its first character): tmux
+    sends an SGR only where attributes change, so they are followed across
+    lines. Attributes: "reverse", "bold", "underline"."""
+    out = []
+    attrs = set()
+    for line in t.text(session, escapes=True).split("\n"):
+        first = None
+        text = []
+        for part in re.split(r"(\x1b\[[0-9;]*m)", line):
+            if part.startswith("\x1b["):
+                params = part[2:-1].split(";") if part[2:-1] else ["0"]
+                for p in params:
+                    p = int(p) if p else 0
+                    if p == 0:
+                        attrs = set()
+                    elif p == 7:
+                        attrs.add("reverse")
+                    elif p == 27:
+                        attrs.discard("reverse")
+                    elif p == 1:
+                        attrs.add("bold")
+                    elif p == 22:
+                        attrs.discard("bold")
+                    elif p == 4:
+                        attrs.add("underline")
+                    elif p == 24:
+                        attrs.discard("underline")
+            elif part:
+                if first is None:
+                    first = set(attrs)
+                text.append(part)
+        out.append(("".join(text), first if first is not None else set(attrs)))
+    return out
+
+
+def selected_row(t, session):
+    """The text of the table row drawn in reverse video (monochrome: NO_COLOR),
+    or None. The column header is reverse too: rows start after it."""
+    lines = line_attrs(t, session)
+    head = next((i for i, (l, a) in enumerate(lines) if re.search(r"\bPID\b", l) and "reverse" in a), None)
+    if head is None:
+        return None
+    for l, a in lines[head + 1:]:
+        if "reverse" in a:
+            return l
+    return None
+
+
+def tagged_rows(t, session):
+    """Rows drawn bold and underlined (tagged, monochrome)."""
+    return [l for l, a in line_attrs(t, session) if {"bold", "underline"} <= a]
+
+
+def header_line(text):
+    for l in text.splitlines():
+        if re.search(r"\bPID\b", l) and ("COMMAND" in l or "NAME" in l or "USER" in l):
+            return l
+    return ""
+
+
+def children_of(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
