@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "config.h"
 #include "render/tui/tui.h"
-#include "sample/plugin_host.h"
+#include "plugin/plugin_host.h"
 #include "util/i18n.h"
 #include "util/text.h"
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "model/column.h"
-#include "sample/plugin_host.h"
+#include "plugin/plugin_host.h"
 #include "sample/proc_parse.h"
 #include "sample/proc_read.h"
 #include "sample/taskstats.h"

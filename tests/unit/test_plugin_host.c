@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sample/plugin_host.h"
-#include "sample/plugin_priv.h"
+#include "plugin/plugin_host.h"
+#include "plugin/plugin_priv.h"
 
 /* Collected messages of one load, one line each. */
 struct msgs {

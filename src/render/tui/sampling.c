@@ -5,7 +5,7 @@
 
 #include "model/delta.h"
 #include "render/tui/state.h"
-#include "sample/plugin_host.h"
+#include "plugin/plugin_host.h"
 #include "sample/sampler.h"
 #include "util/clock.h"
 #include "util/i18n.h"

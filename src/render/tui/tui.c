@@ -12,7 +12,7 @@
 #include "render/tui/keymap.h"
 #include "render/tui/prefs.h"
 #include "render/tui/state.h"
-#include "sample/plugin_host.h"
+#include "plugin/plugin_host.h"
 #include "sample/sampler.h"
 #include "util/clock.h"
 #include "util/i18n.h"

@@ -1,5 +1,5 @@
 /* Copies a plugin's descriptor and columns and checks them, naming the failing stage. */
-#include "sample/plugin_priv.h"
+#include "plugin/plugin_priv.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * root only files and directories that only root can change are accepted,
  * and nobody loads plugins from a user directory that belongs to someone else.
  */
-#include "sample/plugin_priv.h"
+#include "plugin/plugin_priv.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* Finds, loads and runs column plugins; see plugin_host.h. */
-#include "sample/plugin_host.h"
-#include "sample/plugin_priv.h"
+#include "plugin/plugin_host.h"
+#include "plugin/plugin_priv.h"
 
 #include <dirent.h>
 #include <dlfcn.h>

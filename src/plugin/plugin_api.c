@@ -1,5 +1,5 @@
 /* The host function table plugins call: task accessors and value setters. */
-#include "sample/plugin_priv.h"
+#include "plugin/plugin_priv.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* --check-plugin: load one plugin, show what it declares and one sample of its values. */
-#include "sample/plugin_host.h"
-#include "sample/plugin_priv.h"
+#include "plugin/plugin_host.h"
+#include "plugin/plugin_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>
