@@ -221,6 +221,18 @@ def test_exported_symbols():
         check(syms == {"taskview_plugin_v1"}, f"{name}.so exports {sorted(syms)}")
 
 
+def test_shipped_need_libc():
+    """Each shipped plugin names the C library it runs on (NEEDED), even one that calls nothing
+    from it: lintian's shared-library-lacks-prerequisites."""
+    readelf = shutil.which("readelf")
+    if not readelf:
+        raise Skip("no readelf")
+    for name in ("io", "oom", "fds"):
+        out = subprocess.run([readelf, "-d", shipped(name)], capture_output=True, text=True).stdout
+        needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
+        check(any(n.startswith("libc.so") for n in needed), f"{name}.so NEEDED entries: {needed}")
+
+
 def test_out_of_tree_plugin():
     cc = shlex.split(os.environ.get("CC", "cc"))
     if not shutil.which("pkg-config") or not shutil.which(cc[0]):
@@ -313,6 +325,7 @@ if __name__ == "__main__":
         test_root_refuses_writable,
         test_shipped_plugins_on_workload,
         test_exported_symbols,
+        test_shipped_need_libc,
         test_out_of_tree_plugin,
         test_doc_examples_build_and_load,
         test_man_page_lint,
