@@ -327,6 +327,15 @@ static char *user_plugin_dir(void)
 	return asprintf(&dir, "%s/.local/share/taskview/plugins", home) < 0 ? NULL : dir;
 }
 
+/* TASKVIEW_PLUGINDIR replaces the built-in system directory: tests and uninstalled
+ * builds point it at their own modules. Not for a set-id or capability-bearing
+ * taskview, which trusts only the directory it was built with. */
+static const char *system_plugin_dir(void)
+{
+	const char *env = secure_getenv("TASKVIEW_PLUGINDIR");
+	return env && *env ? env : TV_PLUGINDIR;
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -414,7 +423,7 @@ struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct co
 		if (user)
 			discover_dir(h, user, true, cs);
 		free(user);
-		discover_dir(h, TV_PLUGINDIR, false, cs);
+		discover_dir(h, system_plugin_dir(), false, cs);
 	}
 	return h;
 }

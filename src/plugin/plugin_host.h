@@ -3,8 +3,9 @@
  * appends their columns to the column set and runs their callbacks each refresh.
  *
  * Search order: explicit files (--plugin), then $XDG_DATA_HOME/taskview/plugins
- * (default ~/.local/share/taskview/plugins), then TV_PLUGINDIR. Never the current
- * directory. A file name found earlier shadows the same name found later.
+ * (default ~/.local/share/taskview/plugins), then the system directory: TV_PLUGINDIR,
+ * or $TASKVIEW_PLUGINDIR when set (ignored with elevated privileges). Never the
+ * current directory. A file name found earlier shadows the same name found later.
  */
 #ifndef TV_SAMPLE_PLUGIN_HOST_H
 #define TV_SAMPLE_PLUGIN_HOST_H

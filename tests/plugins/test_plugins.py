@@ -127,6 +127,12 @@ def test_discovery_carries_on():
         check(r.returncode == 0 and "hello.tid" not in r.stdout, f"--no-plugins listed: {r.stdout}")
         r = run("--list-columns", env=env)
         check("hello.tid" in r.stdout, f"discovered column not listed: {r.stdout}")
+        # TASKVIEW_PLUGINDIR stands for the system directory
+        system = os.path.join(root, "system")
+        os.mkdir(system, 0o755)
+        shutil.copy(mod("older_small"), os.path.join(system, "old.so"))
+        r = run("--list-columns", env=env_with(TASKVIEW_PLUGINDIR=system))
+        check("old.tid" in r.stdout and "hello.tid" not in r.stdout, f"TASKVIEW_PLUGINDIR not searched: {r.stdout}")
         # HOME is used when XDG_DATA_HOME is unset
         home = os.path.join(root, "home")
         make_tree(os.path.join(home, ".local", "share"), {"hello.so": mod("hello")})

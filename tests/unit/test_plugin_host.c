@@ -283,20 +283,29 @@ START_TEST(test_discovery)
 {
 	char root[] = "/tmp/tv-xdg-XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(root));
-	char dir[512], p1[600], p2[600], p3[600];
+	char dir[512], sys[512], p1[600], p2[600], p3[600], p4[600], p5[600];
 	snprintf(dir, sizeof(dir), "%s/taskview", root);
 	mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/taskview/plugins", root);
 	mkdir(dir, 0755);
+	/* the system directory, as TASKVIEW_PLUGINDIR names it: never the installed one */
+	snprintf(sys, sizeof(sys), "%s/system", root);
+	mkdir(sys, 0755);
 	char *hello = module_path("PLUGIN_TEST_DIR", "hello");
 	char *noentry = module_path("PLUGIN_TEST_DIR", "noentry");
+	char *old = module_path("PLUGIN_TEST_DIR", "older_small");
 	snprintf(p1, sizeof(p1), "%s/hello.so", dir);
 	snprintf(p2, sizeof(p2), "%s/broken.so", dir);
 	snprintf(p3, sizeof(p3), "%s/notes.txt", dir);
+	snprintf(p4, sizeof(p4), "%s/hello.so", sys);
+	snprintf(p5, sizeof(p5), "%s/old.so", sys);
 	copy_file(hello, p1);
 	copy_file(noentry, p2);
 	copy_file(noentry, p3);
+	copy_file(noentry, p4); /* shadowed by the user's hello.so: never loaded */
+	copy_file(old, p5);
 	setenv("XDG_DATA_HOME", root, 1);
+	setenv("TASKVIEW_PLUGINDIR", sys, 1);
 
 	struct colset cs;
 	colset_init(&cs);
@@ -307,11 +316,27 @@ START_TEST(test_discovery)
 	ck_assert_ptr_nonnull(h);
 	ck_assert(!fatal);
 	ck_assert(colset_find(&cs, "hello.tid") != NULL);
+	ck_assert(colset_find(&cs, "old.tid") != NULL); /* from the system directory */
+	ck_assert_uint_eq(plugin_host_nslots(h), 6 + 2);
 	/* a broken discovered plugin is reported and skipped; other files are ignored */
 	ck_assert_msg(strstr(m.text, "broken.so: not a taskview plugin"), "%s", m.text);
 	ck_assert_msg(!strstr(m.text, "notes.txt"), "%s", m.text);
+	ck_assert_msg(!strstr(m.text, p4), "a shadowed file was loaded: %s", m.text);
 	plugin_host_free(h);
 	colset_free(&cs);
+
+	/* an empty system directory: nothing found there, nothing said */
+	unlink(p4);
+	unlink(p5);
+	colset_init(&cs);
+	memset(&m, 0, sizeof(m));
+	h = plugin_host_load(&(struct plugin_host_opts){0}, &cs, msgs_add, &m, &fatal);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(plugin_host_nslots(h), 6);
+	ck_assert_msg(!strstr(m.text, "system"), "%s", m.text);
+	plugin_host_free(h);
+	colset_free(&cs);
+	rmdir(sys);
 
 	/* an explicit file shadows a discovered one of the same name */
 	colset_init(&cs);
@@ -342,6 +367,8 @@ START_TEST(test_discovery)
 	rmdir(root);
 	free(hello);
 	free(noentry);
+	free(old);
+	unsetenv("TASKVIEW_PLUGINDIR");
 }
 END_TEST
 
