@@ -375,7 +375,8 @@ static void discover_dir(struct plugin_host *h, const char *dir, bool user_dir, 
 	}
 	closedir(d);
 	/* a fixed order, so column order and shadowing do not depend on the file system */
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n) /* qsort's array must not be NULL, even when empty */
+		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
 		char *path = NULL;
 		if (!seen_before(h, names[i]) && asprintf(&path, "%s/%s", dir, names[i]) >= 0) {
