@@ -60,10 +60,9 @@ static int sample_self(struct plugin_host *h, const struct plugin *p, FILE *out,
 		comm[strcspn(comm, "\n")] = '\0';
 		memcpy(t.comm, comm, sizeof(t.comm));
 	}
-	plugin_host_begin(h);
-	plugin_host_collect(h, &t, dirfd, NULL);
-	plugin_host_end(h);
 	close(dirfd);
+	struct tv_task *tasks[] = {&t};
+	plugin_host_collect_all(h, tasks, 1, NULL);
 
 	int rc = p->disabled ? 1 : 0;
 	if (!rc) {

@@ -398,6 +398,7 @@ struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct co
 		return NULL;
 	h->msg_cb = msg_cb;
 	h->ctx = ctx;
+	h->procfd = -1;
 	size_t n0 = cs->n;
 	/* With file capabilities or setuid (setcap cap_net_admin+ep for delay
 	 * accounting), a plugin of the caller's choosing would run with those
@@ -447,10 +448,8 @@ static void charge(struct plugin_host *h, struct plugin *p, int64_t t0)
 	    TASKVIEW_PLUGIN_BUDGET_MS, TASKVIEW_PLUGIN_BUDGET_US_PER_TASK, p->ncalls);
 }
 
-void plugin_host_begin(struct plugin_host *h)
+static void plugins_begin(struct plugin_host *h)
 {
-	if (!h)
-		return;
 	for (size_t i = 0; i < h->n; i++) {
 		struct plugin *p = &h->v[i];
 		p->spent_ns = 0;
@@ -479,11 +478,20 @@ static bool plugin_wants(struct plugin *p, const struct tv_task *t, const bool *
 	return any;
 }
 
-void plugin_host_collect(struct plugin_host *h, struct tv_task *t, int dirfd, const bool *shown)
+/* The task's /proc directory: /proc/TGID, or /proc/TGID/task/TID on thread rows. */
+static int task_dir_open(int procfd, const struct tv_task *t)
 {
-	if (!h)
-		return;
-	struct taskview_task task = {.t = t, .dirfd = dirfd};
+	char name[64];
+	if (t->is_thread)
+		snprintf(name, sizeof(name), "%d/task/%d", (int)t->tgid, (int)t->tid);
+	else
+		snprintf(name, sizeof(name), "%d", (int)t->tgid);
+	return openat(procfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void plugins_collect_one(struct plugin_host *h, struct tv_task *t, const bool *shown)
+{
+	int dirfd = -1;
 	for (size_t i = 0; i < h->n; i++) {
 		struct plugin *p = &h->v[i];
 		if (p->disabled || !plugin_wants(p, t, shown))
@@ -492,9 +500,12 @@ void plugin_host_collect(struct plugin_host *h, struct tv_task *t, int dirfd, co
 		if (!t->pvals) {
 			t->pvals = calloc(h->nslots, sizeof(*t->pvals));
 			if (!t->pvals)
-				return;
+				break;
 			plugin_values_clear(t->pvals, h->nslots);
 		}
+		if (dirfd < 0 && (dirfd = task_dir_open(h->procfd, t)) < 0)
+			break; /* gone since the scan: unknown */
+		struct taskview_task task = {.t = t, .dirfd = dirfd};
 		struct taskview_values v = {
 			.pv = t->pvals + p->first_slot, .cols = p->cols, .wanted = p->wanted, .n = p->ncols,
 		};
@@ -505,12 +516,12 @@ void plugin_host_collect(struct plugin_host *h, struct tv_task *t, int dirfd, co
 		if (p->disabled)
 			plugin_values_clear(v.pv, p->ncols);
 	}
+	if (dirfd >= 0)
+		close(dirfd);
 }
 
-void plugin_host_end(struct plugin_host *h)
+static void plugins_end(struct plugin_host *h)
 {
-	if (!h)
-		return;
 	for (size_t i = 0; i < h->n; i++) {
 		struct plugin *p = &h->v[i];
 		if (p->disabled || !p->d.end)
@@ -521,6 +532,18 @@ void plugin_host_end(struct plugin_host *h)
 	}
 }
 
+void plugin_host_collect_all(struct plugin_host *h, struct tv_task *const *tasks, size_t n, const bool *shown)
+{
+	if (!h || h->n == 0)
+		return;
+	if (h->procfd < 0)
+		h->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	plugins_begin(h);
+	for (size_t i = 0; i < n; i++)
+		plugins_collect_one(h, tasks[i], shown);
+	plugins_end(h);
+}
+
 void plugin_host_free(struct plugin_host *h)
 {
 	if (!h)
@@ -529,6 +552,8 @@ void plugin_host_free(struct plugin_host *h)
 		plugin_release(&h->v[i]);
 	for (size_t i = 0; i < h->nseen; i++)
 		free(h->seen[i]);
+	if (h->procfd >= 0)
+		close(h->procfd);
 	free(h->seen);
 	free(h->v);
 	free(h);

@@ -42,19 +42,18 @@ struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct co
 size_t plugin_host_nslots(const struct plugin_host *h);
 
 /*
- * One refresh, on the sampling thread: begin, collect for each task, end.
- * msg_cb may be called from these when a plugin goes over its time budget
+ * One refresh, on the sampling thread: fills tasks[i]->pvals for n tasks (process
+ * rows and thread rows; a task is named by tid, tgid and is_thread, and its /proc
+ * directory is /proc/TGID or /proc/TGID/task/TID). shown is indexed by slot (NULL =
+ * every slot); a plugin none of whose columns is shown (or applies to the row) is not
+ * called for it, and a task's pvals (nslots entries) is allocated only when some
+ * plugin column is wanted on it. A value the plugin did not give is unknown; counter
+ * columns hold the raw counter, which model/delta.c turns into a rate.
+ * msg_cb may be called from here when a plugin goes over its time budget
  * (TASKVIEW_PLUGIN_BUDGET_MS + TASKVIEW_PLUGIN_BUDGET_US_PER_TASK for each task
  * it was called for, per refresh) and is disabled.
- *
- * collect fills t->pvals for one task whose /proc directory (/proc/PID, or
- * /proc/PID/task/TID on thread rows) is open as dirfd. shown is indexed by slot
- * (NULL = every slot); plugins none of whose columns is shown (or applies to the
- * row) are not called, and t->pvals (nslots entries) is allocated only when one is.
  */
-void plugin_host_begin(struct plugin_host *h);
-void plugin_host_collect(struct plugin_host *h, struct tv_task *t, int dirfd, const bool *shown);
-void plugin_host_end(struct plugin_host *h);
+void plugin_host_collect_all(struct plugin_host *h, struct tv_task *const *tasks, size_t n, const bool *shown);
 
 /* Calls the plugins' free_state and unloads them. h may be NULL. */
 void plugin_host_free(struct plugin_host *h);

@@ -59,6 +59,7 @@ struct plugin_host {
 	void *ctx;
 	char **seen;                /* file names tried, so a user plugin shadows a system one */
 	size_t nseen;
+	int procfd;                 /* /proc, opened at the first refresh */
 };
 
 /* The function table handed to every plugin. */

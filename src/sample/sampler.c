@@ -422,6 +422,26 @@ static void taskstats_collect(struct sampler *s, const struct sample_opts *o, st
 	free(q);
 }
 
+/* Hands the process rows and the thread rows shown to the plugins, in one batch. */
+static void plugins_collect(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < out->nprocs; i++)
+		n += 1 + (threads_shown(o, out->procs[i].tgid) ? out->procs[i].nthreads_read : 0);
+	struct tv_task **tasks = malloc((n ? n : 1) * sizeof(*tasks));
+	if (!tasks)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		struct tv_task *p = &out->procs[i];
+		tasks[k++] = p;
+		for (size_t j = 0; threads_shown(o, p->tgid) && j < p->nthreads_read; j++)
+			tasks[k++] = &p->threads[j];
+	}
+	plugin_host_collect_all(s->ph, tasks, k, o->plugin_shown);
+	free(tasks);
+}
+
 static int cmp_task_tgid(const void *a, const void *b)
 {
 	const struct tv_task *x = a, *y = b;
@@ -455,8 +475,6 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	if (s->ts)
 		ts_refresh_state(s->ts); /* the sysctl may change while we run */
-	if (s->ph)
-		plugin_host_begin(s->ph);
 	size_t k = 0;
 	for (size_t i = 0; i < total; i++) {
 		struct pids_stack *st = fe->stacks[i];
@@ -486,31 +504,16 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		int piddir = proc_open_dir(s->procfd, name);
 		if (piddir < 0)
 			continue; /* gone since the scan */
-		if (process_read(s, o, t, piddir) < 0) {
+		if (process_read(s, o, t, piddir) < 0)
 			task_clear(t, 0);
-		} else {
-			if (s->ph) {
-				plugin_host_collect(s->ph, t, piddir, o->plugin_shown);
-				bool shown = threads_shown(o, t->tgid);
-				for (size_t j = 0; shown && j < t->nthreads_read; j++) {
-					struct tv_task *th = &t->threads[j];
-					char tn[32];
-					snprintf(tn, sizeof(tn), "task/%d", th->tid);
-					int tfd = proc_open_dir(piddir, tn);
-					if (tfd >= 0) {
-						plugin_host_collect(s->ph, th, tfd, o->plugin_shown);
-						close(tfd);
-					}
-				}
-			}
+		else
 			k++;
-		}
 		close(piddir);
 	}
-	if (s->ph)
-		plugin_host_end(s->ph);
 	out->nprocs = k;
 	qsort(out->procs, k, sizeof(*out->procs), cmp_task_tgid);
+	if (s->ph)
+		plugins_collect(s, o, out);
 	if (ts_usable(s) && (o->needs & (NEED_CTXT | NEED_DELAY)))
 		taskstats_collect(s, o, out);
 	filter_free(byid);

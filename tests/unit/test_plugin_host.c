@@ -121,6 +121,13 @@ static int self_task(struct tv_task *t)
 	return fd;
 }
 
+/* One refresh over one task. */
+static void collect_one(struct plugin_host *h, struct tv_task *t, const bool *shown)
+{
+	struct tv_task *tasks[] = {t};
+	plugin_host_collect_all(h, tasks, 1, shown);
+}
+
 static const struct column *col(const struct loaded *l, const char *id)
 {
 	const struct column *c = colset_find(&l->cs, id);
@@ -143,9 +150,7 @@ START_TEST(test_older_descriptor)
 
 	struct tv_task t;
 	int fd = self_task(&t);
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, NULL);
-	plugin_host_end(l.h);
+	collect_one(l.h, &t, NULL);
 	struct tv_value v = column_value(c, &t);
 	ck_assert_int_eq(v.kind, TV_V_INT);
 	ck_assert_int_eq(v.i, getpid());
@@ -176,9 +181,7 @@ START_TEST(test_values)
 
 	struct tv_task t;
 	int fd = self_task(&t);
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, NULL);
-	plugin_host_end(l.h);
+	collect_one(l.h, &t, NULL);
 	ck_assert_int_eq(column_value(col(&l, "hello.tid"), &t).i, getpid());
 	ck_assert_str_eq(column_value(col(&l, "hello.comm"), &t).s, "SELFTEST");
 	ck_assert_double_eq(column_value(col(&l, "hello.half"), &t).f, getpid() / 2.0);
@@ -192,9 +195,7 @@ START_TEST(test_values)
 	/* only shown slots are filled */
 	bool shown[6] = {false, true, false, false, false, false};
 	fd = (close(fd), self_task(&t));
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, shown);
-	plugin_host_end(l.h);
+	collect_one(l.h, &t, shown);
 	ck_assert(!t.pvals[0].known);
 	ck_assert(t.pvals[1].known);
 	ck_assert_int_eq(t.pvals[5].known, false);
@@ -203,7 +204,7 @@ START_TEST(test_values)
 	/* nothing shown: the plugin is not called, nothing allocated */
 	bool none[6] = {false};
 	fd = (close(fd), self_task(&t));
-	plugin_host_collect(l.h, &t, fd, none);
+	collect_one(l.h, &t, none);
 	ck_assert_ptr_null(t.pvals);
 	task_clear(&t, 6);
 	close(fd);
@@ -218,18 +219,14 @@ START_TEST(test_slow_disabled)
 	ck_assert_ptr_nonnull(l.h);
 	struct tv_task t;
 	int fd = self_task(&t);
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, NULL);
-	plugin_host_end(l.h);
+	collect_one(l.h, &t, NULL);
 	ck_assert_msg(strstr(l.m.text, "plugin slow (") && strstr(l.m.text, "disabled:") &&
 	              strstr(l.m.text, "over its budget of"), "%s", l.m.text);
 	ck_assert_int_eq(column_value(col(&l, "slow.value"), &t).kind, TV_V_UNKNOWN);
 	task_clear(&t, 1);
 	/* later refreshes do not call it again */
 	struct msgs before = l.m;
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, NULL);
-	plugin_host_end(l.h);
+	collect_one(l.h, &t, NULL);
 	ck_assert_uint_eq(l.m.n, before.n);
 	ck_assert_int_eq(column_value(col(&l, "slow.value"), &t).kind, TV_V_UNKNOWN);
 	task_clear(&t, 1);
