@@ -10,11 +10,20 @@
  * Compatibility rules:
  * - The major version is part of the entry symbol's name. A change that
  *   breaks existing plugins gets a new major and a new entry symbol.
- * - Within a major, fields are only ever appended to the structures below.
- *   taskview loads a plugin whose minor version is at most its own. It copies
- *   struct_size bytes of the descriptor (column_size bytes of each column)
- *   and treats every field beyond them as zero: an older plugin keeps working,
- *   a NULL callback means "not provided".
+ * - Within a major, fields are only ever appended to the structures below,
+ *   and each minor says which fields it has ("since 1.N" below). A plugin sets
+ *   abi_minor to TASKVIEW_PLUGIN_ABI_MINOR of the header it was built with.
+ * - taskview loads a plugin whose minor is at most its own and reads only the
+ *   fields that minor declares, within struct_size bytes of the descriptor and
+ *   column_size bytes of each column; every other field reads as zero. It
+ *   never reads padding or bytes past the plugin's fields, so a field a later
+ *   minor appends (into what is padding today) is zero for an older plugin,
+ *   and an older plugin keeps working. A NULL callback means "not provided".
+ * - A plugin built for a newer minor than taskview's is refused, with both
+ *   versions named: it may rely on what this taskview lacks. Packages express
+ *   this with a dependency on taskview-plugin-abi-MAJOR.MINOR (see
+ *   taskview-plugins(7)); taskview-plugin.pc has the abi_major and abi_minor
+ *   variables.
  * - Every field has a fixed width; a zeroed field always has a meaning.
  *
  * Callbacks and threads: every callback runs on taskview's sampling thread,
@@ -99,6 +108,7 @@ enum taskview_column_flag {
 	TASKVIEW_COLUMN_COUNTER = 1u << 0
 };
 
+/* All fields since 1.0. */
 struct taskview_column {
 	/* Mandatory. "PLUGIN.COLUMN": the plugin's name, a dot, then
 	 * [a-z0-9_], starting with a letter, at most 63 bytes in all. */
@@ -114,6 +124,8 @@ struct taskview_column {
 	uint32_t rows;   /* enum taskview_rows */
 };
 
+/* Handed to the plugin; all fields since 1.0. A plugin that uses a function
+ * added by a later minor checks abi_minor (or struct_size) first. */
 struct taskview_host {
 	uint32_t struct_size; /* sizeof(struct taskview_host) of taskview */
 	uint16_t abi_major;   /* ABI taskview implements */
@@ -160,6 +172,7 @@ struct taskview_host {
 	void (*set_string)(struct taskview_values *values, uint32_t index, const char *value);
 };
 
+/* All fields since 1.0. */
 struct taskview_plugin {
 	uint32_t struct_size; /* sizeof(struct taskview_plugin) */
 	uint16_t abi_major;   /* TASKVIEW_PLUGIN_ABI_MAJOR */

@@ -76,6 +76,13 @@ void plugin_values_clear(struct tv_pvalue *pv, size_t n);
 int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d,
                     struct plugin_colinfo **cols, char *why, size_t whylen);
 void plugin_colinfo_free(struct plugin_colinfo *cols, uint32_t n);
+/*
+ * Copy what a plugin built for ABI 1.minor declares of its descriptor (of one
+ * column), at most struct_size (column_size) bytes; every other byte of the copy
+ * is zero. Padding and bytes past the last field of that minor are never read.
+ */
+void plugin_descriptor_copy(struct taskview_plugin *d, const void *raw, uint32_t struct_size, uint16_t minor);
+void plugin_column_copy(struct taskview_column *c, const void *raw, uint32_t column_size, uint16_t minor);
 
 /*
  * Ownership and permission rules for code taskview runs. Both return NULL

@@ -2,6 +2,7 @@
 #include "plugin/plugin_priv.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,45 @@
 
 /* A column must at least reach its type field. */
 #define COLUMN_MIN_SIZE (offsetof(struct taskview_column, type) + sizeof(uint32_t))
+/* More would be a mistake, and must not make the host allocate without bound. */
+#define NCOLUMNS_MAX 256
+
+#define FIELD_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
+/*
+ * What a plugin built for ABI 1.MINOR declares of each structure: the bytes up to
+ * the end of the last field that minor has. sizeof is not it: on 64-bit a column
+ * of 1.0 ends in 4 bytes of padding where a field appended later would go, and a
+ * plugin's padding (or whatever follows its structures, up to struct_size or
+ * column_size) may hold anything. One row per minor; a minor that appends fields
+ * appends a row.
+ */
+static const struct {
+	size_t plugin, column;
+} abi_extent[] = {
+	/* 1.0 */ {FIELD_END(struct taskview_plugin, end), FIELD_END(struct taskview_column, rows)},
+};
+_Static_assert(sizeof(abi_extent) / sizeof(abi_extent[0]) == TASKVIEW_PLUGIN_ABI_MINOR + 1,
+               "one abi_extent row per minor");
+
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+void plugin_descriptor_copy(struct taskview_plugin *d, const void *raw, uint32_t struct_size, uint16_t minor)
+{
+	memset(d, 0, sizeof(*d));
+	if (minor <= TASKVIEW_PLUGIN_ABI_MINOR)
+		memcpy(d, raw, min_size(struct_size, abi_extent[minor].plugin));
+}
+
+void plugin_column_copy(struct taskview_column *c, const void *raw, uint32_t column_size, uint16_t minor)
+{
+	memset(c, 0, sizeof(*c));
+	if (minor <= TASKVIEW_PLUGIN_ABI_MINOR)
+		memcpy(c, raw, min_size(column_size, abi_extent[minor].column));
+}
 
 static int fail(char *why, size_t whylen, const char *fmt, ...)
 {
@@ -138,9 +178,9 @@ int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d
 		return fail(why, whylen, _("ABI mismatch: the plugin needs ABI %u.%u, taskview %s provides ABI %d.%d"),
 		            head.abi_major, head.abi_minor, TV_VERSION, TASKVIEW_PLUGIN_ABI_MAJOR, TASKVIEW_PLUGIN_ABI_MINOR);
 
-	/* an older, smaller descriptor: what it lacks reads as zero, i.e. "not provided" */
-	memset(d, 0, sizeof(*d));
-	memcpy(d, raw, head.struct_size < sizeof(*d) ? head.struct_size : sizeof(*d));
+	/* only the fields of the plugin's minor, within its struct_size; what it
+	 * lacks reads as zero, i.e. "not provided" */
+	plugin_descriptor_copy(d, raw, head.struct_size, head.abi_minor);
 	d->struct_size = sizeof(*d);
 
 	if (!d->name)
@@ -154,6 +194,8 @@ int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d
 		               "invalid field: description must be at most %d printable ASCII characters", DESC_MAX_LEN), DESC_MAX_LEN);
 	if (!d->columns || d->ncolumns == 0)
 		return fail(why, whylen, "%s", _("missing mandatory field: columns"));
+	if (d->ncolumns > NCOLUMNS_MAX)
+		return fail(why, whylen, _("invalid field: ncolumns %u is over %d"), d->ncolumns, NCOLUMNS_MAX);
 	if (d->column_size == 0)
 		return fail(why, whylen, "%s", _("missing mandatory field: column_size"));
 	if (d->column_size < COLUMN_MIN_SIZE)
@@ -167,9 +209,8 @@ int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d
 	for (uint32_t i = 0; i < d->ncolumns; i++) {
 		/* walk by the plugin's stride; fields it does not have stay zero */
 		struct taskview_column c;
-		memset(&c, 0, sizeof(c));
 		const char *src = (const char *)d->columns + (size_t)i * d->column_size;
-		memcpy(&c, src, d->column_size < sizeof(c) ? d->column_size : sizeof(c));
+		plugin_column_copy(&c, src, d->column_size, d->abi_minor);
 		if (check_column(d, i, &c, &cols[i], why, whylen) < 0) {
 			plugin_colinfo_free(cols, i + 1);
 			return -1;

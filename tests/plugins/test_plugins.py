@@ -79,7 +79,8 @@ def test_check_plugin_rejects_with_stage():
 
 def test_check_plugin_good():
     for name, ids in (("hello", ["hello.tid", "hello.comm", "hello.refreshes"]),
-                      ("older_small", ["old.tid", "old.ticks"])):
+                      ("older_small", ["old.tid", "old.ticks"]),
+                      ("old_padded", ["oldpad.tid", "oldpad.tag"])):
         r = run("--check-plugin", mod(name))
         check(r.returncode == 0, f"{name}: --check-plugin exited {r.returncode}: {r.stderr}")
         for i in ids:
@@ -258,6 +259,14 @@ def test_out_of_tree_plugin():
         plugindir = subprocess.run(["pkg-config", "--variable=plugindir", "taskview-plugin"], env=env,
                                    capture_output=True, text=True, check=True).stdout.strip()
         check(plugindir.startswith(dest), f"plugindir {plugindir}")
+        # the ABI the header declares, for packages to depend on
+        with open(os.path.join(SOURCE_DIR, "include", "taskview", "plugin.h")) as f:
+            header = f.read()
+        for part in ("major", "minor"):
+            want = re.search(rf"#define TASKVIEW_PLUGIN_ABI_{part.upper()} (\d+)", header).group(1)
+            got = subprocess.run(["pkg-config", f"--variable=abi_{part}", "taskview-plugin"], env=env,
+                                 capture_output=True, text=True, check=True).stdout.strip()
+            check(got == want, f"taskview-plugin.pc abi_{part} {got!r}, the header says {want}")
         if os.path.exists(os.path.join(SHIPPED, "io.so")):
             check(os.path.exists(os.path.join(plugindir, "io.so")), f"io.so not in {plugindir}")
         check(os.path.exists(os.path.join(dest, *cflags[0][len("-I" + dest):].split("/"), "taskview", "plugin.h")),

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,67 @@ START_TEST(test_older_descriptor)
 	task_clear(&t, plugin_host_nslots(l.h));
 	close(fd);
 	loaded_free(&l);
+}
+END_TEST
+
+/* An ABI 1.0 plugin with garbage in its padding and past its fields loads and works. */
+START_TEST(test_old_padded)
+{
+	struct loaded l;
+	load_one(&l, "old_padded");
+	ck_assert_msg(l.h != NULL, "%s", l.m.text);
+	ck_assert_uint_eq(l.m.n, 0);
+	const struct column *c = col(&l, "oldpad.tid");
+	ck_assert_int_eq(c->applies, COL_ROWS_BOTH);
+	ck_assert_int_eq(c->width, 6);
+	ck_assert_int_eq(col(&l, "oldpad.tag")->align, COL_ALIGN_LEFT);
+	struct tv_task t;
+	int fd = self_task(&t);
+	collect_one(l.h, &t, NULL);
+	ck_assert_int_eq(column_value(c, &t).i, getpid());
+	ck_assert_str_eq(column_value(col(&l, "oldpad.tag"), &t).s, "old");
+	task_clear(&t, plugin_host_nslots(l.h));
+	close(fd);
+	loaded_free(&l);
+}
+END_TEST
+
+/*
+ * What the host copies of a 1.0 column: its fields, never the padding after rows,
+ * where a field appended by a later minor would sit, nor bytes past column_size.
+ */
+START_TEST(test_abi_extent)
+{
+	unsigned char raw[sizeof(struct taskview_column) + 16];
+	memset(raw, 0xAA, sizeof(raw));
+	struct taskview_column src = {.id = "a.b", .header = "AB", .type = TASKVIEW_TYPE_INTEGER, .rows = 2};
+	size_t declared = offsetof(struct taskview_column, rows) + sizeof(src.rows);
+	memcpy(raw, &src, declared);
+
+	struct taskview_column c;
+	plugin_column_copy(&c, raw, sizeof(raw), 0);
+	ck_assert_str_eq(c.id, "a.b");
+	ck_assert_uint_eq(c.rows, 2);
+	const unsigned char *bytes = (const unsigned char *)&c;
+	for (size_t i = declared; i < sizeof(c); i++)
+		ck_assert_msg(bytes[i] == 0, "byte %zu of a 1.0 column read as 0x%x", i, bytes[i]);
+	/* a smaller column_size: the fields past it read as zero */
+	plugin_column_copy(&c, raw, (uint32_t)offsetof(struct taskview_column, width), 0);
+	ck_assert_uint_eq(c.type, TASKVIEW_TYPE_INTEGER);
+	ck_assert_uint_eq(c.width, 0);
+	ck_assert_uint_eq(c.rows, 0);
+	/* a minor this host does not know: nothing is read */
+	plugin_column_copy(&c, raw, sizeof(raw), TASKVIEW_PLUGIN_ABI_MINOR + 1);
+	ck_assert_ptr_null(c.id);
+
+	unsigned char rawd[sizeof(struct taskview_plugin) + 24];
+	memset(rawd, 0xAA, sizeof(rawd));
+	struct taskview_plugin d;
+	plugin_descriptor_copy(&d, rawd, sizeof(rawd), 0);
+	ck_assert_uint_eq(d.ncolumns, 0xAAAAAAAAu); /* a field: copied as it is */
+	plugin_descriptor_copy(&d, rawd, (uint32_t)offsetof(struct taskview_plugin, init), 0);
+	ck_assert_ptr_null(d.init);
+	ck_assert_ptr_null(d.end);
 }
 END_TEST
 
@@ -483,6 +545,8 @@ static Suite *plugin_host_suite(void)
 	tcase_add_test(tc, test_rejections);
 	tcase_add_test(tc, test_not_elf);
 	tcase_add_test(tc, test_older_descriptor);
+	tcase_add_test(tc, test_old_padded);
+	tcase_add_test(tc, test_abi_extent);
 	tcase_add_test(tc, test_values);
 	tcase_add_test(tc, test_slow_disabled);
 	tcase_add_test(tc, test_duplicate_between_plugins);
