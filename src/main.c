@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "config.h"
 #include "render/tui/tui.h"
+#include "plugin/plugin_helper.h"
 #include "plugin/plugin_host.h"
 #include "util/i18n.h"
 #include "util/text.h"
@@ -36,10 +37,14 @@ int main(int argc, char **argv)
 	bindtextdomain(TV_PACKAGE, TV_LOCALEDIR);
 	textdomain(TV_PACKAGE);
 #endif
+	/* taskview's own binary is also the process plugins run in */
+	int rc = plugin_helper_dispatch(argc, argv);
+	if (rc >= 0)
+		return rc;
 	struct cli_opts o;
 	struct buf err;
 	buf_init(&err);
-	int rc = cli_parse(argc, argv, &o, &err);
+	rc = cli_parse(argc, argv, &o, &err);
 	if (rc) {
 		fprintf(stderr, "taskview: %s\n", buf_str(&err));
 		fprintf(stderr, "%s", _("Try 'taskview --help' for more information.\n"));

@@ -1,34 +1,35 @@
-/* Finds, loads and runs column plugins; see plugin_host.h. */
+/*
+ * Finds and checks plugin files, has the helper load them, appends their
+ * columns; restarts the helper without a plugin that broke it. See
+ * plugin_host.h and plugin_priv.h.
+ */
 #include "plugin/plugin_host.h"
 #include "plugin/plugin_priv.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
-#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/auxv.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 
-#define BUDGET_NS ((int64_t)TASKVIEW_PLUGIN_BUDGET_MS * 1000000)
-#define BUDGET_NS_PER_TASK ((int64_t)TASKVIEW_PLUGIN_BUDGET_US_PER_TASK * 1000)
 #define MSG_MAX 1024
-/* Entry symbols of other majors probed to tell "wrong ABI" from "not a plugin". */
-#define PROBE_MAJOR_MAX 16
+/* A helper that ends between refreshes (killed by someone, out of memory) is
+ * started again this many times, then plugins are given up. */
+#define IDLE_DEATHS_MAX 3
+/* How long a helper may take to free its plugins when taskview quits. */
+#define QUIT_GRACE_S 1.0
 
-typedef const struct taskview_plugin *(*entry_fn)(void);
-
-static void say(const struct plugin_host *h, const char *fmt, ...)
+void plugin_say(const struct plugin_host *h, const char *fmt, ...)
 {
 	char line[MSG_MAX];
 	va_list ap;
@@ -39,11 +40,22 @@ static void say(const struct plugin_host *h, const char *fmt, ...)
 		h->msg_cb(h->ctx, line);
 }
 
-static int64_t now_ns(void)
+void plugin_disable(struct plugin_host *h, struct plugin *p, const char *reason)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (p->disabled)
+		return;
+	p->disabled = true;
+	plugin_say(h, _("plugin %s (%s): disabled: %s; its columns show as unknown"), p->name, p->path, reason);
+}
+
+int64_t plugin_budget_ns(size_t ncalls)
+{
+	return (int64_t)TASKVIEW_PLUGIN_BUDGET_MS * 1000000 + (int64_t)ncalls * TASKVIEW_PLUGIN_BUDGET_US_PER_TASK * 1000;
+}
+
+double plugin_deadline_s(size_t ncalls)
+{
+	return PLUGIN_DEADLINE_S + PLUGIN_DEADLINE_FACTOR * (double)plugin_budget_ns(ncalls) / 1e9;
 }
 
 static const char *base_name(const char *path)
@@ -69,43 +81,6 @@ static bool seen_before(struct plugin_host *h, const char *path)
 	return false;
 }
 
-static entry_fn find_entry(void *dl, const char *symbol)
-{
-	void *sym = dlsym(dl, symbol);
-	entry_fn fn = NULL;
-	/* POSIX guarantees this round trip; memcpy keeps pedantic compilers quiet */
-	if (sym)
-		memcpy(&fn, &sym, sizeof(fn));
-	return fn;
-}
-
-/* The ABI major a file was built for when it is not ours; -1 if none. */
-static int other_major(void *dl)
-{
-	for (int m = 0; m <= PROBE_MAJOR_MAX; m++) {
-		char sym[32];
-		if (m == TASKVIEW_PLUGIN_ABI_MAJOR)
-			continue;
-		snprintf(sym, sizeof(sym), "taskview_plugin_v%d", m);
-		if (dlsym(dl, sym))
-			return m;
-	}
-	return -1;
-}
-
-/* dlerror() names the /proc/self/fd path we opened; users know the file by its own name. */
-static void dl_error_text(char *buf, size_t n, const char *fdpath, const char *path)
-{
-	const char *e = dlerror();
-	if (!e)
-		e = "unknown error";
-	size_t l = strlen(fdpath);
-	if (strncmp(e, fdpath, l) == 0)
-		snprintf(buf, n, "%s%s", path, e + l);
-	else
-		snprintf(buf, n, "%s", e);
-}
-
 static enum col_type col_type_of(const struct plugin_colinfo *c)
 {
 	if (c->counter)
@@ -121,34 +96,43 @@ static enum col_type col_type_of(const struct plugin_colinfo *c)
 
 static void plugin_release(struct plugin *p)
 {
-	if (p->inited && p->d.free_state)
-		p->d.free_state(p->state);
 	plugin_colinfo_free(p->cols, p->ncols);
-	if (p->dl)
-		dlclose(p->dl);
-	free(p->wanted);
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->name);
+	free(p->desc);
 	free(p->cost);
 	free(p->path);
 }
 
-/* Column ids are global: built-ins and every other plugin's. */
-static int check_duplicates(const struct plugin_host *h, const struct plugin *p, const struct colset *cs,
-                            char *why, size_t whylen)
+/* A file that will never be loaded: keeps its place (its index is what the
+ * helper knows it by), without columns. */
+static void plugin_refuse(struct plugin *p)
 {
-	for (uint32_t k = 0; k < p->ncols; k++) {
-		int idx = colset_index(cs, p->cols[k].id);
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	p->loaded = false;
+}
+
+/* Column ids are global: built-ins and every other plugin's. */
+static int check_duplicates(const struct plugin_host *h, const struct plugin_colinfo *cols, uint32_t ncols,
+                            const struct colset *cs, char *why, size_t whylen)
+{
+	for (uint32_t k = 0; k < ncols; k++) {
+		int idx = colset_index(cs, cols[k].id);
 		if (idx < 0)
 			continue;
 		if ((size_t)idx < cs->nbuiltin) {
-			snprintf(why, whylen, _("duplicate column id: %s is a built-in column"), p->cols[k].id);
+			snprintf(why, whylen, _("duplicate column id: %s is a built-in column"), cols[k].id);
 			return -1;
 		}
 		const char *owner = "?";
 		for (size_t i = 0; i < h->n; i++)
-			if ((size_t)cs->cols[idx].arg >= h->v[i].first_slot &&
+			if (h->v[i].loaded && (size_t)cs->cols[idx].arg >= h->v[i].first_slot &&
 			    (size_t)cs->cols[idx].arg < h->v[i].first_slot + h->v[i].ncols)
 				owner = h->v[i].path;
-		snprintf(why, whylen, _("duplicate column id: %s is already declared by %s"), p->cols[k].id, owner);
+		snprintf(why, whylen, _("duplicate column id: %s is already declared by %s"), cols[k].id, owner);
 		return -1;
 	}
 	return 0;
@@ -185,37 +169,222 @@ static int append_columns(struct plugin_host *h, struct plugin *p, struct colset
 	return 0;
 }
 
-/*
- * Names the open file as /proc/self/fd/N for dlopen. The dynamic loader finds
- * loaded objects by name first, so N must not be a number an earlier, still
- * resident plugin was loaded through (a C++ plugin, for one, may never unload):
- * move to another number until the name is free. Returns the descriptor to use
- * (closing fd if it moved), or -1.
- */
-static int fresh_fd_name(int fd, char *name, size_t len)
+/* --- loading a file into the helper --- */
+
+enum load_result {
+	LOAD_OK,
+	LOAD_REFUSED, /* the helper (or our check of its answer) refused it; the helper lives on */
+	LOAD_BROKE,   /* it crashed, hung, wrote output or garbage: the helper is gone */
+};
+
+struct loaded_decl {
+	struct plugin_decl decl;
+	struct plugin_colinfo *cols;
+};
+
+/* The helper's answer to WIRE_LOAD of plugin index: checked again here, since
+ * the helper ran the plugin's code to make it. */
+static enum load_result load_answer(uint32_t type, struct wire_reader *r, uint32_t index, struct loaded_decl *out,
+                                    char **output, char *why, size_t whylen)
 {
-	for (int tries = 0; tries < 64; tries++) {
-		snprintf(name, len, "/proc/self/fd/%d", fd);
-		void *old = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
-		if (!old)
-			return fd;
-		struct link_map *lm = NULL;
-		bool stale = dlinfo(old, RTLD_DI_LINKMAP, &lm) == 0 && lm && strcmp(lm->l_name, name) == 0;
-		dlclose(old);
-		if (!stale)
-			return fd; /* the same file loaded before under another name: a duplicate */
-		int nfd = fcntl(fd, F_DUPFD_CLOEXEC, fd + 1);
-		close(fd);
-		if (nfd < 0)
-			return -1;
-		fd = nfd;
+	bool null;
+	if ((type != WIRE_LOADED && type != WIRE_REFUSED) || wire_get_u32(r) != index) {
+		snprintf(why, whylen, "%s", _("malformed answer while loading"));
+		return LOAD_BROKE;
 	}
-	close(fd);
-	return -1;
+	if (type == WIRE_REFUSED) {
+		char *msg = wire_get_str(r, MSG_MAX, &null);
+		if (!msg || plugin_answer_output(r, output) < 0 || !wire_done(r)) {
+			free(msg);
+			snprintf(why, whylen, "%s", _("malformed answer while loading"));
+			return LOAD_BROKE;
+		}
+		snprintf(why, whylen, "%s", msg);
+		free(msg);
+		return LOAD_REFUSED;
+	}
+	if (plugin_decl_get(r, &out->decl) < 0 || plugin_answer_output(r, output) < 0 || !wire_done(r)) {
+		snprintf(why, whylen, "%s", _("malformed answer while loading"));
+		return LOAD_BROKE;
+	}
+	const struct plugin_decl *d = &out->decl;
+	if (d->abi_major != TASKVIEW_PLUGIN_ABI_MAJOR || d->abi_minor > TASKVIEW_PLUGIN_ABI_MINOR ||
+	    plugin_check_declaration(d->name, d->desc, d->cols, d->ncols, &out->cols, why, whylen) < 0) {
+		if (!*why)
+			snprintf(why, whylen, "%s", _("malformed answer while loading"));
+		return LOAD_BROKE;
+	}
+	return LOAD_OK;
 }
 
-/* Loads one file. Returns 0, or -1 after saying why it was rejected. */
-static int load_file(struct plugin_host *h, const char *path, bool check_dir, struct colset *cs)
+/*
+ * Loads plugin index (its file is cfd in the helper) and checks the answer.
+ * On LOAD_BROKE the helper has been killed and freed.
+ */
+static enum load_result child_load(struct plugin_host *h, uint32_t index, int cfd, const char *path,
+                                   struct loaded_decl *out, char *why, size_t whylen)
+{
+	memset(out, 0, sizeof(*out));
+	why[0] = '\0';
+	struct plugin_child *c = h->child;
+	double deadline = clock_now(CLOCK_MONOTONIC) + plugin_deadline_s(0);
+	struct buf b;
+	buf_init(&b);
+	size_t f = wire_begin(&b, WIRE_LOAD);
+	wire_u32(&b, index);
+	wire_u32(&b, (uint32_t)cfd);
+	wire_str(&b, path);
+	wire_end(&b, f);
+	int sent = plugin_child_send(c, &b, deadline);
+	buf_free(&b);
+
+	uint32_t type = 0;
+	struct wire_reader r;
+	enum child_wait w = sent < 0 ? CHILD_DIED : plugin_child_wait(c, deadline, NULL, NULL, &type, &r);
+	enum load_result res = LOAD_BROKE;
+	char *output = NULL;
+	char status[128];
+	if (w == CHILD_FRAME) {
+		res = load_answer(type, &r, index, out, &output, why, whylen);
+		plugin_child_consume(c);
+		if (res != LOAD_BROKE && output) {
+			/* its code ran in the helper and wrote where plugins must not */
+			snprintf(why, whylen, _("wrote to standard output or error while loading: %s"), output);
+			res = LOAD_BROKE;
+		}
+	} else if (w == CHILD_TIMEOUT) {
+		snprintf(why, whylen, _("hung while loading: no answer within %.1f s (a constructor or init loops or blocks)"),
+		         plugin_deadline_s(0));
+	} else if (w == CHILD_DIED) {
+		plugin_child_reap(c, 0.5);
+		output = plugin_child_leftover(c);
+		plugin_child_status(c, status, sizeof(status));
+		if (output)
+			snprintf(why, whylen, _("crashed while loading: the plugin helper ended (%s); its last output: %s"),
+			         status, output);
+		else
+			snprintf(why, whylen, _("crashed while loading: the plugin helper ended (%s)"), status);
+	} else {
+		snprintf(why, whylen, "%s", _("malformed answer while loading"));
+	}
+	free(output);
+	if (res == LOAD_BROKE) {
+		plugin_child_free(c);
+		h->child = NULL;
+	}
+	if (res != LOAD_OK) {
+		plugin_decl_free(&out->decl);
+		plugin_colinfo_free(out->cols, out->decl.ncols);
+		out->cols = NULL;
+	}
+	return res;
+}
+
+static void send_drop(struct plugin_host *h, uint32_t index)
+{
+	struct buf b;
+	buf_init(&b);
+	size_t f = wire_begin(&b, WIRE_DROP);
+	wire_u32(&b, index);
+	wire_end(&b, f);
+	plugin_child_send(h->child, &b, clock_now(CLOCK_MONOTONIC) + PLUGIN_DEADLINE_S);
+	buf_free(&b);
+}
+
+/* Starts a helper holding every file still to be loaded or loaded again. */
+static int child_start(struct plugin_host *h, char *why, size_t whylen)
+{
+	int *fds = calloc(h->n ? h->n : 1, sizeof(*fds));
+	int *cfds = calloc(h->n ? h->n : 1, sizeof(*cfds));
+	if (!fds || !cfds) {
+		free(fds);
+		free(cfds);
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	for (size_t i = 0; i < h->n; i++)
+		fds[i] = h->v[i].disabled ? -1 : h->v[i].fd;
+	h->child = plugin_child_start(fds, h->n, cfds, why, whylen);
+	for (size_t i = 0; i < h->n; i++)
+		h->v[i].cfd = h->child ? cfds[i] : -1;
+	free(fds);
+	free(cfds);
+	return h->child ? 0 : -1;
+}
+
+/* Is the second load of a plugin the same as the first? */
+static bool same_declaration(const struct plugin *p, const struct loaded_decl *l)
+{
+	if (l->decl.ncols != p->ncols)
+		return false;
+	for (uint32_t k = 0; k < p->ncols; k++) {
+		const struct plugin_colinfo *a = &p->cols[k], *b = &l->cols[k];
+		if (strcmp(a->id, b->id) != 0 || a->type != b->type || a->counter != b->counter || a->applies != b->applies)
+			return false;
+	}
+	return true;
+}
+
+int plugin_host_restart(struct plugin_host *h)
+{
+	char why[MSG_MAX];
+	for (;;) {
+		if (h->child) {
+			plugin_child_free(h->child);
+			h->child = NULL;
+		}
+		if (child_start(h, why, sizeof(why)) < 0) {
+			char reason[MSG_MAX + 64];
+			snprintf(reason, sizeof(reason), _("the plugin helper cannot be started: %s"), why);
+			for (size_t i = 0; i < h->n; i++)
+				if (h->v[i].loaded)
+					plugin_disable(h, &h->v[i], reason);
+			return -1;
+		}
+		bool broke = false;
+		for (size_t i = 0; i < h->n && !broke; i++) {
+			struct plugin *p = &h->v[i];
+			if (!p->loaded || p->disabled)
+				continue;
+			struct loaded_decl l;
+			enum load_result res = child_load(h, (uint32_t)i, p->cfd, p->path, &l, why, sizeof(why));
+			if (res == LOAD_OK && !same_declaration(p, &l))
+				plugin_disable(h, p, _("it declared other columns when loaded again"));
+			else if (res != LOAD_OK)
+				plugin_disable(h, p, why);
+			if (res == LOAD_OK) {
+				plugin_decl_free(&l.decl);
+				plugin_colinfo_free(l.cols, p->ncols);
+			}
+			broke = res == LOAD_BROKE;
+		}
+		if (!broke)
+			return 0;
+	}
+}
+
+void plugin_host_stop_child(struct plugin_host *h, double grace)
+{
+	if (!h->child)
+		return;
+	if (grace > 0) {
+		struct buf b;
+		buf_init(&b);
+		size_t f = wire_begin(&b, WIRE_QUIT);
+		wire_end(&b, f);
+		if (plugin_child_send(h->child, &b, clock_now(CLOCK_MONOTONIC) + grace) == 0)
+			plugin_child_reap(h->child, grace);
+		buf_free(&b);
+	}
+	plugin_child_free(h->child);
+	h->child = NULL;
+}
+
+/* --- finding files --- */
+
+/* Opens one file, checks who may change it. Returns the descriptor, or -1
+ * after saying why it is refused. */
+static int open_checked(struct plugin_host *h, const char *path, bool check_dir)
 {
 	char why[MSG_MAX];
 	if (check_dir) {
@@ -225,89 +394,42 @@ static int load_file(struct plugin_host *h, const char *path, bool check_dir, st
 		const char *bad = dir ? plugin_trust_dir(dir, false, why, sizeof(why)) : NULL;
 		free(dir);
 		if (bad) {
-			say(h, _("plugin %s: refused: %s"), path, why);
+			plugin_say(h, _("plugin %s: refused: %s"), path, why);
 			return -1;
 		}
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		say(h, _("plugin %s: cannot load: %s"), path, strerror(errno));
+		plugin_say(h, _("plugin %s: cannot load: %s"), path, strerror(errno));
 		return -1;
 	}
 	if (plugin_trust_file(fd, path, why, sizeof(why))) {
-		say(h, _("plugin %s: refused: %s"), path, why);
+		plugin_say(h, _("plugin %s: refused: %s"), path, why);
 		close(fd);
 		return -1;
 	}
-	/* load the file just checked, not whatever the path names by now */
-	char fdpath[64];
-	fd = fresh_fd_name(fd, fdpath, sizeof(fdpath));
-	void *dl = fd < 0 ? NULL : dlopen(fdpath, RTLD_NOW | RTLD_LOCAL);
-	if (fd >= 0)
-		close(fd);
-	if (!dl) {
-		dl_error_text(why, sizeof(why), fdpath, path);
-		say(h, _("plugin %s: cannot load: %s"), path, why);
-		return -1;
-	}
+	return fd;
+}
 
-	struct plugin p = {.dl = dl};
-	entry_fn entry = find_entry(dl, "taskview_plugin_v1");
-	const struct taskview_plugin *raw = entry ? entry() : NULL;
-	int major;
-	if (!entry && (major = other_major(dl)) >= 0) {
-		say(h, _("plugin %s: ABI mismatch: the plugin needs ABI %d (taskview_plugin_v%d), taskview %s provides ABI %d.%d"),
-		    path, major, major, TV_VERSION, TASKVIEW_PLUGIN_ABI_MAJOR, TASKVIEW_PLUGIN_ABI_MINOR);
-		goto fail;
-	}
-	if (!entry) {
-		say(h, _("plugin %s: not a taskview plugin: no taskview_plugin_v1 symbol"), path);
-		goto fail;
-	}
-	if (!raw) {
-		say(h, _("plugin %s: not a taskview plugin: taskview_plugin_v1 returned NULL"), path);
-		goto fail;
-	}
-	if (plugin_validate(raw, &p.d, &p.cols, why, sizeof(why)) < 0) {
-		say(h, _("plugin %s: %s"), path, why);
-		goto fail;
-	}
-	p.ncols = p.d.ncolumns;
-	if (check_duplicates(h, &p, cs, why, sizeof(why)) < 0) {
-		say(h, _("plugin %s: %s"), path, why);
-		goto fail;
-	}
-	p.path = strdup(path);
-	p.wanted = calloc(p.ncols, sizeof(*p.wanted));
-	if (asprintf(&p.cost, _("read by plugin %s (%s)"), p.d.name, path) < 0)
-		p.cost = NULL;
-	if (!p.path || !p.wanted || !p.cost) {
-		say(h, _("plugin %s: cannot load: %s"), path, strerror(ENOMEM));
-		goto fail;
-	}
-	if (p.d.init) {
-		int32_t rc = p.d.init(plugin_api_host(), &p.state);
-		if (rc != 0) {
-			say(h, _("plugin %s: init failed: %s"), path, rc < 0 ? strerror(-rc) : _("non-zero return"));
-			goto fail;
-		}
-		p.inited = true;
-	}
+/* Adds a file to load, in search order. -1 when it is refused already. */
+static int add_file(struct plugin_host *h, const char *path, bool explicit_file)
+{
+	int fd = open_checked(h, path, explicit_file);
+	if (fd < 0)
+		return -1;
 	struct plugin *v = realloc(h->v, (h->n + 1) * sizeof(*v));
-	if (!v || append_columns(h, &p, cs) < 0) {
+	char *copy = strdup(path);
+	if (!v || !copy) {
 		if (v)
 			h->v = v;
-		say(h, _("plugin %s: cannot load: %s"), path, strerror(ENOMEM));
-		goto fail;
+		free(copy);
+		close(fd);
+		plugin_say(h, _("plugin %s: cannot load: %s"), path, strerror(ENOMEM));
+		return -1;
 	}
 	h->v = v;
-	p.first_slot = h->nslots;
-	h->nslots += p.ncols;
-	h->v[h->n++] = p;
+	h->v[h->n++] = (struct plugin){.path = copy, .fd = fd, .cfd = -1, .explicit_file = explicit_file, .cpu_ns = -1};
 	return 0;
-fail:
-	plugin_release(&p);
-	return -1;
 }
 
 static char *user_plugin_dir(void)
@@ -341,22 +463,22 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void discover_dir(struct plugin_host *h, const char *dir, bool user_dir, struct colset *cs)
+static void discover_dir(struct plugin_host *h, const char *dir, bool user_dir)
 {
 	char why[MSG_MAX];
 	struct stat st;
 	if (stat(dir, &st) < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)
-			say(h, _("plugin directory %s: skipped: %s"), dir, strerror(errno));
+			plugin_say(h, _("plugin directory %s: skipped: %s"), dir, strerror(errno));
 		return;
 	}
 	if (plugin_trust_dir(dir, user_dir, why, sizeof(why))) {
-		say(h, _("plugin directory %s: skipped: %s"), dir, why);
+		plugin_say(h, _("plugin directory %s: skipped: %s"), dir, why);
 		return;
 	}
 	DIR *d = opendir(dir);
 	if (!d) {
-		say(h, _("plugin directory %s: skipped: %s"), dir, strerror(errno));
+		plugin_say(h, _("plugin directory %s: skipped: %s"), dir, strerror(errno));
 		return;
 	}
 	char **names = NULL;
@@ -380,12 +502,77 @@ static void discover_dir(struct plugin_host *h, const char *dir, bool user_dir, 
 	for (size_t i = 0; i < n; i++) {
 		char *path = NULL;
 		if (!seen_before(h, names[i]) && asprintf(&path, "%s/%s", dir, names[i]) >= 0) {
-			load_file(h, path, false, cs);
+			add_file(h, path, false);
 			free(path);
 		}
 		free(names[i]);
 	}
 	free(names);
+}
+
+/* --- loading --- */
+
+/* Takes what the helper declared for file i: columns, names. -1 after saying
+ * why it is refused (a duplicate, out of memory). */
+static int accept_plugin(struct plugin_host *h, size_t i, struct loaded_decl *l, struct colset *cs)
+{
+	struct plugin *p = &h->v[i];
+	char why[MSG_MAX];
+	if (check_duplicates(h, l->cols, l->decl.ncols, cs, why, sizeof(why)) < 0) {
+		plugin_say(h, _("plugin %s: %s"), p->path, why);
+		send_drop(h, (uint32_t)i);
+		return -1;
+	}
+	p->name = l->decl.name;
+	p->desc = l->decl.desc;
+	p->abi_major = l->decl.abi_major;
+	p->abi_minor = l->decl.abi_minor;
+	l->decl.name = l->decl.desc = NULL;
+	p->cols = l->cols;
+	p->ncols = l->decl.ncols;
+	l->cols = NULL;
+	if (asprintf(&p->cost, _("read by plugin %s (%s)"), p->name, p->path) < 0)
+		p->cost = NULL;
+	if (!p->cost || append_columns(h, p, cs) < 0) {
+		plugin_say(h, _("plugin %s: cannot load: %s"), p->path, strerror(ENOMEM));
+		send_drop(h, (uint32_t)i);
+		return -1;
+	}
+	p->first_slot = h->nslots;
+	h->nslots += p->ncols;
+	p->loaded = true;
+	return 0;
+}
+
+/* Loads the files found, in order. -1 when an explicit one fails. */
+static int load_all(struct plugin_host *h, struct colset *cs)
+{
+	char why[MSG_MAX];
+	for (size_t i = 0; i < h->n; i++) {
+		struct plugin *p = &h->v[i];
+		if (!h->child && plugin_host_restart(h) < 0) {
+			plugin_say(h, _("plugin %s: cannot load: the plugin helper cannot be started"), p->path);
+			plugin_refuse(p);
+			if (p->explicit_file)
+				return -1;
+			continue;
+		}
+		struct loaded_decl l;
+		enum load_result res = child_load(h, (uint32_t)i, p->cfd, p->path, &l, why, sizeof(why));
+		int ok = -1;
+		if (res == LOAD_OK)
+			ok = accept_plugin(h, i, &l, cs);
+		else
+			plugin_say(h, _("plugin %s: %s"), p->path, why);
+		plugin_decl_free(&l.decl);
+		plugin_colinfo_free(l.cols, l.decl.ncols);
+		if (ok < 0) {
+			plugin_refuse(p);
+			if (p->explicit_file)
+				return -1;
+		}
+	}
+	return 0;
 }
 
 struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct colset *cs,
@@ -398,36 +585,35 @@ struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct co
 		return NULL;
 	h->msg_cb = msg_cb;
 	h->ctx = ctx;
-	h->procfd = -1;
 	size_t n0 = cs->n;
 	/* With file capabilities or setuid (setcap cap_net_admin+ep for delay
 	 * accounting), a plugin of the caller's choosing would run with those
 	 * privileges: only the system directory is trusted then. */
-	bool secure = getauxval(AT_SECURE) != 0;
-	if (secure && o->nexplicit) {
-		say(h, _("%s: refused: taskview runs with elevated privileges (file capabilities or setuid); only plugins from %s are loaded"),
-		    o->explicit_files[0], TV_PLUGINDIR);
-		plugin_host_free(h);
-		*fatal = true;
-		return NULL;
+	if (plugin_secure() && o->nexplicit) {
+		plugin_say(h, _("%s: refused: taskview runs with elevated privileges (file capabilities or setuid); only plugins from %s are loaded"),
+		           o->explicit_files[0], TV_PLUGINDIR);
+		goto fatal;
 	}
 	for (size_t i = 0; i < o->nexplicit; i++) {
 		seen_before(h, o->explicit_files[i]);
-		if (load_file(h, o->explicit_files[i], true, cs) < 0) {
-			cs->n = n0;
-			plugin_host_free(h);
-			*fatal = true;
-			return NULL;
-		}
+		if (add_file(h, o->explicit_files[i], true) < 0)
+			goto fatal;
 	}
 	if (!o->no_discovery) {
-		char *user = secure ? NULL : user_plugin_dir();
+		char *user = plugin_secure() ? NULL : user_plugin_dir();
 		if (user)
-			discover_dir(h, user, true, cs);
+			discover_dir(h, user, true);
 		free(user);
-		discover_dir(h, system_plugin_dir(), false, cs);
+		discover_dir(h, system_plugin_dir(), false);
 	}
+	if (h->n && load_all(h, cs) < 0)
+		goto fatal;
 	return h;
+fatal:
+	cs->n = n0;
+	plugin_host_free(h);
+	*fatal = true;
+	return NULL;
 }
 
 size_t plugin_host_nslots(const struct plugin_host *h)
@@ -435,125 +621,27 @@ size_t plugin_host_nslots(const struct plugin_host *h)
 	return h ? h->nslots : 0;
 }
 
-/* Adds a callback's time to the plugin's refresh total; over budget it is disabled. */
-static void charge(struct plugin_host *h, struct plugin *p, int64_t t0)
+void plugin_host_set_interrupt(struct plugin_host *h, bool (*interrupted)(void *ctx), void *ctx)
 {
-	p->spent_ns += now_ns() - t0;
-	int64_t budget = BUDGET_NS + (int64_t)p->ncalls * BUDGET_NS_PER_TASK;
-	if (p->disabled || p->spent_ns <= budget)
+	if (!h)
 		return;
-	p->disabled = true;
-	say(h, _("plugin %s (%s): disabled: its callbacks took %.1f ms in one refresh, over its budget of %.1f ms (%d ms, plus %d us per task; tasks: %zu); its columns show as unknown"),
-	    p->d.name, p->path, (double)p->spent_ns / 1e6, (double)budget / 1e6,
-	    TASKVIEW_PLUGIN_BUDGET_MS, TASKVIEW_PLUGIN_BUDGET_US_PER_TASK, p->ncalls);
-}
-
-static void plugins_begin(struct plugin_host *h)
-{
-	for (size_t i = 0; i < h->n; i++) {
-		struct plugin *p = &h->v[i];
-		p->spent_ns = 0;
-		p->ncalls = 0;
-		if (p->disabled || !p->d.begin)
-			continue;
-		int64_t t0 = now_ns();
-		p->d.begin(p->state, plugin_api_host());
-		charge(h, p, t0);
-	}
-}
-
-static bool applies_to(enum col_applies a, bool is_thread)
-{
-	return a == COL_ROWS_BOTH || (a == COL_ROWS_THREAD) == is_thread;
-}
-
-/* Marks the columns of p wanted on this row; false when none is. */
-static bool plugin_wants(struct plugin *p, const struct tv_task *t, const bool *shown)
-{
-	bool any = false;
-	for (uint32_t k = 0; k < p->ncols; k++) {
-		p->wanted[k] = (!shown || shown[p->first_slot + k]) && applies_to(p->cols[k].applies, t->is_thread);
-		any |= p->wanted[k];
-	}
-	return any;
-}
-
-/* The task's /proc directory: /proc/TGID, or /proc/TGID/task/TID on thread rows. */
-static int task_dir_open(int procfd, const struct tv_task *t)
-{
-	char name[64];
-	if (t->is_thread)
-		snprintf(name, sizeof(name), "%d/task/%d", (int)t->tgid, (int)t->tid);
-	else
-		snprintf(name, sizeof(name), "%d", (int)t->tgid);
-	return openat(procfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-}
-
-static void plugins_collect_one(struct plugin_host *h, struct tv_task *t, const bool *shown)
-{
-	int dirfd = -1;
-	for (size_t i = 0; i < h->n; i++) {
-		struct plugin *p = &h->v[i];
-		if (p->disabled || !plugin_wants(p, t, shown))
-			continue;
-		/* allocated only when some plugin column is wanted: hidden columns cost nothing */
-		if (!t->pvals) {
-			t->pvals = calloc(h->nslots, sizeof(*t->pvals));
-			if (!t->pvals)
-				break;
-			plugin_values_clear(t->pvals, h->nslots);
-		}
-		if (dirfd < 0 && (dirfd = task_dir_open(h->procfd, t)) < 0)
-			break; /* gone since the scan: unknown */
-		struct taskview_task task = {.t = t, .dirfd = dirfd};
-		struct taskview_values v = {
-			.pv = t->pvals + p->first_slot, .cols = p->cols, .wanted = p->wanted, .n = p->ncols,
-		};
-		p->ncalls++;
-		int64_t t0 = now_ns();
-		p->d.collect(p->state, plugin_api_host(), &task, &v);
-		charge(h, p, t0);
-		if (p->disabled)
-			plugin_values_clear(v.pv, p->ncols);
-	}
-	if (dirfd >= 0)
-		close(dirfd);
-}
-
-static void plugins_end(struct plugin_host *h)
-{
-	for (size_t i = 0; i < h->n; i++) {
-		struct plugin *p = &h->v[i];
-		if (p->disabled || !p->d.end)
-			continue;
-		int64_t t0 = now_ns();
-		p->d.end(p->state, plugin_api_host());
-		charge(h, p, t0);
-	}
-}
-
-void plugin_host_collect_all(struct plugin_host *h, struct tv_task *const *tasks, size_t n, const bool *shown)
-{
-	if (!h || h->n == 0)
-		return;
-	if (h->procfd < 0)
-		h->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	plugins_begin(h);
-	for (size_t i = 0; i < n; i++)
-		plugins_collect_one(h, tasks[i], shown);
-	plugins_end(h);
+	h->interrupted = interrupted;
+	h->ictx = ctx;
 }
 
 void plugin_host_free(struct plugin_host *h)
 {
 	if (!h)
 		return;
+	/* a helper still busy with a refresh is not waited for: quitting must not
+	 * hang on a plugin */
+	bool busy = h->round.next < h->round.nexpect;
+	plugin_host_stop_child(h, busy ? 0 : QUIT_GRACE_S);
+	free(h->round.expect);
 	for (size_t i = 0; i < h->n; i++)
 		plugin_release(&h->v[i]);
 	for (size_t i = 0; i < h->nseen; i++)
 		free(h->seen[i]);
-	if (h->procfd >= 0)
-		close(h->procfd);
 	free(h->seen);
 	free(h->v);
 	free(h);
