@@ -1,6 +1,7 @@
 #include "render/tui/term.h"
 
 #include <curses.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,12 @@ int term_key(int timeout_ms)
 int term_quit_signal(void)
 {
 	return quit_signal;
+}
+
+bool term_input_pending(void)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	return poll(&p, 1, 0) > 0;
 }
 
 void term_reraise(int sig)
