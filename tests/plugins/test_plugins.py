@@ -253,12 +253,13 @@ def test_hostile_plugins_at_load():
     for name, reason in LOAD_FAILURES:
         with tempfile.TemporaryDirectory() as d:
             os.chmod(d, 0o755)
-            for m in (name, "hello"):
-                shutil.copy(mod(m), os.path.join(d, m + ".so"))
+            # loaded first (in name order), so that hello needs the helper started again
+            shutil.copy(mod(name), os.path.join(d, f"a_{name}.so"))
+            shutil.copy(mod("hello"), os.path.join(d, "hello.so"))
             env, mark = marked_env(TASKVIEW_PLUGINDIR=d)
             r = run("-b", "--format", "json", "-p", str(pid), "-o", "pid,hello.tid", env=env)
             check(r.returncode == 0, f"{name}: exited {r.returncode}: {r.stderr}")
-            check(re.search(rf"plugin {re.escape(d)}/{name}\.so: {reason}", r.stderr),
+            check(re.search(rf"plugin {re.escape(d)}/a_{name}\.so: {reason}", r.stderr),
                   f"{name}: want {reason!r}: {r.stderr!r}")
             check(task_row(json.loads(r.stdout.split("\n")[0]), pid)["hello.tid"] == pid, r.stdout)
             check(not wait_unmarked(mark), f"{name}: a plugin helper is still running")
@@ -298,11 +299,14 @@ def test_helper_ends_with_taskview():
     for sig in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT):
         env, mark = marked_env()
         p = subprocess.Popen([os.environ.get("TASKVIEW", "taskview"), "-b", "--no-plugins", "--plugin",
-                              mod("loop_collect"), "-p", str(os.getpid()), "-n", "100", "-d", "0.2"],
+                              mod("loop_collect"), "-p", str(os.getpid()), "-n", "100", "-d", "0.2",
+                              "-o", "pid,loop_collect.value"],
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1.0)
         helpers = [x for x in marked_pids(mark) if x != p.pid]
         check(helpers, "no helper seen while the plugin loops")
+        with open(f"/proc/{helpers[0]}/stat") as f:
+            check(f.read().rsplit(")", 1)[1].split()[0] == "R", "the helper is not in the plugin's loop")
         p.send_signal(sig)
         p.wait(timeout=5)
         check(not wait_unmarked(mark), f"after {sig.name}: a plugin helper is still running: {marked_pids(mark)}")
