@@ -273,9 +273,9 @@ static enum load_result child_load(struct plugin_host *h, uint32_t index, int cf
 		h->child = NULL;
 	}
 	if (res != LOAD_OK) {
-		plugin_decl_free(&out->decl);
 		plugin_colinfo_free(out->cols, out->decl.ncols);
 		out->cols = NULL;
+		plugin_decl_free(&out->decl);
 	}
 	return res;
 }
@@ -353,8 +353,8 @@ int plugin_host_restart(struct plugin_host *h)
 			else if (res != LOAD_OK)
 				plugin_disable(h, p, why);
 			if (res == LOAD_OK) {
+				plugin_colinfo_free(l.cols, l.decl.ncols);
 				plugin_decl_free(&l.decl);
-				plugin_colinfo_free(l.cols, p->ncols);
 			}
 			broke = res == LOAD_BROKE;
 		}
@@ -564,8 +564,8 @@ static int load_all(struct plugin_host *h, struct colset *cs)
 			ok = accept_plugin(h, i, &l, cs);
 		else
 			plugin_say(h, _("plugin %s: %s"), p->path, why);
-		plugin_decl_free(&l.decl);
 		plugin_colinfo_free(l.cols, l.decl.ncols);
+		plugin_decl_free(&l.decl);
 		if (ok < 0) {
 			plugin_refuse(p);
 			if (p->explicit_file)

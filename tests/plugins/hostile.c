@@ -18,7 +18,7 @@
 #error "build with -DHOSTILE_NAME=\"name\" and one -DHOSTILE_<MODE>"
 #endif
 
-static volatile int forever = 1;
+static volatile int forever __attribute__((unused)) = 1;
 
 static double thread_cpu_ms(void)
 {
