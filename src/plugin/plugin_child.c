@@ -1,6 +1,6 @@
 /*
  * The plugin helper process seen from taskview: started from taskview's own
- * binary (posix_spawn, never a bare fork: taskview may have threads, and a
+ * binary (/proc/self/exe; posix_spawn, never a bare fork: taskview may have threads, and a
  * forked copy of a threaded process must not go on to dlopen), talked to over
  * a socket, its output captured, waited for with a deadline, killed and reaped.
  * Its standard output and error are one pipe, never taskview's terminal.
@@ -58,15 +58,17 @@ struct plugin_child *plugin_child_start(const int *fds, size_t n, int *child_fds
 {
 	int sv[2] = {-1, -1}, out[2] = {-1, -1};
 	struct plugin_child *c = calloc(1, sizeof(*c));
+	int self = -1;
 	if (!c || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 || pipe2(out, O_CLOEXEC) < 0) {
 		snprintf(why, whylen, "%s", strerror(errno));
 		goto fail;
 	}
+	self = move_high(open("/proc/self/exe", O_RDONLY | O_CLOEXEC));
 	for (int i = 0; i < 2; i++) {
 		sv[i] = move_high(sv[i]);
 		out[i] = move_high(out[i]);
 	}
-	if (sv[0] < 0 || sv[1] < 0 || out[0] < 0 || out[1] < 0) {
+	if (self < 0 || sv[0] < 0 || sv[1] < 0 || out[0] < 0 || out[1] < 0) {
 		snprintf(why, whylen, "%s", strerror(errno));
 		goto fail;
 	}
@@ -80,6 +82,8 @@ struct plugin_child *plugin_child_start(const int *fds, size_t n, int *child_fds
 	int top = sv[1] > out[1] ? sv[1] : out[1];
 	if (out[0] > top)
 		top = out[0];
+	if (self > top)
+		top = self;
 	for (size_t i = 0; i < n; i++)
 		if (fds[i] > top)
 			top = fds[i];
@@ -108,10 +112,18 @@ struct plugin_child *plugin_child_start(const int *fds, size_t n, int *child_fds
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setsigdefault(&at, &all);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	/* our own binary, the very file even if it was replaced on disk since; by
+	 * descriptor, which also holds under valgrind (its /proc/self/exe is the
+	 * tool's, but it opens the program's for us) */
+	char exe[32];
+	snprintf(exe, sizeof(exe), "/proc/self/fd/%d", PLUGIN_HELPER_EXE_FD);
+	posix_spawn_file_actions_adddup2(&fa, self, PLUGIN_HELPER_EXE_FD);
 	char *argv[] = {(char *)"taskview", (char *)PLUGIN_HELPER_ARG, NULL};
-	int rc = posix_spawn(&c->pid, "/proc/self/exe", &fa, &at, argv, environ);
+	int rc = posix_spawn(&c->pid, exe, &fa, &at, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
+	close(self);
+	self = -1;
 	if (rc != 0) {
 		snprintf(why, whylen, "%s", strerror(rc));
 		goto fail;
@@ -124,6 +136,8 @@ struct plugin_child *plugin_child_start(const int *fds, size_t n, int *child_fds
 	buf_init(&c->rx);
 	return c;
 fail:
+	if (self >= 0)
+		close(self);
 	for (int i = 0; i < 2; i++) {
 		if (sv[i] >= 0)
 			close(sv[i]);

@@ -457,6 +457,7 @@ static int helper_main(void)
 		fprintf(stderr, "taskview: %s %s\n", PLUGIN_HELPER_ARG, _("is for taskview's own use"));
 		return 2;
 	}
+	close(PLUGIN_HELPER_EXE_FD);
 	/* a crashing plugin leaves no core file of taskview's helper behind */
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_CORE, &rl) == 0) {

@@ -36,6 +36,8 @@
 /* The helper's end of the socket, and its read end of its own output. */
 #define PLUGIN_HELPER_FD 3
 #define PLUGIN_HELPER_OUT_FD 4
+/* Its own binary, which it was started through; it closes it. */
+#define PLUGIN_HELPER_EXE_FD 5
 /* Output of one plugin kept with its answer. */
 #define PLUGIN_OUTPUT_KEEP 4096
 
