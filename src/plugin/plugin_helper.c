@@ -347,21 +347,16 @@ static void helper_run_plugin(struct helper *hp, uint32_t seq, const struct aske
 			const struct tv_pvalue *pv = &p->scratch[k];
 			if (!pv->known || !p->wanted[k])
 				continue;
-			wire_u32(&hp->entries, (uint32_t)i);
-			wire_u32(&hp->entries, k);
 			switch (p->cols[k].type) {
 			case TASKVIEW_TYPE_STRING:
-				wire_u8(&hp->entries, WIRE_STRING);
-				wire_str(&hp->entries, pv->s);
+				wire_put_value(&hp->entries, (uint32_t)i, k, WIRE_STRING, pv->s, strlen(pv->s));
 				break;
 			case TASKVIEW_TYPE_FLOAT:
 			case TASKVIEW_TYPE_PERCENT:
-				wire_u8(&hp->entries, WIRE_FLOAT);
-				wire_f64(&hp->entries, pv->f);
+				wire_put_value(&hp->entries, (uint32_t)i, k, WIRE_FLOAT, &pv->f, sizeof(pv->f));
 				break;
 			default:
-				wire_u8(&hp->entries, WIRE_INT);
-				wire_u64(&hp->entries, (uint64_t)pv->i);
+				wire_put_value(&hp->entries, (uint32_t)i, k, WIRE_INT, &pv->i, sizeof(pv->i));
 				break;
 			}
 			count++;
@@ -382,6 +377,31 @@ static void helper_run_plugin(struct helper *hp, uint32_t seq, const struct aske
 	if (hp->tx.oom || hp->entries.oom)
 		_exit(3);
 	helper_send(hp);
+}
+
+/* Appends the decimal digits of v (not negative) at p; returns the end. */
+static char *put_decimal(char *p, int32_t v)
+{
+	char tmp[12];
+	size_t n = 0;
+	uint32_t u = v < 0 ? 0 : (uint32_t)v;
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "TGID" or "TGID/task/TID", relative to /proc; by hand, since it is done for every task. */
+static void task_dir(struct taskview_task *t)
+{
+	char *p = put_decimal(t->dir, t->tgid);
+	if (t->is_thread) {
+		memcpy(p, "/task/", 6);
+		p = put_decimal(p + 6, t->tid);
+	}
+	*p = '\0';
 }
 
 static void helper_collect(struct helper *hp, struct wire_reader *r)
@@ -407,31 +427,19 @@ static void helper_collect(struct helper *hp, struct wire_reader *r)
 	/* each task takes 13 bytes or more */
 	if (r->bad || ntasks > r->left / 13)
 		_exit(3);
-	struct taskview_task *tasks = calloc(ntasks ? ntasks : 1, sizeof(*tasks));
-	char **comms = calloc(ntasks ? ntasks : 1, sizeof(*comms));
-	if (!tasks || !comms)
+	struct taskview_task *tasks = malloc((ntasks ? ntasks : 1) * sizeof(*tasks));
+	if (!tasks)
 		_exit(3);
 	for (uint32_t i = 0; i < ntasks; i++) {
 		struct taskview_task *t = &tasks[i];
-		bool null;
-		t->tid = (int32_t)wire_get_u32(r);
-		t->tgid = (int32_t)wire_get_u32(r);
-		t->is_thread = wire_get_u8(r) != 0;
-		comms[i] = wire_get_str(r, TV_COMM_MAX, &null);
-		t->comm = comms[i] ? comms[i] : "";
+		wire_get_task(r, &t->tid, &t->tgid, &t->is_thread, t->comm, sizeof(t->comm));
 		t->procfd = hp->procfd;
-		if (t->is_thread)
-			snprintf(t->dir, sizeof(t->dir), "%d/task/%d", (int)t->tgid, (int)t->tid);
-		else
-			snprintf(t->dir, sizeof(t->dir), "%d", (int)t->tgid);
+		task_dir(t);
 	}
 	if (!wire_done(r))
 		_exit(3);
 	for (uint32_t j = 0; j < nplug; j++)
 		helper_run_plugin(hp, seq, &asked[j], tasks, ntasks);
-	for (uint32_t i = 0; i < ntasks; i++)
-		free(comms[i]);
-	free(comms);
 	free(tasks);
 	free(asked);
 }

@@ -56,7 +56,7 @@ struct plugin_colinfo {
 struct taskview_task {
 	int32_t tid, tgid;
 	bool is_thread;
-	const char *comm;
+	char comm[TV_COMM_MAX];
 	int procfd;
 	char dir[48];
 };

@@ -61,6 +61,56 @@ void wire_str(struct buf *b, const char *s)
 		wire_bytes(b, s, strlen(s));
 }
 
+void wire_put_task(struct buf *b, int32_t tid, int32_t tgid, bool is_thread, const char *comm, size_t len)
+{
+	unsigned char rec[13];
+	uint32_t l = (uint32_t)len;
+	memcpy(rec, &tid, 4);
+	memcpy(rec + 4, &tgid, 4);
+	rec[8] = is_thread;
+	memcpy(rec + 9, &l, 4);
+	buf_add(b, rec, sizeof(rec));
+	buf_add(b, comm, len);
+}
+
+void wire_put_value(struct buf *b, uint32_t task, uint32_t col, uint8_t tag, const void *v, size_t len)
+{
+	unsigned char rec[21];
+	size_t n = 9;
+	memcpy(rec, &task, 4);
+	memcpy(rec + 4, &col, 4);
+	rec[8] = tag;
+	if (tag == WIRE_STRING) {
+		uint32_t l = (uint32_t)len;
+		memcpy(rec + 9, &l, 4);
+		n += 4;
+	} else {
+		memcpy(rec + 9, v, 8);
+		n += 8;
+	}
+	buf_add(b, rec, n);
+	if (tag == WIRE_STRING)
+		buf_add(b, v, len);
+}
+
+void wire_get_task(struct wire_reader *r, int32_t *tid, int32_t *tgid, bool *is_thread, char *comm, size_t cap)
+{
+	*tid = (int32_t)wire_get_u32(r);
+	*tgid = (int32_t)wire_get_u32(r);
+	*is_thread = wire_get_u8(r) != 0;
+	uint32_t len = wire_get_u32(r);
+	comm[0] = '\0';
+	if (r->bad || len > r->left) {
+		r->bad = true;
+		return;
+	}
+	size_t keep = len < cap - 1 ? len : cap - 1;
+	memcpy(comm, r->p, keep);
+	comm[keep] = '\0';
+	r->p += len;
+	r->left -= len;
+}
+
 int wire_frame(const void *buf, size_t len, uint32_t *type, struct wire_reader *r, size_t *total)
 {
 	if (len < WIRE_HEADER_SIZE)

@@ -47,6 +47,13 @@ void wire_f64(struct buf *b, double v);
 void wire_str(struct buf *b, const char *s);
 void wire_bytes(struct buf *b, const char *s, size_t len);
 
+/* The two records of a refresh, written whole (there is one per task, one
+ * per value): a task of WIRE_COLLECT (tid, tgid, is_thread, comm of len
+ * bytes), and a value of WIRE_VALUES (task, column, tag, then an int64, a
+ * double, or a length and len bytes of string, from v). */
+void wire_put_task(struct buf *b, int32_t tid, int32_t tgid, bool is_thread, const char *comm, size_t len);
+void wire_put_value(struct buf *b, uint32_t task, uint32_t col, uint8_t tag, const void *v, size_t len);
+
 /* Reading one payload: every get past the end, or over a limit, sets bad. */
 struct wire_reader {
 	const unsigned char *p;
@@ -71,6 +78,8 @@ char *wire_get_str(struct wire_reader *r, size_t max, bool *was_null);
 /* Bytes of any value (NUL included), at most max: a malloc'd copy with a NUL
  * after them and their number in *len; NULL (r->bad) on error. */
 char *wire_get_bytes(struct wire_reader *r, size_t max, size_t *len);
+/* A task of WIRE_COLLECT; its comm cut to cap - 1 bytes and NUL-terminated. */
+void wire_get_task(struct wire_reader *r, int32_t *tid, int32_t *tgid, bool *is_thread, char *comm, size_t cap);
 /* The payload was read exactly: nothing bad, nothing left. */
 bool wire_done(const struct wire_reader *r);
 

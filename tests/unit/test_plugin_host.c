@@ -486,6 +486,7 @@ START_TEST(test_read_file_stays_inside)
 	const struct taskview_host *host = plugin_api_host();
 	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct taskview_task task = {.tid = getpid(), .tgid = getpid(), .comm = "selftest", .procfd = fd};
+	ck_assert_str_eq(host->task_comm(&task), "selftest");
 	snprintf(task.dir, sizeof(task.dir), "%d", (int)getpid());
 	char buf[64];
 	ck_assert_int_eq(host->read_file(&task, "/etc/passwd", buf, sizeof(buf)), -EINVAL);
