@@ -18,6 +18,9 @@
 #include "util/i18n.h"
 
 #define REASON_MAX 1200
+/* A helper that ends between refreshes (killed by someone, out of memory) is
+ * started again this many times, then plugins are given up. */
+#define IDLE_DEATHS_MAX 3
 
 static bool applies_to(enum col_applies a, bool is_thread)
 {
@@ -102,7 +105,7 @@ static int child_ready(struct plugin_host *h)
 	if (h->child) {
 		char status[128];
 		plugin_child_status(h->child, status, sizeof(status));
-		if (++h->idle_deaths > 3) {
+		if (++h->idle_deaths > IDLE_DEATHS_MAX) {
 			char reason[256];
 			snprintf(reason, sizeof(reason), _("the plugin helper keeps ending between refreshes (%s)"), status);
 			plugin_host_stop_child(h, 0);
@@ -158,9 +161,13 @@ static int value_get(struct plugin_round *r, const struct plugin *p, struct wire
 		free(v.s);
 		return 0;
 	}
-	if (!col_wanted(p, k, t, r->shown) || !t->pvals) {
+	if (!col_wanted(p, k, t, r->shown)) {
 		free(v.s);
-		return -1;
+		return -1; /* the helper sends only what was asked for */
+	}
+	if (!t->pvals) { /* out of memory when the refresh began: unknown */
+		free(v.s);
+		return 0;
 	}
 	struct tv_pvalue *slot = &t->pvals[p->first_slot + k];
 	free(slot->s);
@@ -337,14 +344,16 @@ void plugin_host_collect_all(struct plugin_host *h, struct tv_task *const *tasks
 		}
 	}
 	h->round = (struct plugin_round){.expect = ask, .nexpect = nask, .tasks = tasks, .ntasks = n, .shown = shown};
-	if (child_ready(h) < 0 || round_send(h) < 0) {
-		/* the helper took no request: one more try with a new one, then give up this refresh */
-		if (h->child)
-			plugin_host_stop_child(h, 0);
-		if (child_ready(h) < 0 || round_send(h) < 0) {
-			round_clear(&h->round);
-			return;
-		}
+	int sent = child_ready(h) < 0 ? -1 : round_send(h);
+	if (sent < 0 && h->child) {
+		/* the helper took no request: it is gone or stuck between refreshes,
+		 * which no plugin can be blamed for; once more with a new one */
+		plugin_child_kill(h->child);
+		sent = child_ready(h) < 0 ? -1 : round_send(h);
+	}
+	if (sent < 0) {
+		round_clear(&h->round);
+		return;
 	}
 	round_run(h);
 	/* the refresh is the caller's again: later answers to it are dropped */

@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,9 +22,6 @@
 #include "util/i18n.h"
 
 #define MSG_MAX 1024
-/* A helper that ends between refreshes (killed by someone, out of memory) is
- * started again this many times, then plugins are given up. */
-#define IDLE_DEATHS_MAX 3
 /* How long a helper may take to free its plugins when taskview quits. */
 #define QUIT_GRACE_S 1.0
 

@@ -312,6 +312,27 @@ def test_helper_ends_with_taskview():
         check(not wait_unmarked(mark), f"after {sig.name}: a plugin helper is still running: {marked_pids(mark)}")
 
 
+def test_helper_killed_between_refreshes():
+    """A helper killed from outside while idle (no plugin to blame): said once, started again,
+    and every plugin keeps its values."""
+    pid = os.getpid()
+    p = subprocess.Popen([os.environ.get("TASKVIEW", "taskview"), "-b", "--format", "json", "--no-plugins",
+                          "--plugin", mod("hello"), "-p", str(pid), "-n", "4", "-d", "0.8",
+                          "-o", "pid,hello.tid"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = p.stdout.readline()  # a refresh is done: the next is 0.8 s away
+    with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+        helpers = [int(x) for x in f.read().split()]
+    check(len(helpers) == 1, f"helpers: {helpers}")
+    os.kill(helpers[0], signal.SIGKILL)
+    out, err = p.communicate(timeout=30)
+    check(p.returncode == 0, f"exited {p.returncode}: {err}")
+    check(err.count("taskview: ") == 1 and
+          "the plugin helper ended between refreshes (killed by signal 9" in err and "disabled" not in err,
+          f"messages: {err!r}")
+    rows = [task_row(json.loads(line), pid) for line in [first] + out.split("\n") if line]
+    check(len(rows) == 4 and all(r["hello.tid"] == pid for r in rows), f"rows: {rows}")
+
+
 def test_root_refuses_writable():
     if not is_root():
         raise Skip("the ownership rules apply to root")
@@ -492,6 +513,7 @@ if __name__ == "__main__":
         test_check_plugin_hostile,
         test_slow_within_budget_stays,
         test_helper_ends_with_taskview,
+        test_helper_killed_between_refreshes,
         test_root_refuses_writable,
         test_shipped_plugins_on_workload,
         test_exported_symbols,
