@@ -19,6 +19,7 @@
 
 #include "model/column.h"
 #include "model/task.h"
+#include "plugin/plugin_host.h"
 #include "plugin/plugin_wire.h"
 #include "util/buf.h"
 
@@ -49,6 +50,14 @@ struct plugin_colinfo {
 	uint32_t align;  /* enum taskview_align */
 	bool counter;
 	enum col_applies applies;
+};
+
+/* What a plugin declares, as the helper sends it (WIRE_LOADED). */
+struct plugin_decl {
+	uint16_t abi_major, abi_minor;
+	char *name, *desc;
+	struct taskview_column *cols; /* the fields as copied; strings owned */
+	uint32_t ncols;
 };
 
 /* The plugin's view of one task, in the helper: who it is, where its /proc
@@ -139,6 +148,34 @@ void plugin_disable(struct plugin_host *h, struct plugin *p, const char *reason)
 int64_t plugin_budget_ns(size_t ncalls);
 double plugin_deadline_s(size_t ncalls);
 
+/* Finds and opens the files to load, in order, into h->v (plugin_discover.c).
+ * -1 when taskview must stop: a --plugin file is refused. */
+int plugin_discover(struct plugin_host *h, const struct plugin_host_opts *o);
+
+/* --- loading into the helper (plugin_load.c) --- */
+
+enum load_result {
+	LOAD_OK,
+	LOAD_REFUSED, /* the helper (or our check of its answer) refused it; the helper lives on */
+	LOAD_BROKE,   /* it crashed, hung, wrote output or garbage: the helper is gone */
+};
+
+/* What a plugin declared, as loaded, and its columns as checked here. */
+struct loaded_decl {
+	struct plugin_decl decl;
+	struct plugin_colinfo *cols;
+};
+
+/*
+ * Loads plugin index (its file is cfd in the helper) and checks the answer
+ * into *out (free it with plugin_loaded_free); "stage: detail" in why when
+ * not LOAD_OK. On LOAD_BROKE the helper has been killed and freed.
+ */
+enum load_result plugin_child_load(struct plugin_host *h, uint32_t index, int cfd, const char *path,
+                                   struct loaded_decl *out, char *why, size_t whylen);
+void plugin_loaded_free(struct loaded_decl *l);
+/* Tells the helper to free and unload plugin index. */
+void plugin_send_drop(struct plugin_host *h, uint32_t index);
 /*
  * Starts a helper and loads every plugin not disabled into it, in order; a
  * plugin that fails now is disabled. Returns 0, or -1 when no helper could be
@@ -238,13 +275,6 @@ void plugin_descriptor_copy(struct taskview_plugin *d, const void *raw, uint32_t
 void plugin_column_copy(struct taskview_column *c, const void *raw, uint32_t column_size, uint16_t minor);
 
 /* --- WIRE_LOADED: what a plugin declares, as the helper sends it --- */
-
-struct plugin_decl {
-	uint16_t abi_major, abi_minor;
-	char *name, *desc;
-	struct taskview_column *cols; /* the fields as copied; strings owned */
-	uint32_t ncols;
-};
 
 /* Appends a checked declaration (after the index). */
 void plugin_decl_put(struct buf *b, const struct taskview_plugin *d, const struct taskview_column *cols);
