@@ -1,9 +1,9 @@
 /*
  * The plugin helper process seen from taskview: started from taskview's own
- * binary (/proc/self/exe; posix_spawn, never a bare fork: taskview may have threads, and a
- * forked copy of a threaded process must not go on to dlopen), talked to over
- * a socket, its output captured, waited for with a deadline, killed and reaped.
- * Its standard output and error are one pipe, never taskview's terminal.
+ * binary (/proc/self/exe) by posix_spawn, never a bare fork (taskview may have
+ * threads, and a forked copy of a threaded process must not go on to dlopen);
+ * talked to over a socket, waited for with a deadline, killed and reaped. Its
+ * standard output and error are one pipe, never taskview's terminal.
  */
 #include "plugin/plugin_priv.h"
 
