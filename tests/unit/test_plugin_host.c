@@ -549,6 +549,85 @@ START_TEST(test_check_file)
 }
 END_TEST
 
+/* The messages between taskview and the helper: whole frames only, every length checked. */
+START_TEST(test_wire)
+{
+	struct buf b;
+	buf_init(&b);
+	size_t f = wire_begin(&b, WIRE_VALUES);
+	wire_u32(&b, 7);
+	wire_str(&b, "abc");
+	wire_str(&b, NULL);
+	wire_put_value(&b, 1, 2, WIRE_STRING, "xy", 2);
+	wire_end(&b, f);
+
+	uint32_t type;
+	struct wire_reader r;
+	size_t total;
+	/* a frame cut anywhere is not there yet */
+	for (size_t cut = 0; cut < b.len; cut++)
+		ck_assert_int_eq(wire_frame(b.data, cut, &type, &r, &total), 0);
+	ck_assert_int_eq(wire_frame(b.data, b.len, &type, &r, &total), 1);
+	ck_assert_uint_eq(type, WIRE_VALUES);
+	ck_assert_uint_eq(total, b.len);
+	bool null;
+	ck_assert_uint_eq(wire_get_u32(&r), 7);
+	char *s = wire_get_str(&r, 16, &null);
+	ck_assert_str_eq(s, "abc");
+	free(s);
+	ck_assert_ptr_null(wire_get_str(&r, 16, &null));
+	ck_assert(null && !r.bad);
+	ck_assert_uint_eq(wire_get_u32(&r), 1);
+	ck_assert_uint_eq(wire_get_u32(&r), 2);
+	ck_assert_uint_eq(wire_get_u8(&r), WIRE_STRING);
+	s = wire_get_str(&r, 16, &null);
+	ck_assert_str_eq(s, "xy");
+	free(s);
+	ck_assert(wire_done(&r));
+	/* reading past the end gives zero and marks the payload bad */
+	ck_assert_uint_eq(wire_get_u64(&r), 0);
+	ck_assert(r.bad && !wire_done(&r));
+
+	/* a length the payload does not hold, one over the limit, a NUL inside */
+	unsigned char bad[] = {5, 0, 0, 0, 'a', 'b'};
+	r = (struct wire_reader){.p = bad, .left = sizeof(bad)};
+	ck_assert_ptr_null(wire_get_str(&r, 16, &null));
+	ck_assert(r.bad);
+	unsigned char nul[] = {2, 0, 0, 0, 'a', 0};
+	r = (struct wire_reader){.p = nul, .left = sizeof(nul)};
+	ck_assert_ptr_null(wire_get_str(&r, 16, &null));
+	ck_assert(r.bad);
+	r = (struct wire_reader){.p = nul, .left = sizeof(nul)};
+	ck_assert_ptr_null(wire_get_str(&r, 1, &null));
+	ck_assert(r.bad);
+	unsigned char huge[] = {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+	ck_assert_int_eq(wire_frame(huge, sizeof(huge), &type, &r, &total), -1);
+	buf_free(&b);
+}
+END_TEST
+
+/* What a plugin wrote, as it appears in a message: one line, escaped, ASCII, cut. */
+START_TEST(test_output_line)
+{
+	const char *out = "\n\033]2;pwned\007first \xc3\xa9\nsecond\n";
+	char *line = plugin_output_line(out, strlen(out), false);
+	ck_assert_str_eq(line, "\\e]2;pwned\\x07first ? ...");
+	free(line);
+	line = plugin_output_line("one\n", 4, false);
+	ck_assert_str_eq(line, "one");
+	free(line);
+	line = plugin_output_line("cut", 3, true);
+	ck_assert_str_eq(line, "cut ...");
+	free(line);
+	ck_assert_ptr_null(plugin_output_line("\n\n", 2, false));
+	char longer[1000];
+	memset(longer, 'x', sizeof(longer));
+	line = plugin_output_line(longer, sizeof(longer), false);
+	ck_assert_uint_lt(strlen(line), 220);
+	free(line);
+}
+END_TEST
+
 static Suite *plugin_host_suite(void)
 {
 	Suite *s = suite_create("plugin_host");
@@ -567,6 +646,8 @@ static Suite *plugin_host_suite(void)
 	tcase_add_test(tc, test_read_file_stays_inside);
 	tcase_add_test(tc, test_column_get);
 	tcase_add_test(tc, test_check_file);
+	tcase_add_test(tc, test_wire);
+	tcase_add_test(tc, test_output_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
