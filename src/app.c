@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/plugin_host.h"
+#include "plugin/plugin_host.h"
 #include "sample/taskstats.h"
 #include "util/i18n.h"
 

@@ -11,7 +11,7 @@
 #include "model/delta.h"
 #include "render/json.h"
 #include "render/text.h"
-#include "sample/plugin_host.h"
+#include "plugin/plugin_host.h"
 #include "sample/sampler.h"
 #include "sample/taskstats.h"
 #include "util/i18n.h"

@@ -11,7 +11,8 @@
 #include "cli.h"
 #include "config.h"
 #include "tui/tui.h"
-#include "sample/plugin_host.h"
+#include "plugin/plugin_helper.h"
+#include "plugin/plugin_host.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
@@ -63,10 +64,14 @@ int main(int argc, char **argv)
 	bindtextdomain(TV_PACKAGE, localedir && *localedir ? localedir : TV_LOCALEDIR);
 	textdomain(TV_PACKAGE);
 #endif
+	/* taskview's own binary is also the process plugins run in */
+	int rc = plugin_helper_dispatch(argc, argv);
+	if (rc >= 0)
+		return rc;
 	struct cli_opts o;
 	struct buf err;
 	buf_init(&err);
-	int rc = cli_parse(argc, argv, &o, &err);
+	rc = cli_parse(argc, argv, &o, &err);
 	if (rc) {
 		fprintf(stderr, "taskview: %s\n", buf_str(&err));
 		fprintf(stderr, "%s", _("Try 'taskview --help' for more information.\n"));

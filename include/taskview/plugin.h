@@ -10,27 +10,47 @@
  * Compatibility rules:
  * - The major version is part of the entry symbol's name. A change that
  *   breaks existing plugins gets a new major and a new entry symbol.
- * - Within a major, fields are only ever appended to the structures below.
- *   taskview loads a plugin whose minor version is at most its own. It copies
- *   struct_size bytes of the descriptor (column_size bytes of each column)
- *   and treats every field beyond them as zero: an older plugin keeps working,
- *   a NULL callback means "not provided".
+ * - Within a major, fields are only ever appended to the structures below,
+ *   and each minor says which fields it has ("since 1.N" below). A plugin sets
+ *   abi_minor to TASKVIEW_PLUGIN_ABI_MINOR of the header it was built with.
+ * - taskview loads a plugin whose minor is at most its own and reads only the
+ *   fields that minor declares, within struct_size bytes of the descriptor and
+ *   column_size bytes of each column; every other field reads as zero. It
+ *   never reads padding or bytes past the plugin's fields, so a field a later
+ *   minor appends (into what is padding today) is zero for an older plugin,
+ *   and an older plugin keeps working. A NULL callback means "not provided".
+ * - A plugin built for a newer minor than taskview's is refused, with both
+ *   versions named: it may rely on what this taskview lacks. Packages express
+ *   this with a dependency on taskview-plugin-abi-MAJOR.MINOR (see
+ *   taskview-plugins(7)); taskview-plugin.pc has the abi_major and abi_minor
+ *   variables.
  * - Every field has a fixed width; a zeroed field always has a meaning.
  *
- * Callbacks and threads: every callback runs on taskview's sampling thread,
- * one at a time. While in a callback a plugin must not
- * - touch the terminal (write to stdout, stderr or /dev/tty, or read stdin),
- * - block or sleep: the callbacks of one plugin get, per refresh, 50 ms plus
- *   50 us for each task it was called for (TASKVIEW_PLUGIN_BUDGET_MS,
- *   TASKVIEW_PLUGIN_BUDGET_US_PER_TASK; CLOCK_MONOTONIC, callbacks summed).
- *   A plugin that takes longer is disabled for the rest of the run and its
- *   columns show unknown,
+ * Where callbacks run: in a helper process that taskview starts from its own
+ * binary, with the same user and privileges, one callback at a time. It has no
+ * terminal: its standard input is /dev/null, its standard output and error go
+ * to taskview. While in a callback a plugin must not
+ * - write to stdout or stderr: the plugin is then disabled, and what it wrote
+ *   is shown in the message that says so,
+ * - take more CPU time than its budget: the callbacks of one plugin get, per
+ *   refresh, 50 ms plus 50 us for each task it was called for
+ *   (TASKVIEW_PLUGIN_BUDGET_MS, TASKVIEW_PLUGIN_BUDGET_US_PER_TASK; CPU time
+ *   of the calling thread, callbacks summed, so waiting for a CPU on a busy
+ *   machine does not count). A plugin over it in TASKVIEW_PLUGIN_BUDGET_REFRESHES
+ *   refreshes in a row is disabled for the rest of the run and its columns
+ *   show unknown,
+ * - block: a plugin that has not answered after TASKVIEW_PLUGIN_DEADLINE_MS plus
+ *   ten times its budget of wall-clock time counts as hung; so does one that
+ *   crashes or exits. The helper is then killed and started again without it,
+ *   and the plugin is disabled,
  * - change the locale, signal dispositions or signal masks, the working
  *   directory, or the process's credentials or resource limits,
  * - call exit(), abort() or fork(), or create threads that call back,
  * - keep a struct taskview_task or struct taskview_values pointer after the
  *   callback that received it returns.
- * The struct taskview_host pointer stays valid until free_state returns.
+ * The struct taskview_host pointer stays valid until free_state returns. A
+ * plugin's state lasts as long as the helper: after a restart (because another
+ * plugin failed) init runs again.
  *
  * This header compiles as C99/C11 and as C++.
  */
@@ -47,13 +67,17 @@ extern "C" {
 #define TASKVIEW_PLUGIN_ABI_MINOR 0
 
 /*
- * Time a plugin's callbacks may take in one refresh, summed: a fixed part
+ * CPU time a plugin's callbacks may take in one refresh, summed: a fixed part
  * plus a part per task collected, so that reading a /proc file or two per
- * task stays well inside it with tens of thousands of threads shown, while a
- * plugin that blocks is caught.
+ * task stays well inside it with tens of thousands of threads shown. A plugin
+ * is disabled when over it in this many refreshes in a row.
  */
 #define TASKVIEW_PLUGIN_BUDGET_MS 50
 #define TASKVIEW_PLUGIN_BUDGET_US_PER_TASK 50
+#define TASKVIEW_PLUGIN_BUDGET_REFRESHES 3
+/* Wall-clock time after which a plugin that has not answered counts as hung,
+ * plus ten times its budget of the refresh (of no task when loading). */
+#define TASKVIEW_PLUGIN_DEADLINE_MS 3000
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TASKVIEW_PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -99,6 +123,7 @@ enum taskview_column_flag {
 	TASKVIEW_COLUMN_COUNTER = 1u << 0
 };
 
+/* All fields since 1.0. */
 struct taskview_column {
 	/* Mandatory. "PLUGIN.COLUMN": the plugin's name, a dot, then
 	 * [a-z0-9_], starting with a letter, at most 63 bytes in all. */
@@ -114,6 +139,8 @@ struct taskview_column {
 	uint32_t rows;   /* enum taskview_rows */
 };
 
+/* Handed to the plugin; all fields since 1.0. A plugin that uses a function
+ * added by a later minor checks abi_minor (or struct_size) first. */
 struct taskview_host {
 	uint32_t struct_size; /* sizeof(struct taskview_host) of taskview */
 	uint16_t abi_major;   /* ABI taskview implements */
@@ -160,6 +187,7 @@ struct taskview_host {
 	void (*set_string)(struct taskview_values *values, uint32_t index, const char *value);
 };
 
+/* All fields since 1.0. */
 struct taskview_plugin {
 	uint32_t struct_size; /* sizeof(struct taskview_plugin) */
 	uint16_t abi_major;   /* TASKVIEW_PLUGIN_ABI_MAJOR */
@@ -189,7 +217,8 @@ struct taskview_plugin {
 	int32_t (*init)(const struct taskview_host *host, void **state);
 	/* Optional. Called once before unloading; frees the state. */
 	void (*free_state)(void *state);
-	/* Optional. Called at the start and end of every refresh. */
+	/* Optional. Called at the start and end of every refresh that shows
+	 * one of the plugin's columns. */
 	void (*begin)(void *state, const struct taskview_host *host);
 	void (*end)(void *state, const struct taskview_host *host);
 };

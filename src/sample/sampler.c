@@ -19,7 +19,7 @@
 
 #include "model/column.h"
 #include "sample/cmdline.h"
-#include "sample/plugin_host.h"
+#include "plugin/plugin_host.h"
 #include "sample/proc_parse.h"
 #include "sample/proc_read.h"
 #include "sample/taskstats.h"
@@ -372,6 +372,26 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 	return 0;
 }
 
+/* Plugin values of the process rows and of the thread rows shown, in one call. */
+static void plugins_collect(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < out->nprocs; i++)
+		n += 1 + (out->procs[i].threads_are_rows ? out->procs[i].nthreads_read : 0);
+	struct tv_task **tasks = malloc((n ? n : 1) * sizeof(*tasks));
+	if (!tasks)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		struct tv_task *p = &out->procs[i];
+		tasks[k++] = p;
+		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++)
+			tasks[k++] = &p->threads[j];
+	}
+	plugin_host_collect_all(s->ph, tasks, k, o->plugin_shown);
+	free(tasks);
+}
+
 static int cmp_task_tgid(const void *a, const void *b)
 {
 	const struct tv_task *x = a, *y = b;
@@ -476,29 +496,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		sampler_taskstats(s, o, out);
 	sampler_exits(s, out, sel);
 	sampler_partial_totals(s, out);
-	if (s->ph && s->npvals) {
-		plugin_host_begin(s->ph);
-		for (size_t i = 0; i < out->nprocs; i++) {
-			struct tv_task *t = &out->procs[i];
-			char path[48];
-			snprintf(path, sizeof(path), "%d", t->tgid);
-			int piddir = openat(s->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (piddir < 0)
-				continue;
-			plugin_host_collect(s->ph, t, piddir, o->plugin_shown);
-			for (size_t j = 0; t->threads_are_rows && j < t->nthreads_read; j++) {
-				struct tv_task *th = &t->threads[j];
-				snprintf(path, sizeof(path), "task/%d", th->tid);
-				int tfd = openat(piddir, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-				if (tfd >= 0) {
-					plugin_host_collect(s->ph, th, tfd, o->plugin_shown);
-					close(tfd);
-				}
-			}
-			close(piddir);
-		}
-		plugin_host_end(s->ph);
-	}
+	if (s->ph && s->npvals)
+		plugins_collect(s, o, out);
 	for (size_t i = 0; i < out->nprocs; i++) {
 		struct tracked_proc *tp = tracked_find(&s->tr, out->procs[i].tgid);
 		if (tp && tp->live_tid)

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "model/delta.h"
-#include "sample/plugin_host.h"
+#include "plugin/plugin_host.h"
 #include "sample/sampler.h"
 #include "tui/sampling.h"
 #include "tui/status.h"

@@ -1,6 +1,7 @@
 #include "tui/term.h"
 
 #include <curses.h>
+#include <poll.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -382,6 +383,12 @@ int term_key(int timeout_ms)
 int term_quit_signal(void)
 {
 	return quit_signal;
+}
+
+bool term_input_pending(void)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	return poll(&p, 1, 0) > 0;
 }
 
 void term_reraise(int sig)

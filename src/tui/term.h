@@ -61,6 +61,10 @@ int term_key(int timeout_ms);
 
 /* The signal that asked us to quit (SIGTERM, SIGINT, SIGHUP), or 0. */
 int term_quit_signal(void);
+/* A key is waiting to be read (without reading it). */
+bool term_input_pending(void);
+/* A key is waiting to be read (without reading it). */
+bool term_input_pending(void);
 /* After term_close(): dies of that signal as if we had not caught it. */
 void term_reraise(int sig) __attribute__((noreturn));
 

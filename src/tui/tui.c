@@ -9,7 +9,7 @@
 
 #include <curses.h>
 
-#include "sample/plugin_host.h"
+#include "plugin/plugin_host.h"
 #include "sample/sampler.h"
 #include "tui/actions.h"
 #include "tui/keymap.h"
@@ -60,6 +60,13 @@ static void tui_free(struct tui *t)
 	free(t->search);
 	free(t->config_path);
 	buf_free(&t->status);
+}
+
+/* A slow plugin keeps the screen waiting no longer than the next key or a quit signal. */
+static bool tui_plugins_interrupted(void *ctx)
+{
+	(void)ctx;
+	return term_quit_signal() || term_input_pending();
 }
 
 /* Milliseconds until the next sample is due; keys are read until then. */
@@ -139,6 +146,7 @@ int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
 		goto out;
 	}
 	sampler_set_plugins(t.sampler, a->plugins, plugin_host_nslots(a->plugins));
+	plugin_host_set_interrupt(a->plugins, tui_plugins_interrupted, NULL);
 	tui_columns_changed(&t);
 
 	struct buf msg;

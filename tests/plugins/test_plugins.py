@@ -7,9 +7,11 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from tvtest import Skip, Workload, check, is_root, main, run, run_json  # noqa: E402
@@ -79,7 +81,8 @@ def test_check_plugin_rejects_with_stage():
 
 def test_check_plugin_good():
     for name, ids in (("hello", ["hello.tid", "hello.comm", "hello.refreshes"]),
-                      ("older_small", ["old.tid", "old.ticks"])):
+                      ("older_small", ["old.tid", "old.ticks"]),
+                      ("old_padded", ["oldpad.tid", "oldpad.tag"])):
         r = run("--check-plugin", mod(name))
         check(r.returncode == 0, f"{name}: --check-plugin exited {r.returncode}: {r.stderr}")
         for i in ids:
@@ -127,6 +130,12 @@ def test_discovery_carries_on():
         check(r.returncode == 0 and "hello.tid" not in r.stdout, f"--no-plugins listed: {r.stdout}")
         r = run("--list-columns", env=env)
         check("hello.tid" in r.stdout, f"discovered column not listed: {r.stdout}")
+        # TASKVIEW_PLUGINDIR stands for the system directory
+        system = os.path.join(root, "system")
+        os.mkdir(system, 0o755)
+        shutil.copy(mod("older_small"), os.path.join(system, "old.so"))
+        r = run("--list-columns", env=env_with(TASKVIEW_PLUGINDIR=system))
+        check("old.tid" in r.stdout and "hello.tid" not in r.stdout, f"TASKVIEW_PLUGINDIR not searched: {r.stdout}")
         # HOME is used when XDG_DATA_HOME is unset
         home = os.path.join(root, "home")
         make_tree(os.path.join(home, ".local", "share"), {"hello.so": mod("hello")})
@@ -145,14 +154,183 @@ def test_never_current_directory():
 
 
 def test_slow_plugin_disabled():
+    """Over its CPU budget in every refresh: still shown after the first overrun (batch mode
+    takes one refresh before the first it prints), disabled in the third."""
     pid = os.getpid()
     r = run("-b", "--format", "json", "--no-plugins", "--plugin", mod("slow"), "-p", str(pid),
-            "-n", "2", "-d", "0.2", "-o", "pid,slow.value")
+            "-n", "4", "-d", "0.2", "-o", "pid,slow.value")
     check(r.returncode == 0, f"exited {r.returncode}: {r.stderr}")
-    check("plugin slow (" in r.stderr and "disabled:" in r.stderr and "over its budget of" in r.stderr,
+    check("plugin slow (" in r.stderr and "disabled:" in r.stderr and
+          "more CPU time than their budget in 3 refreshes in a row" in r.stderr,
           f"no disable message: {r.stderr!r}")
-    for line in r.stdout.splitlines():
-        check(task_row(json.loads(line), pid)["slow.value"] is None, f"slow values must be unknown: {line}")
+    values = [task_row(json.loads(line), pid)["slow.value"] for line in r.stdout.split("\n") if line]
+    check(values == [1, None, None, None], f"slow.value per refresh: {values}")
+
+
+# Plugins that break a rule while collecting (tests/plugins/hostile.c): what taskview says.
+COLLECT_FAILURES = [
+    ("loop_collect", r"no answer within [0-9.]+ s of wall-clock time \(it loops or blocks\)"),
+    ("block_collect", r"no answer within [0-9.]+ s of wall-clock time \(it loops or blocks\)"),
+    # a sanitizer build turns the signal into its own exit status
+    ("segv", r"the plugin helper ended while it ran \((killed by signal 11|exit status \d+)"),
+    ("aborts", r"the plugin helper ended while it ran \(killed by signal 6"),
+    ("exits", r"the plugin helper ended while it ran \(exit status 3\)"),
+    ("noisy", r"it wrote to standard output or error, which plugins must not do: "
+              r"\\e\]2;pwned by a plugin\\x07noisy on stdout"),
+    ("junk", r"the plugin helper sent malformed data while it ran"),
+]
+# ... and while loading.
+LOAD_FAILURES = [
+    ("loop_init", r"hung while loading: no answer within [0-9.]+ s"),
+    ("segv_init", r"crashed while loading: the plugin helper ended \((killed by signal 11|exit status \d+)"),
+    ("liar", r"crashed while loading: the plugin helper ended \((killed by signal 11|exit status \d+)"),
+]
+
+
+def marked_env(**kw):
+    """An environment whose mark every process started from it carries (the plugin helper too)."""
+    mark = f"{os.getpid()}-{time.monotonic_ns()}"
+    return env_with(TV_PLUGIN_TEST_MARK=mark, **kw), mark
+
+
+def marked_pids(mark):
+    """Processes still running with the mark: a helper left behind."""
+    found = []
+    needle = f"TV_PLUGIN_TEST_MARK={mark}".encode()
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/environ", "rb") as f:
+                if needle in f.read().split(b"\0"):
+                    found.append(int(d))
+        except OSError:
+            pass
+    return found
+
+
+def wait_unmarked(mark, timeout=3.0):
+    end = time.monotonic() + timeout
+    while marked_pids(mark) and time.monotonic() < end:
+        time.sleep(0.05)
+    return marked_pids(mark)
+
+
+def test_hostile_plugins_disabled():
+    """Each plugin that hangs, crashes, exits, writes output or garbage while collecting is named
+    once and disabled; the other plugin and the built-in columns go on in every sample, nothing
+    reaches taskview's output, and no helper is left behind."""
+    pid = os.getpid()
+    for name, reason in COLLECT_FAILURES:
+        env, mark = marked_env()
+        t0 = time.monotonic()
+        r = run("-b", "--format", "json", "--no-plugins", "--plugin", mod(name), "--plugin", mod("hello"),
+                "-p", str(pid), "-n", "3", "-d", "0.2", "-o", f"pid,state,{name}.value,hello.tid", env=env)
+        took = time.monotonic() - t0
+        check(r.returncode == 0, f"{name}: exited {r.returncode}: {r.stderr}")
+        lines = [line for line in r.stderr.split("\n") if line]
+        said = [line for line in lines if f"plugin {name} (" in line]
+        check(len(said) == 1 and "disabled: " in said[0] and re.search(reason, said[0]),
+              f"{name}: want one message matching {reason!r}: {r.stderr!r}")
+        check(len(lines) == 1, f"{name}: other messages: {r.stderr!r}")
+        check("\x1b" not in r.stderr and "pwned" not in r.stdout and "noisy on" not in r.stdout,
+              f"{name}: plugin output reached taskview's: {r.stdout!r} {r.stderr!r}")
+        samples = [json.loads(line) for line in r.stdout.split("\n") if line]
+        check(len(samples) == 3, f"{name}: {len(samples)} samples")
+        for doc in samples:
+            row = task_row(doc, pid)
+            check(row[f"{name}.value"] is None, f"{name}: value {row}")
+            check(row["hello.tid"] == pid and row["state"] is not None, f"{name}: the rest stopped: {row}")
+        check(took < 3 * 0.2 + 2 * 4.0 + 3, f"{name}: took {took:.1f} s")
+        check(not wait_unmarked(mark), f"{name}: a plugin helper is still running")
+
+
+def test_hostile_plugins_at_load():
+    """A plugin that hangs or crashes while loading (in init, or lying about its column count):
+    discovered, it is skipped with a message and the others load; named with --plugin, taskview
+    exits 2; --check-plugin fails it with 1."""
+    pid = os.getpid()
+    for name, reason in LOAD_FAILURES:
+        with tempfile.TemporaryDirectory() as d:
+            os.chmod(d, 0o755)
+            # loaded first (in name order), so that hello needs the helper started again
+            shutil.copy(mod(name), os.path.join(d, f"a_{name}.so"))
+            shutil.copy(mod("hello"), os.path.join(d, "hello.so"))
+            env, mark = marked_env(TASKVIEW_PLUGINDIR=d)
+            r = run("-b", "--format", "json", "-p", str(pid), "-o", "pid,hello.tid", env=env)
+            check(r.returncode == 0, f"{name}: exited {r.returncode}: {r.stderr}")
+            check(re.search(rf"plugin {re.escape(d)}/a_{name}\.so: {reason}", r.stderr),
+                  f"{name}: want {reason!r}: {r.stderr!r}")
+            check(task_row(json.loads(r.stdout.split("\n")[0]), pid)["hello.tid"] == pid, r.stdout)
+            check(not wait_unmarked(mark), f"{name}: a plugin helper is still running")
+        r = run("-b", "--no-plugins", "--plugin", mod(name), "-p", str(pid))
+        check(r.returncode == 2 and re.search(rf"plugin {re.escape(mod(name))}: {reason}", r.stderr) and not r.stdout,
+              f"{name} with --plugin: exited {r.returncode}: {r.stderr!r}")
+        r = run("--check-plugin", mod(name))
+        check(r.returncode == 1 and re.search(reason, r.stderr), f"{name}: --check-plugin {r.returncode}: {r.stderr!r}")
+
+
+def test_check_plugin_hostile():
+    """--check-plugin runs a plugin as taskview does and fails it for what would disable it."""
+    for name, reason in COLLECT_FAILURES + [("slow", "more CPU time than their budget")]:
+        r = run("--check-plugin", mod(name))
+        check(r.returncode == 1 and f"plugin {name} (" in r.stderr and re.search(reason, r.stderr),
+              f"{name}: --check-plugin exited {r.returncode}: {r.stderr!r}")
+        check("\x1b" not in r.stdout + r.stderr, f"{name}: escape sequences got through")
+
+
+def test_slow_within_budget_stays():
+    """sleepy takes 170 ms of wall-clock time per refresh but 20 ms of CPU time: under the
+    old wall-clock budget (or on a machine busy enough to keep it off a CPU) it would be
+    disabled; the budget counts CPU time, so it stays."""
+    pid = os.getpid()
+    r = run("-b", "--format", "json", "--no-plugins", "--plugin", mod("sleepy"), "-p", str(pid),
+            "-n", "4", "-d", "0.1", "-o", "pid,sleepy.value")
+    check(r.returncode == 0 and r.stderr == "", f"exited {r.returncode}: {r.stderr!r}")
+    values = [task_row(json.loads(line), pid)["sleepy.value"] for line in r.stdout.split("\n") if line]
+    check(values == [pid] * 4, f"sleepy.value per refresh: {values}")
+    r = run("--check-plugin", mod("sleepy"))
+    check(r.returncode == 0, f"--check-plugin: {r.returncode}: {r.stderr}")
+
+
+def test_helper_ends_with_taskview():
+    """Killed while a plugin loops, taskview leaves no helper running; so does a signal's
+    default action in batch mode."""
+    for sig in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT):
+        env, mark = marked_env()
+        p = subprocess.Popen([os.environ.get("TASKVIEW", "taskview"), "-b", "--no-plugins", "--plugin",
+                              mod("loop_collect"), "-p", str(os.getpid()), "-n", "100", "-d", "0.2",
+                              "-o", "pid,loop_collect.value"],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1.0)
+        helpers = [x for x in marked_pids(mark) if x != p.pid]
+        check(helpers, "no helper seen while the plugin loops")
+        with open(f"/proc/{helpers[0]}/stat") as f:
+            check(f.read().rsplit(")", 1)[1].split()[0] == "R", "the helper is not in the plugin's loop")
+        p.send_signal(sig)
+        p.wait(timeout=5)
+        check(not wait_unmarked(mark), f"after {sig.name}: a plugin helper is still running: {marked_pids(mark)}")
+
+
+def test_helper_killed_between_refreshes():
+    """A helper killed from outside while idle (no plugin to blame): said once, started again,
+    and every plugin keeps its values."""
+    pid = os.getpid()
+    p = subprocess.Popen([os.environ.get("TASKVIEW", "taskview"), "-b", "--format", "json", "--no-plugins",
+                          "--plugin", mod("hello"), "-p", str(pid), "-n", "4", "-d", "0.8",
+                          "-o", "pid,hello.tid"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = p.stdout.readline()  # a refresh is done: the next is 0.8 s away
+    with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+        helpers = [int(x) for x in f.read().split()]
+    check(len(helpers) == 1, f"helpers: {helpers}")
+    os.kill(helpers[0], signal.SIGKILL)
+    out, err = p.communicate(timeout=30)
+    check(p.returncode == 0, f"exited {p.returncode}: {err}")
+    check(err.count("taskview: ") == 1 and
+          "the plugin helper ended between refreshes (killed by signal 9" in err and "disabled" not in err,
+          f"messages: {err!r}")
+    rows = [task_row(json.loads(line), pid) for line in [first] + out.split("\n") if line]
+    check(len(rows) == 4 and all(r["hello.tid"] == pid for r in rows), f"rows: {rows}")
 
 
 def test_root_refuses_writable():
@@ -221,6 +399,18 @@ def test_exported_symbols():
         check(syms == {"taskview_plugin_v1"}, f"{name}.so exports {sorted(syms)}")
 
 
+def test_shipped_need_libc():
+    """Each shipped plugin names the C library it runs on (NEEDED), even one that calls nothing
+    from it: lintian's shared-library-lacks-prerequisites."""
+    readelf = shutil.which("readelf")
+    if not readelf:
+        raise Skip("no readelf")
+    for name in ("io", "oom", "fds"):
+        out = subprocess.run([readelf, "-d", shipped(name)], capture_output=True, text=True).stdout
+        needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
+        check(any(n.startswith("libc.so") for n in needed), f"{name}.so NEEDED entries: {needed}")
+
+
 def test_out_of_tree_plugin():
     cc = shlex.split(os.environ.get("CC", "cc"))
     if not shutil.which("pkg-config") or not shutil.which(cc[0]):
@@ -240,6 +430,14 @@ def test_out_of_tree_plugin():
         plugindir = subprocess.run(["pkg-config", "--variable=plugindir", "taskview-plugin"], env=env,
                                    capture_output=True, text=True, check=True).stdout.strip()
         check(plugindir.startswith(dest), f"plugindir {plugindir}")
+        # the ABI the header declares, for packages to depend on
+        with open(os.path.join(SOURCE_DIR, "include", "taskview", "plugin.h")) as f:
+            header = f.read()
+        for part in ("major", "minor"):
+            want = re.search(rf"#define TASKVIEW_PLUGIN_ABI_{part.upper()} (\d+)", header).group(1)
+            got = subprocess.run(["pkg-config", f"--variable=abi_{part}", "taskview-plugin"], env=env,
+                                 capture_output=True, text=True, check=True).stdout.strip()
+            check(got == want, f"taskview-plugin.pc abi_{part} {got!r}, the header says {want}")
         if os.path.exists(os.path.join(SHIPPED, "io.so")):
             check(os.path.exists(os.path.join(plugindir, "io.so")), f"io.so not in {plugindir}")
         check(os.path.exists(os.path.join(dest, *cflags[0][len("-I" + dest):].split("/"), "taskview", "plugin.h")),
@@ -310,9 +508,16 @@ if __name__ == "__main__":
         test_discovery_carries_on,
         test_never_current_directory,
         test_slow_plugin_disabled,
+        test_hostile_plugins_disabled,
+        test_hostile_plugins_at_load,
+        test_check_plugin_hostile,
+        test_slow_within_budget_stays,
+        test_helper_ends_with_taskview,
+        test_helper_killed_between_refreshes,
         test_root_refuses_writable,
         test_shipped_plugins_on_workload,
         test_exported_symbols,
+        test_shipped_need_libc,
         test_out_of_tree_plugin,
         test_doc_examples_build_and_load,
         test_man_page_lint,

@@ -3,14 +3,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sample/plugin_host.h"
-#include "sample/plugin_priv.h"
+#include "plugin/plugin_helper.h"
+#include "plugin/plugin_host.h"
+#include "plugin/plugin_priv.h"
 
 /* Collected messages of one load, one line each. */
 struct msgs {
@@ -121,6 +123,13 @@ static int self_task(struct tv_task *t)
 	return fd;
 }
 
+/* One refresh over one task. */
+static void collect_one(struct plugin_host *h, struct tv_task *t, const bool *shown)
+{
+	struct tv_task *tasks[] = {t};
+	plugin_host_collect_all(h, tasks, 1, shown);
+}
+
 static const struct column *col(const struct loaded *l, const char *id)
 {
 	const struct column *c = colset_find(&l->cs, id);
@@ -143,9 +152,7 @@ START_TEST(test_older_descriptor)
 
 	struct tv_task t;
 	int fd = self_task(&t);
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, NULL);
-	plugin_host_end(l.h);
+	collect_one(l.h, &t, NULL);
 	struct tv_value v = column_value(c, &t);
 	ck_assert_int_eq(v.kind, TV_V_INT);
 	ck_assert_int_eq(v.i, getpid());
@@ -155,6 +162,67 @@ START_TEST(test_older_descriptor)
 	task_clear(&t, plugin_host_nslots(l.h));
 	close(fd);
 	loaded_free(&l);
+}
+END_TEST
+
+/* An ABI 1.0 plugin with garbage in its padding and past its fields loads and works. */
+START_TEST(test_old_padded)
+{
+	struct loaded l;
+	load_one(&l, "old_padded");
+	ck_assert_msg(l.h != NULL, "%s", l.m.text);
+	ck_assert_uint_eq(l.m.n, 0);
+	const struct column *c = col(&l, "oldpad.tid");
+	ck_assert_int_eq(c->applies, COL_ROWS_BOTH);
+	ck_assert_int_eq(c->width, 6);
+	ck_assert_int_eq(col(&l, "oldpad.tag")->align, COL_ALIGN_LEFT);
+	struct tv_task t;
+	int fd = self_task(&t);
+	collect_one(l.h, &t, NULL);
+	ck_assert_int_eq(column_value(c, &t).i, getpid());
+	ck_assert_str_eq(column_value(col(&l, "oldpad.tag"), &t).s, "old");
+	task_clear(&t, plugin_host_nslots(l.h));
+	close(fd);
+	loaded_free(&l);
+}
+END_TEST
+
+/*
+ * What the host copies of a 1.0 column: its fields, never the padding after rows,
+ * where a field appended by a later minor would sit, nor bytes past column_size.
+ */
+START_TEST(test_abi_extent)
+{
+	unsigned char raw[sizeof(struct taskview_column) + 16];
+	memset(raw, 0xAA, sizeof(raw));
+	struct taskview_column src = {.id = "a.b", .header = "AB", .type = TASKVIEW_TYPE_INTEGER, .rows = 2};
+	size_t declared = offsetof(struct taskview_column, rows) + sizeof(src.rows);
+	memcpy(raw, &src, declared);
+
+	struct taskview_column c;
+	plugin_column_copy(&c, raw, sizeof(raw), 0);
+	ck_assert_str_eq(c.id, "a.b");
+	ck_assert_uint_eq(c.rows, 2);
+	const unsigned char *bytes = (const unsigned char *)&c;
+	for (size_t i = declared; i < sizeof(c); i++)
+		ck_assert_msg(bytes[i] == 0, "byte %zu of a 1.0 column read as 0x%x", i, bytes[i]);
+	/* a smaller column_size: the fields past it read as zero */
+	plugin_column_copy(&c, raw, (uint32_t)offsetof(struct taskview_column, width), 0);
+	ck_assert_uint_eq(c.type, TASKVIEW_TYPE_INTEGER);
+	ck_assert_uint_eq(c.width, 0);
+	ck_assert_uint_eq(c.rows, 0);
+	/* a minor this host does not know: nothing is read */
+	plugin_column_copy(&c, raw, sizeof(raw), TASKVIEW_PLUGIN_ABI_MINOR + 1);
+	ck_assert_ptr_null(c.id);
+
+	unsigned char rawd[sizeof(struct taskview_plugin) + 24];
+	memset(rawd, 0xAA, sizeof(rawd));
+	struct taskview_plugin d;
+	plugin_descriptor_copy(&d, rawd, sizeof(rawd), 0);
+	ck_assert_uint_eq(d.ncolumns, 0xAAAAAAAAu); /* a field: copied as it is */
+	plugin_descriptor_copy(&d, rawd, (uint32_t)offsetof(struct taskview_plugin, init), 0);
+	ck_assert_ptr_null(d.init);
+	ck_assert_ptr_null(d.end);
 }
 END_TEST
 
@@ -176,9 +244,7 @@ START_TEST(test_values)
 
 	struct tv_task t;
 	int fd = self_task(&t);
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, NULL);
-	plugin_host_end(l.h);
+	collect_one(l.h, &t, NULL);
 	ck_assert_int_eq(column_value(col(&l, "hello.tid"), &t).i, getpid());
 	ck_assert_str_eq(column_value(col(&l, "hello.comm"), &t).s, "SELFTEST");
 	ck_assert_double_eq(column_value(col(&l, "hello.half"), &t).f, getpid() / 2.0);
@@ -192,9 +258,7 @@ START_TEST(test_values)
 	/* only shown slots are filled */
 	bool shown[6] = {false, true, false, false, false, false};
 	fd = (close(fd), self_task(&t));
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, shown);
-	plugin_host_end(l.h);
+	collect_one(l.h, &t, shown);
 	ck_assert(!t.pvals[0].known);
 	ck_assert(t.pvals[1].known);
 	ck_assert_int_eq(t.pvals[5].known, false);
@@ -203,7 +267,7 @@ START_TEST(test_values)
 	/* nothing shown: the plugin is not called, nothing allocated */
 	bool none[6] = {false};
 	fd = (close(fd), self_task(&t));
-	plugin_host_collect(l.h, &t, fd, none);
+	collect_one(l.h, &t, none);
 	ck_assert_ptr_null(t.pvals);
 	task_clear(&t, 6);
 	close(fd);
@@ -218,18 +282,24 @@ START_TEST(test_slow_disabled)
 	ck_assert_ptr_nonnull(l.h);
 	struct tv_task t;
 	int fd = self_task(&t);
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, NULL);
-	plugin_host_end(l.h);
+	/* over its CPU budget once, twice: still shown, nothing said */
+	for (int i = 1; i < TASKVIEW_PLUGIN_BUDGET_REFRESHES; i++) {
+		collect_one(l.h, &t, NULL);
+		ck_assert_uint_eq(l.m.n, 0);
+		ck_assert_int_eq(column_value(col(&l, "slow.value"), &t).i, 1);
+		task_clear(&t, 1);
+		close(fd);
+		fd = self_task(&t);
+	}
+	/* and once more: disabled, this refresh's value gone too */
+	collect_one(l.h, &t, NULL);
 	ck_assert_msg(strstr(l.m.text, "plugin slow (") && strstr(l.m.text, "disabled:") &&
-	              strstr(l.m.text, "over its budget of"), "%s", l.m.text);
+	              strstr(l.m.text, "more CPU time than their budget in 3 refreshes in a row"), "%s", l.m.text);
 	ck_assert_int_eq(column_value(col(&l, "slow.value"), &t).kind, TV_V_UNKNOWN);
 	task_clear(&t, 1);
 	/* later refreshes do not call it again */
 	struct msgs before = l.m;
-	plugin_host_begin(l.h);
-	plugin_host_collect(l.h, &t, fd, NULL);
-	plugin_host_end(l.h);
+	collect_one(l.h, &t, NULL);
 	ck_assert_uint_eq(l.m.n, before.n);
 	ck_assert_int_eq(column_value(col(&l, "slow.value"), &t).kind, TV_V_UNKNOWN);
 	task_clear(&t, 1);
@@ -283,20 +353,29 @@ START_TEST(test_discovery)
 {
 	char root[] = "/tmp/tv-xdg-XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(root));
-	char dir[512], p1[600], p2[600], p3[600];
+	char dir[512], sys[512], p1[600], p2[600], p3[600], p4[600], p5[600];
 	snprintf(dir, sizeof(dir), "%s/taskview", root);
 	mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/taskview/plugins", root);
 	mkdir(dir, 0755);
+	/* the system directory, as TASKVIEW_PLUGINDIR names it: never the installed one */
+	snprintf(sys, sizeof(sys), "%s/system", root);
+	mkdir(sys, 0755);
 	char *hello = module_path("PLUGIN_TEST_DIR", "hello");
 	char *noentry = module_path("PLUGIN_TEST_DIR", "noentry");
+	char *old = module_path("PLUGIN_TEST_DIR", "older_small");
 	snprintf(p1, sizeof(p1), "%s/hello.so", dir);
 	snprintf(p2, sizeof(p2), "%s/broken.so", dir);
 	snprintf(p3, sizeof(p3), "%s/notes.txt", dir);
+	snprintf(p4, sizeof(p4), "%s/hello.so", sys);
+	snprintf(p5, sizeof(p5), "%s/old.so", sys);
 	copy_file(hello, p1);
 	copy_file(noentry, p2);
 	copy_file(noentry, p3);
+	copy_file(noentry, p4); /* shadowed by the user's hello.so: never loaded */
+	copy_file(old, p5);
 	setenv("XDG_DATA_HOME", root, 1);
+	setenv("TASKVIEW_PLUGINDIR", sys, 1);
 
 	struct colset cs;
 	colset_init(&cs);
@@ -307,11 +386,27 @@ START_TEST(test_discovery)
 	ck_assert_ptr_nonnull(h);
 	ck_assert(!fatal);
 	ck_assert(colset_find(&cs, "hello.tid") != NULL);
+	ck_assert(colset_find(&cs, "old.tid") != NULL); /* from the system directory */
+	ck_assert_uint_eq(plugin_host_nslots(h), 6 + 2);
 	/* a broken discovered plugin is reported and skipped; other files are ignored */
 	ck_assert_msg(strstr(m.text, "broken.so: not a taskview plugin"), "%s", m.text);
 	ck_assert_msg(!strstr(m.text, "notes.txt"), "%s", m.text);
+	ck_assert_msg(!strstr(m.text, p4), "a shadowed file was loaded: %s", m.text);
 	plugin_host_free(h);
 	colset_free(&cs);
+
+	/* an empty system directory: nothing found there, nothing said */
+	unlink(p4);
+	unlink(p5);
+	colset_init(&cs);
+	memset(&m, 0, sizeof(m));
+	h = plugin_host_load(&(struct plugin_host_opts){0}, &cs, msgs_add, &m, &fatal);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(plugin_host_nslots(h), 6);
+	ck_assert_msg(!strstr(m.text, "system"), "%s", m.text);
+	plugin_host_free(h);
+	colset_free(&cs);
+	rmdir(sys);
 
 	/* an explicit file shadows a discovered one of the same name */
 	colset_init(&cs);
@@ -342,6 +437,8 @@ START_TEST(test_discovery)
 	rmdir(root);
 	free(hello);
 	free(noentry);
+	free(old);
+	unsetenv("TASKVIEW_PLUGINDIR");
 }
 END_TEST
 
@@ -387,9 +484,10 @@ END_TEST
 START_TEST(test_read_file_stays_inside)
 {
 	const struct taskview_host *host = plugin_api_host();
-	struct tv_task t;
-	int fd = self_task(&t);
-	struct taskview_task task = {.t = &t, .dirfd = fd};
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct taskview_task task = {.tid = getpid(), .tgid = getpid(), .comm = "selftest", .procfd = fd};
+	ck_assert_str_eq(host->task_comm(&task), "selftest");
+	snprintf(task.dir, sizeof(task.dir), "%d", (int)getpid());
 	char buf[64];
 	ck_assert_int_eq(host->read_file(&task, "/etc/passwd", buf, sizeof(buf)), -EINVAL);
 	ck_assert_int_eq(host->read_file(&task, "../self/comm", buf, sizeof(buf)), -EINVAL);
@@ -451,6 +549,85 @@ START_TEST(test_check_file)
 }
 END_TEST
 
+/* The messages between taskview and the helper: whole frames only, every length checked. */
+START_TEST(test_wire)
+{
+	struct buf b;
+	buf_init(&b);
+	size_t f = wire_begin(&b, WIRE_VALUES);
+	wire_u32(&b, 7);
+	wire_str(&b, "abc");
+	wire_str(&b, NULL);
+	wire_put_value(&b, 1, 2, WIRE_STRING, "xy", 2);
+	wire_end(&b, f);
+
+	uint32_t type;
+	struct wire_reader r;
+	size_t total;
+	/* a frame cut anywhere is not there yet */
+	for (size_t cut = 0; cut < b.len; cut++)
+		ck_assert_int_eq(wire_frame(b.data, cut, &type, &r, &total), 0);
+	ck_assert_int_eq(wire_frame(b.data, b.len, &type, &r, &total), 1);
+	ck_assert_uint_eq(type, WIRE_VALUES);
+	ck_assert_uint_eq(total, b.len);
+	bool null;
+	ck_assert_uint_eq(wire_get_u32(&r), 7);
+	char *s = wire_get_str(&r, 16, &null);
+	ck_assert_str_eq(s, "abc");
+	free(s);
+	ck_assert_ptr_null(wire_get_str(&r, 16, &null));
+	ck_assert(null && !r.bad);
+	ck_assert_uint_eq(wire_get_u32(&r), 1);
+	ck_assert_uint_eq(wire_get_u32(&r), 2);
+	ck_assert_uint_eq(wire_get_u8(&r), WIRE_STRING);
+	s = wire_get_str(&r, 16, &null);
+	ck_assert_str_eq(s, "xy");
+	free(s);
+	ck_assert(wire_done(&r));
+	/* reading past the end gives zero and marks the payload bad */
+	ck_assert_uint_eq(wire_get_u64(&r), 0);
+	ck_assert(r.bad && !wire_done(&r));
+
+	/* a length the payload does not hold, one over the limit, a NUL inside */
+	unsigned char bad[] = {5, 0, 0, 0, 'a', 'b'};
+	r = (struct wire_reader){.p = bad, .left = sizeof(bad)};
+	ck_assert_ptr_null(wire_get_str(&r, 16, &null));
+	ck_assert(r.bad);
+	unsigned char nul[] = {2, 0, 0, 0, 'a', 0};
+	r = (struct wire_reader){.p = nul, .left = sizeof(nul)};
+	ck_assert_ptr_null(wire_get_str(&r, 16, &null));
+	ck_assert(r.bad);
+	r = (struct wire_reader){.p = nul, .left = sizeof(nul)};
+	ck_assert_ptr_null(wire_get_str(&r, 1, &null));
+	ck_assert(r.bad);
+	unsigned char huge[] = {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+	ck_assert_int_eq(wire_frame(huge, sizeof(huge), &type, &r, &total), -1);
+	buf_free(&b);
+}
+END_TEST
+
+/* What a plugin wrote, as it appears in a message: one line, escaped, ASCII, cut. */
+START_TEST(test_output_line)
+{
+	const char *out = "\n\033]2;pwned\007first \xc3\xa9\nsecond\n";
+	char *line = plugin_output_line(out, strlen(out), false);
+	ck_assert_str_eq(line, "\\e]2;pwned\\x07first ? ...");
+	free(line);
+	line = plugin_output_line("one\n", 4, false);
+	ck_assert_str_eq(line, "one");
+	free(line);
+	line = plugin_output_line("cut", 3, true);
+	ck_assert_str_eq(line, "cut ...");
+	free(line);
+	ck_assert_ptr_null(plugin_output_line("\n\n", 2, false));
+	char longer[1000];
+	memset(longer, 'x', sizeof(longer));
+	line = plugin_output_line(longer, sizeof(longer), false);
+	ck_assert_uint_lt(strlen(line), 220);
+	free(line);
+}
+END_TEST
+
 static Suite *plugin_host_suite(void)
 {
 	Suite *s = suite_create("plugin_host");
@@ -459,6 +636,8 @@ static Suite *plugin_host_suite(void)
 	tcase_add_test(tc, test_rejections);
 	tcase_add_test(tc, test_not_elf);
 	tcase_add_test(tc, test_older_descriptor);
+	tcase_add_test(tc, test_old_padded);
+	tcase_add_test(tc, test_abi_extent);
 	tcase_add_test(tc, test_values);
 	tcase_add_test(tc, test_slow_disabled);
 	tcase_add_test(tc, test_duplicate_between_plugins);
@@ -467,12 +646,18 @@ static Suite *plugin_host_suite(void)
 	tcase_add_test(tc, test_read_file_stays_inside);
 	tcase_add_test(tc, test_column_get);
 	tcase_add_test(tc, test_check_file);
+	tcase_add_test(tc, test_wire);
+	tcase_add_test(tc, test_output_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* the plugin helper is this very binary */
+	int rc = plugin_helper_dispatch(argc, argv);
+	if (rc >= 0)
+		return rc;
 	SRunner *sr = srunner_create(plugin_host_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

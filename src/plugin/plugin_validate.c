@@ -1,7 +1,8 @@
 /* Copies a plugin's descriptor and columns and checks them, naming the failing stage. */
-#include "sample/plugin_priv.h"
+#include "plugin/plugin_priv.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,45 @@
 
 /* A column must at least reach its type field. */
 #define COLUMN_MIN_SIZE (offsetof(struct taskview_column, type) + sizeof(uint32_t))
+/* More would be a mistake, and must not make the host allocate without bound. */
+#define NCOLUMNS_MAX 256
+
+#define FIELD_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
+/*
+ * What a plugin built for ABI 1.MINOR declares of each structure: the bytes up to
+ * the end of the last field that minor has. sizeof is not it: on 64-bit a column
+ * of 1.0 ends in 4 bytes of padding where a field appended later would go, and a
+ * plugin's padding (or whatever follows its structures, up to struct_size or
+ * column_size) may hold anything. One row per minor; a minor that appends fields
+ * appends a row.
+ */
+static const struct {
+	size_t plugin, column;
+} abi_extent[] = {
+	/* 1.0 */ {FIELD_END(struct taskview_plugin, end), FIELD_END(struct taskview_column, rows)},
+};
+_Static_assert(sizeof(abi_extent) / sizeof(abi_extent[0]) == TASKVIEW_PLUGIN_ABI_MINOR + 1,
+               "one abi_extent row per minor");
+
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+void plugin_descriptor_copy(struct taskview_plugin *d, const void *raw, uint32_t struct_size, uint16_t minor)
+{
+	memset(d, 0, sizeof(*d));
+	if (minor <= TASKVIEW_PLUGIN_ABI_MINOR)
+		memcpy(d, raw, min_size(struct_size, abi_extent[minor].plugin));
+}
+
+void plugin_column_copy(struct taskview_column *c, const void *raw, uint32_t column_size, uint16_t minor)
+{
+	memset(c, 0, sizeof(*c));
+	if (minor <= TASKVIEW_PLUGIN_ABI_MINOR)
+		memcpy(c, raw, min_size(column_size, abi_extent[minor].column));
+}
 
 static int fail(char *why, size_t whylen, const char *fmt, ...)
 {
@@ -63,18 +103,18 @@ void plugin_colinfo_free(struct plugin_colinfo *cols, uint32_t n)
 	free(cols);
 }
 
-static int check_column(const struct taskview_plugin *d, uint32_t i, const struct taskview_column *c,
+static int check_column(const char *name, uint32_t i, const struct taskview_column *c,
                         struct plugin_colinfo *out, char *why, size_t whylen)
 {
 	if (!c->id)
 		return fail(why, whylen, _("missing mandatory field: columns[%u].id"), i);
-	size_t nlen = strlen(d->name);
-	if (strncmp(c->id, d->name, nlen) != 0 || c->id[nlen] != '.' ||
+	size_t nlen = strlen(name);
+	if (strncmp(c->id, name, nlen) != 0 || c->id[nlen] != '.' ||
 	    !ident_ok(c->id + nlen + 1, strlen(c->id + nlen + 1), ID_MAX_LEN - nlen - 1))
 		return fail(why, whylen, P_("invalid field: column id \"%.80s\" is not \"%s.NAME\" with NAME of [a-z0-9_] starting with a letter (at most %d byte in all)",
 		               "invalid field: column id \"%.80s\" is not \"%s.NAME\" with NAME of [a-z0-9_] starting with a letter (at most %d bytes in all)",
 		               ID_MAX_LEN),
-		            c->id, d->name, ID_MAX_LEN);
+		            c->id, name, ID_MAX_LEN);
 	if (!c->header)
 		return fail(why, whylen, _("missing mandatory field: header of column %s"), c->id);
 	if (!*c->header || !text_ok(c->header, HEADER_MAX_LEN))
@@ -122,10 +162,67 @@ static int check_column(const struct taskview_plugin *d, uint32_t i, const struc
 	return 0;
 }
 
-int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d,
+/* The plugin's name and description. */
+static int check_names(const char *name, const char *desc, char *why, size_t whylen)
+{
+	if (!name)
+		return fail(why, whylen, "%s", _("missing mandatory field: name"));
+	if (!ident_ok(name, strlen(name), NAME_MAX_LEN))
+		return fail(why, whylen, P_("invalid field: name \"%.80s\" must be [a-z0-9_], starting with a letter, at most %d byte",
+		               "invalid field: name \"%.80s\" must be [a-z0-9_], starting with a letter, at most %d bytes", NAME_MAX_LEN),
+		            name, NAME_MAX_LEN);
+	if (desc && !text_ok(desc, DESC_MAX_LEN))
+		return fail(why, whylen, P_("invalid field: description must be at most %d printable ASCII character",
+		               "invalid field: description must be at most %d printable ASCII characters", DESC_MAX_LEN), DESC_MAX_LEN);
+	return 0;
+}
+
+static int check_ncolumns(bool have_columns, uint32_t n, char *why, size_t whylen)
+{
+	if (!have_columns || n == 0)
+		return fail(why, whylen, "%s", _("missing mandatory field: columns"));
+	if (n > NCOLUMNS_MAX)
+		return fail(why, whylen, _("invalid field: ncolumns %u is over %d"), n, NCOLUMNS_MAX);
+	return 0;
+}
+
+static int check_columns(const char *name, const struct taskview_column *cols, uint32_t n,
+                         struct plugin_colinfo **out, char *why, size_t whylen)
+{
+	struct plugin_colinfo *info = calloc(n, sizeof(*info));
+	if (!info)
+		return fail(why, whylen, "%s", _("out of memory"));
+	for (uint32_t i = 0; i < n; i++) {
+		if (check_column(name, i, &cols[i], &info[i], why, whylen) < 0) {
+			plugin_colinfo_free(info, i + 1);
+			return -1;
+		}
+		for (uint32_t k = 0; k < i; k++) {
+			if (strcmp(info[k].id, info[i].id) == 0) {
+				fail(why, whylen, _("duplicate column id: %s (declared twice by this plugin)"), info[i].id);
+				plugin_colinfo_free(info, i + 1);
+				return -1;
+			}
+		}
+	}
+	*out = info;
+	return 0;
+}
+
+int plugin_check_declaration(const char *name, const char *desc, const struct taskview_column *cols, uint32_t n,
+                             struct plugin_colinfo **out, char *why, size_t whylen)
+{
+	*out = NULL;
+	if (check_names(name, desc, why, whylen) < 0 || check_ncolumns(cols != NULL, n, why, whylen) < 0)
+		return -1;
+	return check_columns(name, cols, n, out, why, whylen);
+}
+
+int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d, struct taskview_column **rawcols,
                     struct plugin_colinfo **colsp, char *why, size_t whylen)
 {
 	*colsp = NULL;
+	*rawcols = NULL;
 	/* the version fields first: only they are the same in every ABI */
 	struct {
 		uint32_t struct_size;
@@ -138,22 +235,14 @@ int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d
 		return fail(why, whylen, _("ABI mismatch: the plugin needs ABI %u.%u, taskview %s provides ABI %d.%d"),
 		            head.abi_major, head.abi_minor, TV_VERSION, TASKVIEW_PLUGIN_ABI_MAJOR, TASKVIEW_PLUGIN_ABI_MINOR);
 
-	/* an older, smaller descriptor: what it lacks reads as zero, i.e. "not provided" */
-	memset(d, 0, sizeof(*d));
-	memcpy(d, raw, head.struct_size < sizeof(*d) ? head.struct_size : sizeof(*d));
+	/* only the fields of the plugin's minor, within its struct_size; what it
+	 * lacks reads as zero, i.e. "not provided" */
+	plugin_descriptor_copy(d, raw, head.struct_size, head.abi_minor);
 	d->struct_size = sizeof(*d);
 
-	if (!d->name)
-		return fail(why, whylen, "%s", _("missing mandatory field: name"));
-	if (!ident_ok(d->name, strlen(d->name), NAME_MAX_LEN))
-		return fail(why, whylen, P_("invalid field: name \"%.80s\" must be [a-z0-9_], starting with a letter, at most %d byte",
-		               "invalid field: name \"%.80s\" must be [a-z0-9_], starting with a letter, at most %d bytes", NAME_MAX_LEN),
-		            d->name, NAME_MAX_LEN);
-	if (d->description && !text_ok(d->description, DESC_MAX_LEN))
-		return fail(why, whylen, P_("invalid field: description must be at most %d printable ASCII character",
-		               "invalid field: description must be at most %d printable ASCII characters", DESC_MAX_LEN), DESC_MAX_LEN);
-	if (!d->columns || d->ncolumns == 0)
-		return fail(why, whylen, "%s", _("missing mandatory field: columns"));
+	if (check_names(d->name, d->description, why, whylen) < 0 ||
+	    check_ncolumns(d->columns != NULL, d->ncolumns, why, whylen) < 0)
+		return -1;
 	if (d->column_size == 0)
 		return fail(why, whylen, "%s", _("missing mandatory field: column_size"));
 	if (d->column_size < COLUMN_MIN_SIZE)
@@ -161,27 +250,17 @@ int plugin_validate(const struct taskview_plugin *raw, struct taskview_plugin *d
 	if (!d->collect)
 		return fail(why, whylen, "%s", _("missing mandatory field: collect"));
 
-	struct plugin_colinfo *cols = calloc(d->ncolumns, sizeof(*cols));
+	struct taskview_column *cols = calloc(d->ncolumns, sizeof(*cols));
 	if (!cols)
 		return fail(why, whylen, "%s", _("out of memory"));
-	for (uint32_t i = 0; i < d->ncolumns; i++) {
-		/* walk by the plugin's stride; fields it does not have stay zero */
-		struct taskview_column c;
-		memset(&c, 0, sizeof(c));
-		const char *src = (const char *)d->columns + (size_t)i * d->column_size;
-		memcpy(&c, src, d->column_size < sizeof(c) ? d->column_size : sizeof(c));
-		if (check_column(d, i, &c, &cols[i], why, whylen) < 0) {
-			plugin_colinfo_free(cols, i + 1);
-			return -1;
-		}
-		for (uint32_t k = 0; k < i; k++) {
-			if (strcmp(cols[k].id, cols[i].id) == 0) {
-				fail(why, whylen, _("duplicate column id: %s (declared twice by this plugin)"), cols[i].id);
-				plugin_colinfo_free(cols, i + 1);
-				return -1;
-			}
-		}
+	/* walk by the plugin's stride; fields it does not have stay zero */
+	for (uint32_t i = 0; i < d->ncolumns; i++)
+		plugin_column_copy(&cols[i], (const char *)d->columns + (size_t)i * d->column_size, d->column_size,
+		                   d->abi_minor);
+	if (check_columns(d->name, cols, d->ncolumns, colsp, why, whylen) < 0) {
+		free(cols);
+		return -1;
 	}
-	*colsp = cols;
+	*rawcols = cols;
 	return 0;
 }

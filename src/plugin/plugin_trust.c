@@ -1,17 +1,30 @@
 /*
  * Whose code taskview runs. A plugin runs with taskview's privileges, so as
- * root only files and directories that only root can change are accepted,
- * and nobody loads plugins from a user directory that belongs to someone else.
+ * root (or with file capabilities or set-id) only files and directories that
+ * only root can change are accepted, and nobody loads plugins from a user
+ * directory that belongs to someone else.
  */
-#include "sample/plugin_priv.h"
+#include "plugin/plugin_priv.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/i18n.h"
+
+bool plugin_secure(void)
+{
+	return getauxval(AT_SECURE) != 0;
+}
+
+/* Whose rules apply: root's, when the plugin would run with more than the caller's rights. */
+static bool privileged(void)
+{
+	return geteuid() == 0 || plugin_secure();
+}
 
 /* Root's rules for anything a plugin is loaded from. */
 static const char *root_rules(const struct stat *st, const char *path, char *why, size_t whylen)
@@ -38,7 +51,7 @@ const char *plugin_trust_file(int fd, const char *path, char *why, size_t whylen
 		snprintf(why, whylen, _("%s is not a regular file"), path);
 		return why;
 	}
-	if (geteuid() == 0)
+	if (privileged())
 		return root_rules(&st, path, why, whylen);
 	return NULL;
 }
@@ -60,7 +73,7 @@ const char *plugin_trust_dir(const char *path, bool user_dir, char *why, size_t 
 		         (unsigned)st.st_uid, (unsigned)geteuid());
 		return why;
 	}
-	if (geteuid() == 0)
+	if (privileged())
 		return root_rules(&st, path, why, whylen);
 	return NULL;
 }

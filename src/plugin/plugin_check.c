@@ -1,6 +1,6 @@
-/* --check-plugin: load one plugin, show what it declares and one sample of its values. */
-#include "sample/plugin_host.h"
-#include "sample/plugin_priv.h"
+/* --check-plugin: load one plugin, show what it declares and a sample of its values. */
+#include "plugin/plugin_host.h"
+#include "plugin/plugin_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,32 +43,41 @@ static void print_value(FILE *out, const struct plugin_colinfo *c, const struct 
 		fprintf(out, "%g", pv->f);
 }
 
-/* One refresh over taskview's own process, so a plugin author sees real values and timing. */
-static int sample_self(struct plugin_host *h, const struct plugin *p, FILE *out, FILE *err)
+/* Taskview's own process as a task of the model. */
+static void self_task(struct tv_task *t)
 {
-	int dirfd = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
-		fprintf(err, _("cannot open /proc/self: %s\n"), strerror(errno));
-		return 1;
-	}
-	struct tv_task t;
-	task_init(&t);
-	t.tid = t.tgid = (int32_t)getpid();
-	struct taskview_task task = {.t = &t, .dirfd = dirfd};
-	char comm[TV_COMM_MAX];
-	if (plugin_api_host()->read_file(&task, "comm", comm, sizeof(comm)) > 0) {
-		comm[strcspn(comm, "\n")] = '\0';
-		memcpy(t.comm, comm, sizeof(t.comm));
-	}
-	plugin_host_begin(h);
-	plugin_host_collect(h, &t, dirfd, NULL);
-	plugin_host_end(h);
-	close(dirfd);
+	task_init(t);
+	t->tid = t->tgid = (int32_t)getpid();
+	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, t->comm, sizeof(t->comm) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	t->comm[n > 0 ? (size_t)n : 0] = '\0';
+	t->comm[strcspn(t->comm, "\n")] = '\0';
+}
 
+/*
+ * Refreshes over taskview's own process, as many as it takes the budget rule
+ * to disable a plugin, so that a plugin author sees real values, the CPU time
+ * they cost, and any failure a run would meet.
+ */
+static int sample_self(struct plugin_host *h, const struct plugin *p, FILE *out)
+{
+	struct tv_task t;
+	int64_t most = 0;
+	self_task(&t);
+	for (int i = 0; i < TASKVIEW_PLUGIN_BUDGET_REFRESHES && !p->disabled; i++) {
+		task_clear(&t, plugin_host_nslots(h));
+		self_task(&t);
+		struct tv_task *tasks[] = {&t};
+		plugin_host_collect_all(h, tasks, 1, NULL);
+		if (p->cpu_ns > most)
+			most = p->cpu_ns;
+	}
 	int rc = p->disabled ? 1 : 0;
 	if (!rc) {
-		fprintf(out, _("sample on taskview's own process (pid %d), %.2f ms; the budget is %d ms + %d us per task and refresh:\n"),
-		        (int)t.tid, (double)p->spent_ns / 1e6, TASKVIEW_PLUGIN_BUDGET_MS, TASKVIEW_PLUGIN_BUDGET_US_PER_TASK);
+		fprintf(out, _("sample on taskview's own process (pid %d), %.2f ms of CPU time per refresh at most; the budget is %d ms + %d us per task and refresh:\n"),
+		        (int)t.tid, (double)most / 1e6, TASKVIEW_PLUGIN_BUDGET_MS, TASKVIEW_PLUGIN_BUDGET_US_PER_TASK);
 		for (uint32_t k = 0; k < p->ncols; k++) {
 			fprintf(out, "  %-24s ", p->cols[k].id);
 			if (p->cols[k].applies == COL_ROWS_THREAD)
@@ -91,17 +100,17 @@ int plugin_check_file(const char *path, FILE *out, FILE *err)
 	struct plugin_host_opts o = {.explicit_files = files, .nexplicit = 1, .no_discovery = true};
 	bool fatal;
 	struct plugin_host *h = plugin_host_load(&o, &cs, print_line, err, &fatal);
-	if (!h || h->n != 1) {
+	if (!h || h->n != 1 || !h->v[0].loaded) {
 		plugin_host_free(h);
 		colset_free(&cs);
 		return 1;
 	}
 	const struct plugin *p = &h->v[0];
-	fprintf(out, _("%s: taskview plugin \"%s\" (ABI %u.%u; taskview %s provides %d.%d)\n"), path, p->d.name,
-	        (unsigned)p->d.abi_major, (unsigned)p->d.abi_minor,
+	fprintf(out, _("%s: taskview plugin \"%s\" (ABI %u.%u; taskview %s provides %d.%d)\n"), path, p->name,
+	        (unsigned)p->abi_major, (unsigned)p->abi_minor,
 	        TV_VERSION, TASKVIEW_PLUGIN_ABI_MAJOR, TASKVIEW_PLUGIN_ABI_MINOR);
-	if (p->d.description)
-		fprintf(out, "  %s\n", p->d.description);
+	if (p->desc)
+		fprintf(out, "  %s\n", p->desc);
 	fprintf(out, _("columns:\n"));
 	for (uint32_t k = 0; k < p->ncols; k++) {
 		const struct plugin_colinfo *c = &p->cols[k];
@@ -112,7 +121,7 @@ int plugin_check_file(const char *path, FILE *out, FILE *err)
 		if (*c->desc)
 			fprintf(out, "  %-24s %s\n", "", c->desc);
 	}
-	int rc = sample_self(h, p, out, err);
+	int rc = sample_self(h, p, out);
 	plugin_host_free(h);
 	colset_free(&cs);
 	return rc;

@@ -1,9 +1,10 @@
-/* The host function table plugins call: task accessors and value setters. */
-#include "sample/plugin_priv.h"
+/* The host function table plugins call, in the helper: task accessors and value setters. */
+#include "plugin/plugin_priv.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +12,26 @@
 
 #include "config.h"
 
-/* Long enough for any sensible cell; keeps a runaway plugin from ballooning a snapshot. */
-#define PLUGIN_STRING_MAX 1024
+static int32_t api_task_tid(const struct taskview_task *task) { return task->tid; }
+static int32_t api_task_tgid(const struct taskview_task *task) { return task->tgid; }
+static int32_t api_task_is_thread(const struct taskview_task *task) { return task->is_thread ? 1 : 0; }
+static const char *api_task_comm(const struct taskview_task *task) { return task->comm; }
 
-static int32_t api_task_tid(const struct taskview_task *task) { return task->t->tid; }
-static int32_t api_task_tgid(const struct taskview_task *task) { return task->t->tgid; }
-static int32_t api_task_is_thread(const struct taskview_task *task) { return task->t->is_thread ? 1 : 0; }
-static const char *api_task_comm(const struct taskview_task *task) { return task->t->comm; }
+/* NAME of the task's directory, relative to /proc: one openat, no descriptor
+ * per task. Joined by hand: this runs for every file of every task. */
+static int task_open(const struct taskview_task *task, const char *name, int flags)
+{
+	char path[PATH_MAX];
+	size_t dl = strlen(task->dir), nl = strlen(name);
+	if (dl + 1 + nl >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(path, task->dir, dl);
+	path[dl] = '/';
+	memcpy(path + dl + 1, name, nl + 1);
+	return openat(task->procfd, path, flags);
+}
 
 /* Plugins stay inside the task's /proc directory: no absolute paths, no "..". */
 static bool name_ok(const char *name)
@@ -39,7 +53,7 @@ static int64_t api_read_file(const struct taskview_task *task, const char *name,
 {
 	if (!buf || size == 0 || !name_ok(name))
 		return -EINVAL;
-	int fd = openat(task->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = task_open(task, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	/* /proc files may need several reads; stop at EOF or a full buffer */
@@ -67,7 +81,7 @@ static int64_t api_count_entries(const struct taskview_task *task, const char *n
 {
 	if (!name_ok(name))
 		return -EINVAL;
-	int fd = openat(task->dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = task_open(task, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	DIR *d = fdopendir(fd);

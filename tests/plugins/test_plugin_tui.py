@@ -1,0 +1,136 @@
+"""Hostile plugins in the interactive screen (real binary, private tmux server): each is named on
+the status line and disabled while the screen goes on updating; q, SIGTERM, SIGINT and SIGHUP
+work while a plugin hangs; the terminal is given back intact. Exit 77 (skip) without tmux."""
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tui"))
+from test_tui import Tmux  # noqa: E402
+
+BUILD_DIR = os.environ.get("BUILD_DIR", "build")
+TEST_MODS = os.environ.get("PLUGIN_TEST_DIR", os.path.join(BUILD_DIR, "tests", "plugins"))
+
+
+def mod(name):
+    return os.path.join(TEST_MODS, name + ".so")
+
+
+def plugin_args(name, *more):
+    return ["-d", "0.3", "--no-plugins", "--plugin", mod(name), "--plugin", mod("hello"),
+            "-o", f"pid,comm,hello.tid,{name}.value", *more]
+
+
+def uptime(text):
+    m = re.search(r"Uptime: (\S+)", text)
+    return m.group(1) if m else None
+
+
+def assert_updating(t, s):
+    """The header's clock moves: the screen is being refreshed."""
+    first = uptime(t.wait_for(s, "Uptime:"))
+    t.wait(s, lambda x: uptime(x) not in (None, first), "the screen to refresh", timeout=4)
+
+
+def assert_restored(text):
+    """After taskview: the shell's output, not taskview's screen, and no plugin bytes."""
+    assert "Tasks:" not in text and "F10Quit" not in text, f"the screen was not restored:\n{text}"
+    # noisy's first line is quoted, escaped, in its message; its second line never shows
+    assert "noisy on stderr" not in text and "noisy on" not in text.replace("\\x07noisy on stdout", ""), \
+        f"plugin output reached the terminal:\n{text}"
+
+
+def test_failures_named(t):
+    for name, words in (("segv", "the plugin helper ended while it ran"),
+                        ("aborts", "the plugin helper ended while it ran"),
+                        ("exits", "the plugin helper ended while it ran (exit status 3)"),
+                        ("junk", "sent malformed data"),
+                        ("noisy", "it wrote to standard output or error")):
+        s = t.start(plugin_args(name))
+        title = t.cmd("display", "-p", "-t", s, "#{pane_title}")
+        text = t.wait_for(s, f"plugin {name} (", timeout=8)
+        assert "disabled:" in text, text
+        assert "noisy on" not in text.replace("\\x07noisy on stdout", ""), f"plugin output on the screen:\n{text}"
+        # the other plugin's column and the rest of the screen go on
+        assert re.search(r"(?m)^ +\d+ .* \d+ +- *$", text), f"no hello.tid beside an unknown value:\n{text}"
+        assert_updating(t, s)
+        assert t.cmd("display", "-p", "-t", s, "#{pane_title}") == title, "the pane title changed"
+        text = t.quit(s)
+        assert_restored(text)
+        # the message is printed again once the screen is closed
+        assert f"taskview: plugin {name} (" in text.replace("\n", ""), text
+
+
+def test_hang_then_recover(t):
+    """A plugin that never answers: given up at its deadline, then the screen updates without it."""
+    for name in ("loop_collect", "block_collect"):
+        s = t.start(plugin_args(name))
+        text = t.wait_for(s, f"plugin {name} (", timeout=12)
+        assert "disabled: no answer within" in text, text
+        assert_updating(t, s)
+        assert_restored(t.quit(s))
+
+
+def test_keys_and_signals_while_hanging(t):
+    """While a plugin hangs (its deadline is seconds away): q and quit signals end taskview at once,
+    the terminal restored, and no helper left running."""
+    cases = [("q", 0), (signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 129)]
+    for how, want in cases:
+        s = t.start(plugin_args("loop_collect"))
+        time.sleep(1.0)
+        pid = t.taskview_pid(s)
+        helpers = [int(x) for x in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+        assert helpers, "no plugin helper"
+        t0 = time.monotonic()
+        if how == "q":
+            t.keys(s, "q")
+        else:
+            os.kill(pid, how)
+        rc, text = t.wait_exit(s, timeout=6)
+        took = time.monotonic() - t0
+        t.cmd("kill-session", "-t", s, check=False)
+        assert rc == want, f"{how}: exit status {rc}, want {want}: {text}"
+        assert took < 1.5, f"{how}: took {took:.1f} s to quit while a plugin hangs"
+        assert_restored(text)
+        for h in helpers:
+            assert not os.path.exists(f"/proc/{h}") or open(f"/proc/{h}/stat").read().split()[2] == "Z", \
+                f"{how}: helper {h} still runs"
+
+
+TESTS = [test_failures_named, test_hang_then_recover, test_keys_and_signals_while_hanging]
+
+
+def main():
+    if not shutil.which("tmux"):
+        print("tmux not found: skipped")
+        return 77
+    home = tempfile.mkdtemp(prefix="tv-plugin-tui-")
+    t = Tmux(home)
+    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
+    failed = 0
+    try:
+        for test in TESTS:
+            t0 = time.monotonic()
+            try:
+                test(t)
+                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
+            except Exception:
+                failed += 1
+                print(f"FAIL {test.__name__}")
+                traceback.print_exc()
+            t.cmd("kill-session", "-a", "-t", "keep", check=False)
+    finally:
+        t.kill_server()
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"{len(TESTS) - failed}/{len(TESTS)} passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
