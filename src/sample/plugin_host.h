@@ -3,7 +3,8 @@
  * appends their columns to the column set and runs their callbacks each refresh.
  *
  * Search order: explicit files (--plugin), then $XDG_DATA_HOME/taskview/plugins
- * (default ~/.local/share/taskview/plugins), then TV_PLUGINDIR. Never the current
+ * (default ~/.local/share/taskview/plugins), then TV_PLUGINDIR ($TASKVIEW_PLUGINDIR
+ * when set, absolute and taskview is not set-id). Never the current
  * directory. A file name found earlier shadows the same name found later.
  */
 #ifndef TV_SAMPLE_PLUGIN_HOST_H
