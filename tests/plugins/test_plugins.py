@@ -72,8 +72,14 @@ def test_check_plugin_rejects_with_stage():
         check(f"plugin {mod(name)}: {message}" in r.stderr, f"{name}: want '{message}' in: {r.stderr!r}")
     r = run("--check-plugin", os.path.join(TEST_MODS, "no-such-plugin.so"))
     check(r.returncode == 1 and "cannot load: No such file or directory" in r.stderr, r.stderr)
-    # a file that is not a shared object: the loader's own words, under the user's file name
-    r = run("--check-plugin", os.path.join(SOURCE_DIR, "tests", "plugins", "hello.c"))
+    # a file that is not a shared object: the loader's own words, under the user's file name;
+    # a copy, as root would refuse the file in a group-writable source tree before loading it
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o755)
+        src = os.path.join(d, "hello.c")
+        shutil.copy(os.path.join(SOURCE_DIR, "tests", "plugins", "hello.c"), src)
+        os.chmod(src, 0o644)
+        r = run("--check-plugin", src)
     check(r.returncode == 1 and "hello.c: cannot load: " in r.stderr and "/proc/self/fd" not in r.stderr, r.stderr)
 
 
