@@ -164,6 +164,29 @@ def test_hostile_names_json_and_text():
         p.wait()
 
 
+def test_line_separators_in_names():
+    """JSON Lines are split at "\\n" only: a name holding U+2028 or U+0085, which
+    other line splitters break at, stays inside its sample."""
+    import subprocess
+    name = "a\u2028b\u0085c"
+    p = subprocess.Popen(["python3", "-c", "import ctypes,sys,time\n"
+                          "ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0,0,0)\n"
+                          "print('ok', flush=True); time.sleep(30)", name],
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        p.stdout.readline()
+        docs = run_json("-p", str(p.pid), "-n", "2", "-d", "0.2", "-o", "pid,comm")
+        check(len(docs) == 2, f"two samples: {docs}")
+        for doc in docs:
+            check([t["comm"] for t in doc["tasks"]] == [name], f"comm {doc['tasks']}, want {name!r}")
+        # among every other task on the host
+        rows = [t for t in run_json("-d", "0.2", "-o", "pid,comm")[0]["tasks"] if t["pid"] == p.pid]
+        check(len(rows) == 1 and rows[0]["comm"] == name, f"rows of {p.pid}: {rows}")
+    finally:
+        p.kill()
+        p.wait()
+
+
 def test_text_output_indents_threads():
     with Workload("--ping") as w:
         r = run("-b", "-H", "-p", str(w.pid), "-d", "0.3", "-o", "pid,cpu,vm_rss,comm")
@@ -267,6 +290,7 @@ if __name__ == "__main__":
         test_kernel_threads_unknown_memory,
         test_zombie_listed,
         test_hostile_names_json_and_text,
+        test_line_separators_in_names,
         test_text_output_indents_threads,
         test_cli_errors,
         test_missing_pid_exits_1,

@@ -42,11 +42,20 @@ def run(*args, env=None, timeout=60, user=None):
                           errors="surrogateescape")
 
 
+def json_lines(text):
+    """The documents of JSON Lines output. Split at "\\n" only: str.splitlines() also
+    splits at U+2028, U+0085 and others, which a JSON string may hold unescaped."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [json.loads(line) for line in lines]
+
+
 def run_json(*args, **kw):
     r = run("-b", "--format", "json", *args, **kw)
     if r.returncode != 0:
         raise AssertionError(f"taskview exited {r.returncode}: {r.stderr}")
-    return [json.loads(line) for line in r.stdout.splitlines()]
+    return json_lines(r.stdout)
 
 
 def check(cond, msg):

@@ -2,7 +2,6 @@
 budget, root's ownership rules, the shipped plugins on a workload, and a plugin built out of
 tree against the installed SDK only."""
 import glob
-import json
 import os
 import re
 import shlex
@@ -12,7 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from tvtest import Skip, Workload, check, is_root, main, run, run_json  # noqa: E402
+from tvtest import Skip, Workload, check, is_root, json_lines, main, run, run_json  # noqa: E402
 
 BUILD_DIR = os.environ.get("BUILD_DIR", "build")
 SOURCE_DIR = os.environ.get("SOURCE_DIR", ".")
@@ -124,7 +123,7 @@ def test_discovery_carries_on():
         check(r.returncode == 0, f"exited {r.returncode}: {r.stderr}")
         check("broken.so: not a taskview plugin" in r.stderr, f"message for the broken plugin: {r.stderr!r}")
         check("README" not in r.stderr, r.stderr)
-        row = task_row(json.loads(r.stdout.splitlines()[0]), pid)
+        row = task_row(json_lines(r.stdout)[0], pid)
         with open("/proc/self/comm") as f:
             comm = f.read().strip().upper()
         check(row["hello.tid"] == pid and row["hello.comm"] == comm, f"row {row}, want comm {comm}")
@@ -157,8 +156,8 @@ def test_slow_plugin_disabled():
     check(r.returncode == 0, f"exited {r.returncode}: {r.stderr}")
     check("plugin slow (" in r.stderr and "disabled:" in r.stderr and "over its budget of" in r.stderr,
           f"no disable message: {r.stderr!r}")
-    for line in r.stdout.splitlines():
-        check(task_row(json.loads(line), pid)["slow.value"] is None, f"slow values must be unknown: {line}")
+    for doc in json_lines(r.stdout):
+        check(task_row(doc, pid)["slow.value"] is None, f"slow values must be unknown: {doc}")
 
 
 def test_root_refuses_writable():
