@@ -276,6 +276,21 @@ def test_capabilities_refuse_user_plugins():
         as_root = run_json("-p", "1", "-d", "0.1", "-o", "pid")[0]["delayacct"]["state"]
         # the capability gives nobody what root has (a build without taskstats has nothing to give)
         check(state == as_root and state != "no-permission", f"with the capability: {state}, as root: {as_root}")
+        # nor does TASKVIEW_PLUGINDIR name the system directory then
+        hello = os.path.join(os.environ.get("BUILD_DIR", ""), "tests", "plugins", "hello.so")
+        if not os.path.exists(hello):
+            raise Skip(f"{hello} not built")
+        sysdir = os.path.join(d, "system")
+        os.mkdir(sysdir)
+        os.chmod(sysdir, 0o755)
+        shutil.copy(hello, sysdir)
+        os.chmod(os.path.join(sysdir, "hello.so"), 0o755)
+        env = {**os.environ, "TASKVIEW_PLUGINDIR": sysdir}
+        plain = subprocess.run([*nobody[:4], os.environ["TASKVIEW"], "--list-columns"], capture_output=True,
+                               text=True, env=env)
+        check("hello.tid" in plain.stdout, f"without the capability TASKVIEW_PLUGINDIR is used: {plain.stderr}")
+        r = subprocess.run([*nobody[:5], "--list-columns"], capture_output=True, text=True, env=env)
+        check(r.returncode == 0 and "hello.tid" not in r.stdout, f"with it, {sysdir} was used: {r.stdout}")
 
 
 if __name__ == "__main__":
