@@ -9,7 +9,8 @@ system plugin directory (TASKVIEW_PLUGINDIR names one that does not exist), so
 installed plugins are not loaded; the C.UTF-8 locale with LANGUAGE empty, so
 messages are the untranslated ones whatever the host's language and whatever
 catalogs are installed; umask 022, so files the tests create as root pass
-taskview's ownership rules; and TMPDIR and TMUX_TMPDIR in a private directory.
+taskview's ownership rules; TMPDIR and TMUX_TMPDIR in a private directory; and
+no Python byte code written next to the test scripts in the source tree.
 Afterwards, also when the test failed or was stopped with SIGTERM or SIGINT
 (meson's timeout), any tmux server the test left running there is stopped
 and the directory removed.
@@ -54,6 +55,8 @@ def environment(root):
         "LANGUAGE": "",
         "TMPDIR": tmp,
         "TMUX_TMPDIR": tmp,
+        # the tests import tvtest.py: no __pycache__ in the source tree
+        "PYTHONDONTWRITEBYTECODE": "1",
     })
     return env
 

@@ -24,13 +24,15 @@ HELLO = os.path.join(BUILD_DIR, "tests", "plugins", "hello.so")
 # prints what the isolated command sees, as Python literals
 PROBE = ("import os; e = os.environ; m = os.umask(0); "
          "print(repr({k: e.get(k) for k in ('HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'TMPDIR', "
-         "'TMUX_TMPDIR', 'TASKVIEW_PLUGINDIR', 'LANG', 'LC_ALL', 'LC_MESSAGES', 'LANGUAGE', 'TMUX')})); "
+         "'TMUX_TMPDIR', 'TASKVIEW_PLUGINDIR', 'LANG', 'LC_ALL', 'LC_MESSAGES', 'LANGUAGE', 'TMUX', "
+         "'PYTHONDONTWRITEBYTECODE')})); "
          "print(m)")
 
 
 def outer_env(**kw):
     """The caller's environment as a developer's shell might have it."""
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.update({"LANG": "de_DE.UTF-8", "LC_MESSAGES": "fr_FR.UTF-8", "LANGUAGE": "de", "TMUX": "/tmp/x,1,0"})
     env.update(kw)
     return env
@@ -52,6 +54,7 @@ def test_environment():
         check(seen["LC_ALL"] == "C.UTF-8" and seen["LANGUAGE"] == "" and seen["LANG"] is None
               and seen["LC_MESSAGES"] is None, f"locale {seen}")
         check(seen["TMUX"] is None, "the caller's tmux session is not the test's")
+        check(seen["PYTHONDONTWRITEBYTECODE"] == "1", "tests would write __pycache__ into the source tree")
         check(not os.path.exists(root), f"{root} left behind")
 
 
