@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import Workload, check, is_root, main, run, run_json, Skip  # noqa: E402
+from tvtest import Workload, check, is_root, main, reachable, run, run_json, Skip  # noqa: E402
 
 MIB = 1024
 
@@ -64,8 +64,7 @@ def test_workload_without_privileges():
     """As nobody: no taskstats; process sums come from every thread's status."""
     if not is_root():
         raise Skip("needs root to switch to nobody")
-    with Workload("--ping", "--sleepers", "4", "--map-mib", "1024", "--touch-mib", "48",
-                  preexec=lambda: (os.setgid(65534), os.setuid(65534))) as w:
+    with Workload("--ping", "--sleepers", "4", "--map-mib", "1024", "--touch-mib", "48", user=65534) as w:
         doc = sample(w, user=65534)
         check_workload_sample(w, doc, "nobody")
 
@@ -286,8 +285,8 @@ def test_capabilities_refuse_user_plugins():
         shutil.copy(hello, sysdir)
         os.chmod(os.path.join(sysdir, "hello.so"), 0o755)
         env = {**os.environ, "TASKVIEW_PLUGINDIR": sysdir}
-        plain = subprocess.run([*nobody[:4], os.environ["TASKVIEW"], "--list-columns"], capture_output=True,
-                               text=True, env=env)
+        mine = reachable(os.environ["TASKVIEW"], 65534)
+        plain = subprocess.run([*nobody[:4], mine, "--list-columns"], capture_output=True, text=True, env=env)
         check("hello.tid" in plain.stdout, f"without the capability TASKVIEW_PLUGINDIR is used: {plain.stderr}")
         r = subprocess.run([*nobody[:5], "--list-columns"], capture_output=True, text=True, env=env)
         check(r.returncode == 0 and "hello.tid" not in r.stdout, f"with it, {sysdir} was used: {r.stdout}")

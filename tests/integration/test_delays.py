@@ -90,12 +90,6 @@ def disk_dir():
     return None
 
 
-def as_nobody():
-    os.setgroups([])
-    os.setgid(NOBODY)
-    os.setuid(NOBODY)
-
-
 def test_cpu_delay_two_spinners_on_one_cpu():
     """Two threads pinned to one CPU each wait about half the time; the process sums them.
 
@@ -182,7 +176,7 @@ def test_unprivileged_user():
     """Without CAP_NET_ADMIN: exit 0, state no-permission, null delays, the rest measured."""
     need_taskstats()
     if is_root():
-        with Workload("--ping", "--spin", "1", preexec=as_nobody) as w:
+        with Workload("--ping", "--spin", "1", user=NOBODY) as w:
             r = run("-b", "--format", "json", "-H", "-p", str(w.pid), "-d", "1", "-o", COLUMNS, user=NOBODY)
             check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
             doc = json.loads(r.stdout)
