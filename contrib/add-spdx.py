@@ -11,6 +11,10 @@ scripts, meson files, and any other file that starts with "#!". The line goes
 first, or second after a "#!" line, as a comment of the file's language.
 With --check nothing is written and the exit status is 1 when a file lacks it.
 Running it again changes nothing.
+
+A generated file (one that says "do not edit" near its top) is left alone and
+named on stderr, with exit status 1: its generator has to write the line, or
+the next run of the generator drops it again.
 """
 import os
 import subprocess
@@ -52,6 +56,11 @@ def comment_style(path, data):
     return None
 
 
+def generated(data):
+    head = b"\n".join(data.split(b"\n", 5)[:5]).lower()
+    return b"do not edit" in head
+
+
 def has_line(data):
     head = data.split(b"\n", HEAD_LINES)[:HEAD_LINES]
     return any(TAG.encode() in line for line in head)
@@ -70,6 +79,7 @@ def main(argv):
     args = [a for a in argv if a != "--check"]
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     missing = 0
+    left = []
     for rel in tree_files(root):
         path = os.path.join(root, rel)
         with open(path, "rb") as f:
@@ -77,15 +87,19 @@ def main(argv):
         style = comment_style(rel, data)
         if style is None or has_line(data):
             continue
+        if generated(data):
+            left.append(rel)
+            continue
         missing += 1
         print(rel)
         if not check:
             with open(path, "wb") as f:  # in place: the mode stays
                 f.write(with_line(data, style))
+    for rel in left:
+        print(f"{rel}: generated, not changed: its generator has to write '{TAG} {LICENSE}'", file=sys.stderr)
     if check and missing:
         print(f"{missing} files lack '{TAG} {LICENSE}': run contrib/add-spdx.py", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if left or (check and missing) else 0
 
 
 if __name__ == "__main__":
