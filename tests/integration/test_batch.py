@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import Workload, check, is_root, main, run, run_json, Skip  # noqa: E402
+from tvtest import Workload, check, is_root, main, reachable, run, run_json, Skip  # noqa: E402
 
 MIB = 1024
 
@@ -64,8 +64,7 @@ def test_workload_without_privileges():
     """As nobody: no taskstats; process sums come from every thread's status."""
     if not is_root():
         raise Skip("needs root to switch to nobody")
-    with Workload("--ping", "--sleepers", "4", "--map-mib", "1024", "--touch-mib", "48",
-                  preexec=lambda: (os.setgid(65534), os.setuid(65534))) as w:
+    with Workload("--ping", "--sleepers", "4", "--map-mib", "1024", "--touch-mib", "48", user=65534) as w:
         doc = sample(w, user=65534)
         check_workload_sample(w, doc, "nobody")
 
@@ -159,6 +158,29 @@ def test_hostile_names_json_and_text():
         r = run("-b", "-p", str(p.pid), "-d", "0.2", "-o", "pid,comm")
         check("\x1b" not in r.stdout, "no raw ESC in text output")
         check("a\\e[2J) R (\\n" in r.stdout, f"escaped name in text: {r.stdout!r}")
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_line_separators_in_names():
+    """JSON Lines are split at "\\n" only: a name holding U+2028 or U+0085, which
+    other line splitters break at, stays inside its sample."""
+    import subprocess
+    name = "a\u2028b\u0085c"
+    p = subprocess.Popen(["python3", "-c", "import ctypes,sys,time\n"
+                          "ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0,0,0)\n"
+                          "print('ok', flush=True); time.sleep(30)", name],
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        p.stdout.readline()
+        docs = run_json("-p", str(p.pid), "-n", "2", "-d", "0.2", "-o", "pid,comm")
+        check(len(docs) == 2, f"two samples: {docs}")
+        for doc in docs:
+            check([t["comm"] for t in doc["tasks"]] == [name], f"comm {doc['tasks']}, want {name!r}")
+        # among every other task on the host
+        rows = [t for t in run_json("-d", "0.2", "-o", "pid,comm")[0]["tasks"] if t["pid"] == p.pid]
+        check(len(rows) == 1 and rows[0]["comm"] == name, f"rows of {p.pid}: {rows}")
     finally:
         p.kill()
         p.wait()
@@ -260,6 +282,21 @@ def test_capabilities_refuse_user_plugins():
         as_root = run_json("-p", "1", "-d", "0.1", "-o", "pid")[0]["delayacct"]["state"]
         # the capability gives nobody what root has (a build without taskstats has nothing to give)
         check(state == as_root and state != "no-permission", f"with the capability: {state}, as root: {as_root}")
+        # nor does TASKVIEW_PLUGINDIR name the system directory then
+        hello = os.path.join(os.environ.get("BUILD_DIR", ""), "tests", "plugins", "hello.so")
+        if not os.path.exists(hello):
+            raise Skip(f"{hello} not built")
+        sysdir = os.path.join(d, "system")
+        os.mkdir(sysdir)
+        os.chmod(sysdir, 0o755)
+        shutil.copy(hello, sysdir)
+        os.chmod(os.path.join(sysdir, "hello.so"), 0o755)
+        env = {**os.environ, "TASKVIEW_PLUGINDIR": sysdir}
+        mine = reachable(os.environ["TASKVIEW"], 65534)
+        plain = subprocess.run([*nobody[:4], mine, "--list-columns"], capture_output=True, text=True, env=env)
+        check("hello.tid" in plain.stdout, f"without the capability TASKVIEW_PLUGINDIR is used: {plain.stderr}")
+        r = subprocess.run([*nobody[:5], "--list-columns"], capture_output=True, text=True, env=env)
+        check(r.returncode == 0 and "hello.tid" not in r.stdout, f"with it, {sysdir} was used: {r.stdout}")
 
 
 if __name__ == "__main__":
@@ -274,6 +311,7 @@ if __name__ == "__main__":
         test_kernel_threads_unknown_memory,
         test_zombie_listed,
         test_hostile_names_json_and_text,
+        test_line_separators_in_names,
         test_text_output_indents_threads,
         test_cli_errors,
         test_missing_pid_exits_1,

@@ -1,8 +1,11 @@
 """Shared helpers for taskview's integration tests (python3 standard library only)."""
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -10,12 +13,38 @@ TASKVIEW = os.environ.get("TASKVIEW", "taskview")
 WORKLOAD = os.environ.get("WORKLOAD", "tv-workload")
 
 
-class Workload:
-    """A tv-workload process; reads its ready line with PID and thread IDs."""
+def reachable(path, user):
+    """path, or a copy of it that user can read and run: a build directory below a
+    private one (such as /root) is out of reach of the users the tests switch to."""
+    r = subprocess.run(["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", "test", "-r", path],
+                       capture_output=True)
+    if r.returncode == 0:
+        return path
+    d = tempfile.mkdtemp(prefix="tv-reachable-")
+    atexit.register(shutil.rmtree, d, True)
+    os.chmod(d, 0o755)
+    copy = os.path.join(d, os.path.basename(path))
+    shutil.copy(path, copy)
+    os.chmod(copy, 0o755)
+    return copy
 
-    def __init__(self, *args, env=None, preexec=None):
-        self.proc = subprocess.Popen([WORKLOAD, "--seconds", "120", *args], stdout=subprocess.PIPE,
-                                     env=env, preexec_fn=preexec, text=True)
+
+def drop_to(user):
+    """A preexec function that makes the child run as user (uid and gid), without groups."""
+    def preexec():
+        os.setgroups([])
+        os.setgid(user)
+        os.setuid(user)
+    return preexec
+
+
+class Workload:
+    """A tv-workload process, as user when given; reads its ready line with PID and thread IDs."""
+
+    def __init__(self, *args, env=None, user=None):
+        exe = reachable(WORKLOAD, user) if user else WORKLOAD
+        self.proc = subprocess.Popen([exe, "--seconds", "120", *args], stdout=subprocess.PIPE,
+                                     env=env, preexec_fn=drop_to(user) if user else None, text=True)
         line = self.proc.stdout.readline()
         if not line:
             raise RuntimeError("workload did not start")
@@ -37,16 +66,25 @@ class Workload:
 def run(*args, env=None, timeout=60, user=None):
     cmd = [TASKVIEW, *args]
     if user:
-        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", reachable(TASKVIEW, user), *args]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
                           errors="surrogateescape")
+
+
+def json_lines(text):
+    """The documents of JSON Lines output. Split at "\\n" only: str.splitlines() also
+    splits at U+2028, U+0085 and others, which a JSON string may hold unescaped."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [json.loads(line) for line in lines]
 
 
 def run_json(*args, **kw):
     r = run("-b", "--format", "json", *args, **kw)
     if r.returncode != 0:
         raise AssertionError(f"taskview exited {r.returncode}: {r.stderr}")
-    return [json.loads(line) for line in r.stdout.splitlines()]
+    return json_lines(r.stdout)
 
 
 def check(cond, msg):

@@ -14,7 +14,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from tvtest import Skip, Workload, check, is_root, main, run, run_json  # noqa: E402
+from tvtest import Skip, Workload, check, is_root, json_lines, main, reachable, run, run_json  # noqa: E402
 
 BUILD_DIR = os.environ.get("BUILD_DIR", "build")
 SOURCE_DIR = os.environ.get("SOURCE_DIR", ".")
@@ -74,8 +74,14 @@ def test_check_plugin_rejects_with_stage():
         check(f"plugin {mod(name)}: {message}" in r.stderr, f"{name}: want '{message}' in: {r.stderr!r}")
     r = run("--check-plugin", os.path.join(TEST_MODS, "no-such-plugin.so"))
     check(r.returncode == 1 and "cannot load: No such file or directory" in r.stderr, r.stderr)
-    # a file that is not a shared object: the loader's own words, under the user's file name
-    r = run("--check-plugin", os.path.join(SOURCE_DIR, "tests", "plugins", "hello.c"))
+    # a file that is not a shared object: the loader's own words, under the user's file name;
+    # a copy, as root would refuse the file in a group-writable source tree before loading it
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o755)
+        src = os.path.join(d, "hello.c")
+        shutil.copy(os.path.join(SOURCE_DIR, "tests", "plugins", "hello.c"), src)
+        os.chmod(src, 0o644)
+        r = run("--check-plugin", src)
     check(r.returncode == 1 and "hello.c: cannot load: " in r.stderr and "/proc/self/fd" not in r.stderr, r.stderr)
 
 
@@ -121,7 +127,7 @@ def test_discovery_carries_on():
         check(r.returncode == 0, f"exited {r.returncode}: {r.stderr}")
         check("broken.so: not a taskview plugin" in r.stderr, f"message for the broken plugin: {r.stderr!r}")
         check("README" not in r.stderr, r.stderr)
-        row = task_row(json.loads(r.stdout.splitlines()[0]), pid)
+        row = task_row(json_lines(r.stdout)[0], pid)
         with open("/proc/self/comm") as f:
             comm = f.read().strip().upper()
         check(row["hello.tid"] == pid and row["hello.comm"] == comm, f"row {row}, want comm {comm}")
@@ -382,7 +388,8 @@ def test_shipped_plugins_on_workload():
         check(row["io.read_rate"] is not None and row["io.read_rate"] >= 0, f"io.read_rate {row['io.read_rate']}")
         if is_root():
             # someone else's process: no permission is unknown, never zero
-            docs = run_json(*plugins, "-p", str(w.pid), "-d", "0.3", "-o", SHIPPED_COLS, user="65534")
+            theirs = [reachable(p, 65534) if p.endswith(".so") else p for p in plugins]
+            docs = run_json(*theirs, "-p", str(w.pid), "-d", "0.3", "-o", SHIPPED_COLS, user=65534)
             row = task_row(docs[-1], w.pid)
             for k in ("io.read_rate", "io.write_rate", "io.cancelled", "fds.count"):
                 check(row[k] is None, f"{k} as another user: {row[k]}, want null")

@@ -13,6 +13,7 @@
 #include "plugin/plugin_helper.h"
 #include "plugin/plugin_host.h"
 #include "plugin/plugin_priv.h"
+#include "tmpdir.h"
 
 /* Collected messages of one load, one line each. */
 struct msgs {
@@ -88,8 +89,8 @@ END_TEST
 
 START_TEST(test_not_elf)
 {
-	char dir[] = "/tmp/tv-plugin-XXXXXX";
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char dir[200];
+	ck_assert_ptr_nonnull(test_mkdtemp(dir, sizeof(dir), "tv-plugin"));
 	char path[256];
 	snprintf(path, sizeof(path), "%s/text.so", dir);
 	FILE *f = fopen(path, "w");
@@ -351,8 +352,8 @@ static void copy_file(const char *from, const char *to)
 
 START_TEST(test_discovery)
 {
-	char root[] = "/tmp/tv-xdg-XXXXXX";
-	ck_assert_ptr_nonnull(mkdtemp(root));
+	char root[200];
+	ck_assert_ptr_nonnull(test_mkdtemp(root, sizeof(root), "tv-xdg"));
 	char dir[512], sys[512], p1[600], p2[600], p3[600], p4[600], p5[600];
 	snprintf(dir, sizeof(dir), "%s/taskview", root);
 	mkdir(dir, 0755);
@@ -446,8 +447,8 @@ START_TEST(test_root_refuses_writable)
 {
 	if (geteuid() != 0)
 		return; /* the rule applies to root only */
-	char dir[] = "/tmp/tv-root-XXXXXX";
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char dir[200];
+	ck_assert_ptr_nonnull(test_mkdtemp(dir, sizeof(dir), "tv-root"));
 	char path[256];
 	snprintf(path, sizeof(path), "%s/hello.so", dir);
 	char *hello = module_path("PLUGIN_TEST_DIR", "hello");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "settings.h"
+#include "tmpdir.h"
 
 struct warnings {
 	unsigned n;
@@ -289,8 +290,8 @@ END_TEST
 
 START_TEST(save_and_load)
 {
-	char dir[] = "/tmp/tv-settings-XXXXXX";
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char dir[200];
+	ck_assert_ptr_nonnull(test_mkdtemp(dir, sizeof(dir), "tv-settings"));
 	char path[256];
 	snprintf(path, sizeof(path), "%s/a/b/taskviewrc", dir);
 	struct settings s, r;
