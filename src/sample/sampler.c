@@ -58,6 +58,7 @@ struct sampler *sampler_new(char **err)
 	for (int r = 0; r < 3; r++)
 		s->fd_pressure[r] = -1;
 	s->fd_loadavg = -1;
+	s->fd_self_statm = s->fd_helper_stat = s->fd_helper_statm = -1;
 	long hz = sysconf(_SC_CLK_TCK);
 	s->hz = hz > 0 ? (double)hz : 100.0;
 	if (!s->procdir || !s->buf || !s->users || !s->cmd || !s->cg) {
@@ -80,6 +81,9 @@ void sampler_free(struct sampler *s)
 	for (int r = 0; r < 3; r++)
 		fd_budget_close(&s->tr.fds, &s->fd_pressure[r]);
 	fd_budget_close(&s->tr.fds, &s->fd_loadavg);
+	fd_budget_close(&s->tr.fds, &s->fd_self_statm);
+	fd_budget_close(&s->tr.fds, &s->fd_helper_stat);
+	fd_budget_close(&s->tr.fds, &s->fd_helper_statm);
 	tracked_free(&s->tr);
 	users_free(s->users);
 	if (s->procdir)
@@ -398,24 +402,52 @@ static int cmp_task_tgid(const void *a, const void *b)
 	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
 }
 
-/* What taskview itself cost since the previous refresh. */
+/* Resident KiB of a process from its statm, through a kept file; 0 when unreadable. */
+static int64_t statm_rss(struct sampler *s, int *fd, const char *path)
+{
+	unsigned long size, res;
+	ssize_t n = sampler_read(s, fd, path);
+	if (n > 0 && sscanf(s->buf, "%lu %lu", &size, &res) == 2)
+		return (int64_t)res * (sysconf(_SC_PAGESIZE) / 1024);
+	return 0;
+}
+
+/* What taskview itself cost since the previous refresh, its plugin helper included. */
 static void self_cost(struct sampler *s, struct snapshot *out)
 {
 	struct rusage ru;
+	char path[48];
 	out->self.cpu_ms = NAN;
+	int64_t rss = statm_rss(s, &s->fd_self_statm, "self/statm");
+	double helper_ms = 0;
+	pid_t hp = plugin_host_helper_pid(s->ph);
+	if (hp != s->helper) {
+		/* a helper restarted since counts from now */
+		fd_budget_close(&s->tr.fds, &s->fd_helper_stat);
+		fd_budget_close(&s->tr.fds, &s->fd_helper_statm);
+		s->helper = 0;
+	}
+	struct proc_stat st;
+	snprintf(path, sizeof(path), "%d/stat", (int)hp);
+	ssize_t n = hp ? sampler_read(s, &s->fd_helper_stat, path) : -1;
+	if (n > 0 && proc_parse_stat(s->buf, (size_t)n, &st) == 0) {
+		double cpu = (double)(st.utime + st.stime) / s->hz;
+		if (s->helper == hp)
+			helper_ms = (cpu - s->last_helper) * 1000.0;
+		s->helper = hp;
+		s->last_helper = cpu;
+		snprintf(path, sizeof(path), "%d/statm", (int)hp);
+		rss += statm_rss(s, &s->fd_helper_statm, path);
+	}
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
 		double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 			     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 		if (s->have_cpu)
-			out->self.cpu_ms = (cpu - s->last_cpu) * 1000.0;
+			out->self.cpu_ms = (cpu - s->last_cpu) * 1000.0 + helper_ms;
 		s->last_cpu = cpu;
 		s->have_cpu = true;
 	}
-	out->self.rss_kib = TV_UNKNOWN;
-	ssize_t n = proc_read_at(s->procfd, "self/statm", s->buf, SAMPLER_READ_CAP);
-	unsigned long size, res;
-	if (n > 0 && sscanf(s->buf, "%lu %lu", &size, &res) == 2)
-		out->self.rss_kib = (int64_t)res * (sysconf(_SC_PAGESIZE) / 1024);
+	out->self.rss_kib = rss > 0 ? rss : TV_UNKNOWN;
 	out->self.opens = s->io.opens;
 	out->self.reads = s->io.reads;
 	out->self.queries = s->io.queries;

@@ -45,6 +45,9 @@ struct sampler {
 	struct sampler_io io;
 	double last_cpu;
 	bool have_cpu;
+	pid_t helper;            /* the plugin helper whose CPU time is last_helper */
+	double last_helper;
+	int fd_self_statm, fd_helper_stat, fd_helper_statm; /* kept open, or -1 */
 };
 
 /* A process's status as read, and when. */

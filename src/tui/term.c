@@ -380,6 +380,28 @@ int term_key(int timeout_ms)
 	return getch();
 }
 
+int term_key_or(int timeout_ms, int fd)
+{
+	if (quit_signal)
+		return ERR;
+	/* a key curses already holds (the rest of an escape sequence) comes first */
+	timeout(0);
+	int key = getch();
+	if (key != ERR || fd < 0)
+		return key != ERR ? key : term_key(timeout_ms);
+	struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+	int r = poll(p, 2, timeout_ms);
+	if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+		timeout(0);
+		return getch();
+	}
+	if (r > 0 && (p[1].revents & POLLIN))
+		return TERM_KEY_WAKE;
+	/* a signal (a resize: curses reports it as a key) or the time is up */
+	timeout(0);
+	return getch();
+}
+
 int term_quit_signal(void)
 {
 	return quit_signal;
