@@ -34,16 +34,16 @@ def tree_cpu_ticks(pid):
         if not d.isdigit():
             continue
         try:
-            with open(f"/proc/{d}/stat") as f:
-                s = f.read()
+            with open(f"/proc/{d}/stat", "rb") as f:
+                s = f.read().decode("utf-8", "replace")  # names may be any bytes
         except OSError:
             continue
         fields = s[s.rfind(")") + 2:].split()
         kids.setdefault(int(fields[1]), []).append((int(d), int(fields[11]) + int(fields[12])))
     total, todo = 0, [pid]
     try:
-        with open(f"/proc/{pid}/stat") as f:
-            s = f.read()
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            s = f.read().decode("utf-8", "replace")
         fields = s[s.rfind(")") + 2:].split()
         total += int(fields[11]) + int(fields[12])
     except OSError:

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "render/format.h"
 #include "sample/background.h"
 #include "tui/autocols.h"
 #include "tui/draw.h"
@@ -82,6 +83,8 @@ static void tui_default_status(struct tui *t, struct buf *b)
 	if (t->tags.n)
 		/* TRANSLATORS: status line: how many tasks are tagged */
 		buf_addf(b, P_("%zu tagged (U untags) ", "%zu tagged (U untags) ", t->tags.n), t->tags.n);
+	if (t->have_cur && t->cur.nrejects)
+		format_reject(b, &t->cur.rejects[0]);
 }
 
 static void tui_draw_status(struct tui *t)

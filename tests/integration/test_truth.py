@@ -288,6 +288,11 @@ def test_kernel_counter_jump_is_never_a_measurement():
                     check(r["step_s"] > r["bound_s"], f"a rejection says why: {r}")
                     check(p["io_delay"] is None and p["io_delay_avg"] is None, f"a rejected step is unknown: {p}")
         print(f"  {rejected} of {len(docs)} intervals rejected as counter jumps")
+        if rejected:
+            # the text output says so too, under the table
+            r = run("-b", "-p", str(w.pid), "-d", "0.5", "-n", "4", "-o", "pid,io_delay")
+            check("kernel counter jump" in r.stdout or "io_delay" not in r.stdout,
+                  f"a note under the table: {r.stdout}")
     finally:
         w.stop()
 
