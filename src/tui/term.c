@@ -326,6 +326,13 @@ int term_open(const struct term_opts *o, struct buf *err)
 		buf_addf(err, _("terminal type '%s' (TERM) cannot position the cursor; set TERM to a full-screen terminal type or use -b"), name);
 		return -1;
 	}
+	/* Until a screen has once been suspended and resumed, ncurses (6.4)
+	 * flushes at every cursor movement: some hundred write()s per refresh.
+	 * One endwin/refresh now, before anything is drawn, makes it send a
+	 * whole update at once. Typeahead checks would add a poll() per chunk. */
+	endwin();
+	refresh();
+	typeahead(-1);
 	utf8_ok = o->utf8;
 	cbreak();
 	noecho();
