@@ -276,8 +276,8 @@ static void system_counts(struct sampler *s, struct snapshot *out)
 	}
 }
 
-/* Fills what stat says of a process. */
-static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double hz, double when)
+/* Fills what stat says of a process (its CPU time comes later from its group reply when group_cpu). */
+static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double hz, double when, bool group_cpu)
 {
 	t->tid = t->tgid = st->pid;
 	t->ppid = st->ppid;
@@ -286,7 +286,7 @@ static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double
 	t->nice = st->nice;
 	t->prio = st->prio;
 	/* the group's time, exited threads included, in clock ticks */
-	t->cpu_ns = (int64_t)((double)(st->utime + st->stime) * (1e9 / hz));
+	t->cpu_ns = group_cpu ? TV_UNKNOWN : (int64_t)((double)(st->utime + st->stime) * (1e9 / hz));
 	t->cpu_fine = false;
 	t->t_cpu = when;
 	t->nthreads = st->nthreads;
@@ -332,6 +332,35 @@ void sampler_cmdline_fill(struct cmdline_cache *c, struct tv_task *t, double max
 		t->cmdline = bracketed(t->comm);
 }
 
+/*
+ * /proc/PID/stat sums times and faults over every thread of the process, two
+ * walks of its thread list in the kernel; a group reply walks it once more.
+ * Where the group reply is asked for anyway (switch or delay columns) and
+ * carries the CPU time of every thread (ts_group_cpu), the process's CPU time
+ * comes from it, exact to the nanosecond, and its stat is the leader's own
+ * task/PID/stat, whose cost does not grow with threads. The rest of what
+ * taskview takes from it (state, priority, start, thread count) reads the
+ * same in both files.
+ */
+static void stat_mode(struct sampler *s, const struct sample_opts *o)
+{
+	bool group_cpu = sampler_ts_usable(s) && (o->needs & (NEED_CTXT | NEED_DELAY)) && ts_group_cpu(s->ts);
+	if (group_cpu != s->group_cpu) {
+		/* the files kept open are the other kind */
+		for (size_t i = 0; i < s->tr.n; i++)
+			fd_budget_close(&s->tr.fds, &s->tr.v[i].fd_stat);
+		s->group_cpu = group_cpu;
+	}
+}
+
+static void stat_path(char *path, size_t n, int32_t pid, bool leader_only)
+{
+	if (leader_only)
+		snprintf(path, n, "%d/task/%d/stat", pid, pid);
+	else
+		snprintf(path, n, "%d/stat", pid);
+}
+
 /* Reads one process's stat and status. Returns -1 when it is gone or filtered out. */
 static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const struct filter *sel,
 			struct lead_status *lead)
@@ -340,7 +369,7 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 	struct tracked_proc *tp = tracked_get(&s->tr, pid);
 	if (!tp)
 		return -1;
-	snprintf(path, sizeof(path), "%d/stat", pid);
+	stat_path(path, sizeof(path), pid, s->group_cpu);
 	ssize_t n = sampler_read(s, &tp->fd_stat, path);
 	double when = clock_now(CLOCK_MONOTONIC);
 	struct proc_stat st;
@@ -350,13 +379,13 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 		/* a new task under this pid: what was kept belongs to the old one */
 		if (tp->start != TV_START_UNKNOWN) {
 			tracked_reset(&s->tr, tp);
-			snprintf(path, sizeof(path), "%d/stat", pid);
+			stat_path(path, sizeof(path), pid, s->group_cpu);
 			tp->fd_stat = fd_budget_open(&s->tr.fds, s->procfd, path);
 		}
 		tp->start = st.start_ticks;
 	}
 	task_init(t);
-	task_from_stat(t, &st, s->hz, when);
+	task_from_stat(t, &st, s->hz, when, s->group_cpu);
 
 	/* memory, owner and the leader's switches; every selected process */
 	struct proc_status *ps = &lead->ps;
@@ -503,6 +532,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	if (s->ts)
 		ts_refresh_state(s->ts); /* the sysctl may change while we run */
+	stat_mode(s, o);
 	tracked_unsee(&s->tr);
 	size_t k = 0;
 	for (size_t i = 0; i < npids; i++) {

@@ -60,6 +60,7 @@ struct ts_client {
 	bool started_on_by_sysctl; /* on at start, but not from the boot command line */
 	bool no_irq_acct;      /* the kernel lacks CONFIG_IRQ_TIME_ACCOUNTING */
 	bool group_exited;     /* TGID replies count exited threads' switches */
+	bool group_cpu;        /* TGID replies carry the CPU time of every thread, exited ones too */
 	uint32_t seq;
 	int rcvbuf;
 	size_t window, window_fixed;
@@ -375,6 +376,15 @@ int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)
 	return rc;
 }
 
+#define TS_PROBE_SPIN_NS 2000000 /* CPU time the probe thread burns before it exits */
+
+static int64_t ts_thread_cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 static void *ts_probe_thread(void *arg)
 {
 	(void)arg;
@@ -383,11 +393,13 @@ static void *ts_probe_thread(void *arg)
 		struct timespec d = {0, 100000};
 		nanosleep(&d, NULL);
 	}
+	while (ts_thread_cpu_ns() < TS_PROBE_SPIN_NS)
+		;
 	return NULL;
 }
 
-/* The sum of nvcsw over taskview's live threads, -1 on failure. */
-static int64_t ts_live_nvcsw(struct ts_client *c)
+/* Sums nvcsw and CPU time over taskview's live threads; -1 on failure. */
+static int ts_live_sums(struct ts_client *c, int64_t *nvcsw, int64_t *cpu_ns)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct ts_query q[64];
@@ -402,32 +414,36 @@ static int64_t ts_live_nvcsw(struct ts_client *c)
 	closedir(d);
 	if (ts_query_batch(c, q, n) < 0)
 		return -1;
-	int64_t sum = 0;
+	*nvcsw = *cpu_ns = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!q[i].ok || q[i].r.nvcsw == TV_UNKNOWN)
+		if (!q[i].ok || q[i].r.nvcsw == TV_UNKNOWN || q[i].r.cpu_ns == TV_UNKNOWN)
 			return -1;
-		sum += q[i].r.nvcsw;
+		*nvcsw += q[i].r.nvcsw;
+		*cpu_ns += q[i].r.cpu_ns;
 	}
-	return sum;
+	return 0;
 }
 
 /*
- * Do group replies count the switches of exited threads? A thread of ours
- * sleeps 20 times and exits; afterwards the group's count exceeds the sum over
- * the live threads by at least that much only if they do. Live threads are
- * asked first, so their own switches in between only make the excess smaller.
+ * Do group replies count what exited threads did? A thread of ours sleeps 20
+ * times, burns 2 ms of CPU and exits; afterwards the group's switches and CPU
+ * time exceed the sums over the live threads by that much only if they do
+ * (switches: kernels differ; CPU time: not when delay accounting is off on
+ * kernels before 5.14). Live threads are asked first, so what they do in
+ * between only makes the excess smaller.
  */
-static bool ts_probe_group(struct ts_client *c)
+static void ts_probe_group(struct ts_client *c)
 {
 	pthread_t th;
+	int64_t vol, cpu;
 	if (pthread_create(&th, NULL, ts_probe_thread, NULL) != 0)
-		return false;
+		return;
 	pthread_join(th, NULL);
-	int64_t live = ts_live_nvcsw(c);
 	struct ts_query g = {.id = (int32_t)getpid(), .tgid = true};
-	if (live < 0 || ts_query_batch(c, &g, 1) < 0 || !g.ok || g.r.nvcsw == TV_UNKNOWN)
-		return false;
-	return g.r.nvcsw - live >= 10;
+	if (ts_live_sums(c, &vol, &cpu) < 0 || ts_query_batch(c, &g, 1) < 0 || !g.ok)
+		return;
+	c->group_exited = g.r.nvcsw != TV_UNKNOWN && g.r.nvcsw - vol >= 10;
+	c->group_cpu = g.r.cpu_ns != TV_UNKNOWN && g.r.cpu_ns - cpu >= TS_PROBE_SPIN_NS / 2;
 }
 
 /* Was delay accounting asked for on the kernel command line? */
@@ -497,7 +513,7 @@ struct ts_client *ts_open(void)
 	else if (rc == 0 && !self.ok)
 		ts_fail(c, TS_UNSUPPORTED, N_("the kernel did not answer a taskstats query about taskview itself"), NULL);
 	if (c->can_query) {
-		c->group_exited = ts_probe_group(c);
+		ts_probe_group(c);
 		c->no_irq_acct = kconfig_running("CONFIG_IRQ_TIME_ACCOUNTING") == KCONFIG_NO;
 		c->started_on_by_sysctl = c->acct == TS_ACCT_ON && !ts_acct_from_boot();
 	}
@@ -546,6 +562,11 @@ void ts_refresh_state(struct ts_client *c)
 bool ts_group_counts_exited(const struct ts_client *c)
 {
 	return c->group_exited;
+}
+
+bool ts_group_cpu(const struct ts_client *c)
+{
+	return c->group_cpu;
 }
 
 uint64_t ts_acct_on_since(const struct ts_client *c)

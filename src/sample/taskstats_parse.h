@@ -19,7 +19,9 @@ struct ts_result {
 	uint16_t version;
 	int64_t nvcsw, nivcsw;          /* TV_UNKNOWN when absent */
 	int64_t utime_us, stime_us;
-	int64_t cpu_run_real_ns;        /* CPU time, ns (sum_exec_runtime) */
+	int64_t cpu_ns;                 /* CPU time, ns: cpu_run_virtual_total, the scheduler's
+	                                 * exact sum_exec_runtime (cpu_run_real_total is
+	                                 * utime + stime, sampled at clock ticks) */
 	int64_t etime_us;               /* the task's age at the reply, µs */
 	int32_t pid, tgid;              /* 0 when absent (tgid: before v12; both: group replies) */
 	int32_t ppid;                   /* 0 when absent */
