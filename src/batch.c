@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "metrics.h"
 #include "model/delta.h"
 #include "render/json.h"
 #include "render/text.h"
@@ -32,12 +33,24 @@ static void print_pid_list(FILE *f, const struct filter *flt)
 int batch_run(struct app *a, const struct cli_opts *o)
 {
 	bool json = o->format == CLI_FORMAT_JSON;
+	bool om = o->format == CLI_FORMAT_OPENMETRICS;
+	/* with --textfile, samples reach stdout only in a --format asked for */
+	bool rows_out = !om && (!o->textfile || o->format_set);
 	unsigned needs = app_needs(a);
 	/* JSON without -o carries every column, so it reads what every column needs */
 	const struct colsel *json_sel = o->columns ? &a->sel : NULL;
 	if (json && !o->columns)
 		for (size_t i = 0; i < a->cs.n; i++)
 			needs |= a->cs.cols[i].needs;
+	struct metrics *m = NULL;
+	if (om || o->textfile) {
+		m = metrics_new(o);
+		if (!m) {
+			fprintf(stderr, "taskview: %s\n", _("out of memory"));
+			return 1;
+		}
+		needs |= metrics_needs();
+	}
 	app_open_taskstats(a, json ? (needs | NEED_DELAY) : needs);
 
 	char *err = NULL;
@@ -68,7 +81,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.reverse = a->reverse,
 		.all_threads = o->threads,
 	};
-	if (a->ts && !json && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
+	if (a->ts && !json && !om && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
 		fprintf(stderr, "taskview: %s\n", ts_message(a->ts));
 
 	struct snapshot prev, cur;
@@ -97,15 +110,27 @@ int batch_run(struct app *a, const struct cli_opts *o)
 			break;
 		}
 		delta_apply(&prev, &cur, &a->cs);
+		buf_reset(&out);
+		if (m) {
+			char *merr = NULL;
+			if (metrics_sample(m, &prev, &cur, om ? &out : NULL, &merr) < 0) {
+				fprintf(stderr, "taskview: %s\n", merr ? merr : _("out of memory"));
+				free(merr);
+				rc = 1;
+				snapshot_free(&cur);
+				break;
+			}
+		}
 		struct rows rows;
-		if (rows_build(&cur, &vo, &rows) < 0) {
+		if (rows_out && rows_build(&cur, &vo, &rows) < 0) {
 			rc = 1;
 			snapshot_free(&cur);
 			break;
 		}
 		double interval = cur.mono - prev.mono;
-		buf_reset(&out);
-		if (json) {
+		if (!rows_out) {
+			/* metrics only */
+		} else if (json) {
 			const char *msg = NULL;
 			const char *state = app_delay_state(a, &msg);
 			struct json_state js = {"delayacct", state, msg};
@@ -116,7 +141,8 @@ int batch_run(struct app *a, const struct cli_opts *o)
 				buf_addc(&out, '\n');
 			text_render_sample(&out, &cur, &rows, &a->cs, &a->sel, &to);
 		}
-		rows_free(&rows);
+		if (rows_out)
+			rows_free(&rows);
 		snapshot_free(&prev);
 		prev = cur;
 		/* a closed pipe or a full disk ends the run, whether or not SIGPIPE would */
@@ -135,5 +161,6 @@ out:
 	free(err);
 	free(pshown);
 	sampler_free(s);
+	metrics_free(m);
 	return rc;
 }
