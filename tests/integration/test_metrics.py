@@ -320,16 +320,16 @@ def test_group_counters_survive_exits():
         pre = drop_to_nobody if user else None
         with Workload("--ping", preexec=pre) as keep:
             burner = Workload("--burn", "1", "--name", "tvm-ends", preexec=pre)
-            cmd = [TASKVIEW, "-b", "--format", "openmetrics", "-n", "7", "-d", "0.5", "--top", "2",
+            cmd = [TASKVIEW, "-b", "--format", "openmetrics", "-n", "8", "-d", "0.5", "--top", "2",
                    "-p", f"{keep.pid},{burner.pid}"]
             history = []
             for i, (proc, text) in enumerate(stream_expositions(cmd, user)):
                 m = parse_om(text)
                 history.append(m)
-                if i == 2:
+                if i == 3:
                     burner.stop()
             burner.stop()
-            check(len(history) == 7, f"{len(history)} expositions")
+            check(len(history) == 8, f"{len(history)} expositions")
             group = dict(next(k for k in history[0] if k[0] == "taskview_group_cpu_seconds_total")[1])["group"]
             names = sorted({k[0] for m in history for k in m if k[0].startswith("taskview_group_") and
                             k[0].endswith("_total")})
@@ -340,10 +340,11 @@ def test_group_counters_survive_exits():
                     vals = [m[k] for m in history if k in m]
                     check(all(b >= a for a, b in zip(vals, vals[1:])), f"{user}: {k} fell: {vals}")
             # the last values seen of the ended process stay in its group
-            last = history[2]
+            last = history[3]
             ended_cpu = value(last, "taskview_process_cpu_seconds_total", group=group, comm="tvm-ends",
                               pid=str(burner.pid))
-            check(ended_cpu is not None and ended_cpu > 0.3, f"the burner's CPU before it ended: {ended_cpu}")
+            # enough that losing it would show (the machine may be busy: not much more)
+            check(ended_cpu is not None and ended_cpu >= 0.05, f"the burner's CPU before it ended: {ended_cpu}")
             end = history[-1]
             check(value(end, "taskview_group_processes", group=group) == 1, "one process left")
             keep_cpu = value(end, "taskview_process_cpu_seconds_total", group=group,
