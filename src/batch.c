@@ -36,7 +36,8 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	bool om = o->format == CLI_FORMAT_OPENMETRICS;
 	/* with --textfile, samples reach stdout only in a --format asked for */
 	bool rows_out = !om && (!o->textfile || o->format_set);
-	unsigned needs = app_needs(a);
+	/* metrics alone need no column: no command lines, users or plugins */
+	unsigned needs = rows_out ? app_needs(a) : NEED_STAT;
 	/* JSON without -o carries every column, so it reads what every column needs */
 	const struct colsel *json_sel = o->columns ? &a->sel : NULL;
 	if (json && !o->columns)
@@ -58,21 +59,26 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	if (!s) {
 		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
 		free(err);
+		metrics_free(m);
 		return 1;
 	}
 	sampler_set_taskstats(s, a->ts);
 	size_t nslots = plugin_host_nslots(a->plugins);
 	sampler_set_plugins(s, a->plugins, nslots);
-	bool *pshown = json && !o->columns ? NULL : app_plugin_shown(a);
+	bool *pshown;
+	if (!rows_out)
+		pshown = nslots ? calloc(nslots, sizeof(*pshown)) : NULL;
+	else
+		pshown = json && !o->columns ? NULL : app_plugin_shown(a);
 
 	struct sample_opts so = {
 		.needs = needs,
 		.filter = &o->filter,
-		.all_threads = o->threads,
+		.all_threads = o->threads && rows_out,
 		.plugin_shown = pshown,
 		/* every row is printed; a command line stuck behind a hung process
 		 * is not waited for longer than this */
-		.details_all = true,
+		.details_all = rows_out,
 		.cmdline_wait = 1.0,
 	};
 	struct view_opts vo = {
