@@ -205,7 +205,13 @@ static int proc_cmp(const void *x, const void *y)
 static struct accum_proc *proc_find(struct accum_proc *v, size_t n, int32_t tgid, uint64_t start)
 {
 	struct accum_proc key = {.tgid = tgid, .start_ticks = start};
-	return bsearch(&key, v, n, sizeof(*v), proc_cmp);
+	return n ? bsearch(&key, v, n, sizeof(*v), proc_cmp) : NULL; /* v may be NULL then */
+}
+
+static void procs_sort(struct accum *a)
+{
+	if (a->nprocs > 1)
+		qsort(a->procs, a->nprocs, sizeof(*a->procs), proc_cmp);
 }
 
 const struct accum_proc *accum_find(const struct accum *a, const struct tv_task *t)
@@ -270,7 +276,7 @@ static int seed(struct accum *a, const struct snapshot *prev)
 		raise_to(proc_add(a, t, (size_t)g, true), v);
 	}
 	free(c.by_cgroup);
-	qsort(a->procs, a->nprocs, sizeof(*a->procs), proc_cmp);
+	procs_sort(a);
 	return rc;
 }
 
@@ -398,19 +404,22 @@ static int compact(struct accum *a, const bool *ended, double now)
 		a->groups[k++] = *g;
 	}
 	a->ngroups = k;
-	qsort(a->groups, a->ngroups, sizeof(*a->groups), name_cmp);
+	if (a->ngroups > 1)
+		qsort(a->groups, a->ngroups, sizeof(*a->groups), name_cmp);
 	for (size_t i = 0; i < a->ngroups; i++)
 		remap[a->groups[i].slot] = i;
 	for (size_t j = 0; j < a->nprocs; j++)
 		a->procs[j].group = remap[a->procs[j].group];
 	free(remap);
-	qsort(a->procs, a->nprocs, sizeof(*a->procs), proc_cmp);
+	procs_sort(a);
 	return 0;
 }
 
 static ssize_t group_bsearch(const struct accum *a, const char *name)
 {
 	struct accum_group key = {.name = (char *)name};
+	if (a->ngroups == 0)
+		return -1;
 	const struct accum_group *g = bsearch(&key, a->groups, a->ngroups, sizeof(key), name_cmp);
 	return g ? g - a->groups : -1;
 }

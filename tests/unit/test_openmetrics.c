@@ -474,6 +474,29 @@ START_TEST(group_goes_and_comes_back)
 }
 END_TEST
 
+/* Nothing selected (a user without processes): the system's metrics only. */
+START_TEST(empty_selection)
+{
+	struct snapshot s0, s1, s2;
+	snap_init(&s0, 100);
+	snap_init(&s1, 101);
+	snap_init(&s2, 102);
+	struct accum a;
+	accum_init(&a);
+	update(&a, &s0, &s1, true);
+	update(&a, &s1, &s2, true);
+	ck_assert_uint_eq(a.ngroups, 0);
+	char *text = render(&a, &s2, OM_OPENMETRICS, 5);
+	ck_assert_ptr_null(strstr(text, "group=\""));
+	ck_assert_ptr_nonnull(strstr(text, "taskview_sample_timestamp_seconds 1700000102\n"));
+	free(text);
+	snapshot_free(&s0);
+	snapshot_free(&s1);
+	snapshot_free(&s2);
+	accum_free(&a);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- rendering */
 
 /* Unknown values are left out, never written as 0. */
@@ -637,6 +660,7 @@ static Suite *openmetrics_suite(void)
 	tcase_add_test(tc, newcomers_and_pid_reuse);
 	tcase_add_test(tc, unseen_exits);
 	tcase_add_test(tc, group_goes_and_comes_back);
+	tcase_add_test(tc, empty_selection);
 	tcase_add_test(tc, unknown_left_out);
 	tcase_add_test(tc, cgroup_memory_and_pressure);
 	tcase_add_test(tc, series_bound_and_top);
