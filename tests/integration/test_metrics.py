@@ -185,7 +185,7 @@ def read_samples(cmd, n, textfile, user=None):
             finally:
                 os.kill(proc.pid, signal.SIGCONT)
             out.append((json.loads(line), content))
-        if proc.wait(timeout=30) != 0:
+        if proc.wait(timeout=120) != 0:
             raise AssertionError(f"taskview exit {proc.returncode}: {proc.stderr.read()}")
     finally:
         if proc.poll() is None:
@@ -254,7 +254,9 @@ def check_sample_against_json(doc, m, prev, user):
             psecs, pevents = prev[1][pid][cls]
             avg = t[f"{cls}_delay_avg"]
             if events > pevents:
-                close(avg, (secs - psecs) * 1000 / (events - pevents), 0.0006, f"{pid}: {cls} average wait ms")
+                want = (secs - psecs) * 1000 / (events - pevents)
+                # JSON rounds to 3 decimals; the model keeps averages as float
+                close(avg, want, 0.0006 + 2e-7 * abs(want), f"{pid}: {cls} average wait ms")
             else:
                 check(avg is None, f"{pid}: no {cls} wait, no average: {avg}")
     # the system's pressure, and the exit listener
@@ -279,9 +281,9 @@ def test_values_equal_json():
                 if user is not None:
                     os.chown(tmp, user, user)
                 path = os.path.join(tmp, "taskview.prom")
-                cmd = [TASKVIEW, "--format", "json", "--textfile", path, "-n", "4", "-d", "1", "--top", "3",
+                cmd = [TASKVIEW, "--format", "json", "--textfile", path, "-n", "5", "-d", "1", "--top", "3",
                        "-p", f"{a.pid},{b.pid}"]
-                pairs = read_samples(cmd, 4, path, user)
+                pairs = read_samples(cmd, 5, path, user)
                 records = lost = 0
                 prev = None
                 matched = 0
@@ -311,18 +313,6 @@ def test_values_equal_json():
                 check(matched >= 2, f"only {matched} of {len(pairs)} samples read in time")
 
 
-def stream_expositions(cmd, user=None):
-    proc = subprocess.Popen(as_user(cmd, user), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    buf = []
-    for line in proc.stdout:
-        buf.append(line)
-        if line == "# EOF\n":
-            yield proc, "".join(buf)
-            buf = []
-    if proc.wait(timeout=30) != 0:
-        raise AssertionError(f"taskview exit {proc.returncode}: {proc.stderr.read()}")
-
-
 def test_group_counters_survive_exits():
     """A process of the group ends: the group's counters keep what it
     counted (its exit record as root, its last values as nobody)."""
@@ -330,16 +320,34 @@ def test_group_counters_survive_exits():
         pre = drop_to_nobody if user else None
         with Workload("--ping", preexec=pre) as keep:
             burner = Workload("--burn", "1", "--name", "tvm-ends", preexec=pre)
-            cmd = [TASKVIEW, "-b", "--format", "openmetrics", "-n", "8", "-d", "0.5", "--top", "2",
+            cmd = [TASKVIEW, "-b", "--format", "openmetrics", "-n", "60", "-d", "0.5", "--top", "2",
                    "-p", f"{keep.pid},{burner.pid}"]
-            history = []
-            for i, (proc, text) in enumerate(stream_expositions(cmd, user)):
-                m = parse_om(text)
-                history.append(m)
-                if i == 3:
-                    burner.stop()
-            burner.stop()
-            check(len(history) == 8, f"{len(history)} expositions")
+            proc = subprocess.Popen(as_user(cmd, user), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            history, buf = [], []
+            killed = None
+            try:
+                # taskview may run ahead of this reader on a busy machine: the
+                # samples' own timestamps tell which were taken after the end
+                for line in proc.stdout:
+                    buf.append(line)
+                    if line != "# EOF\n":
+                        continue
+                    m = parse_om("".join(buf))
+                    buf = []
+                    history.append(m)
+                    if killed is None and len(history) == 3:
+                        burner.stop()
+                        killed = time.time()
+                    if killed and sum(value(h, "taskview_sample_timestamp_seconds") > killed + 0.1
+                                      for h in history) >= 3:
+                        break
+            finally:
+                burner.stop()
+                proc.kill()
+                proc.wait()
+            after = [h for h in history if killed and value(h, "taskview_sample_timestamp_seconds") > killed + 0.1]
+            before = [h for h in history if killed and value(h, "taskview_sample_timestamp_seconds") < killed]
+            check(len(after) >= 3 and before, f"{len(before)} samples before the end, {len(after)} after")
             group = dict(next(k for k in history[0] if k[0] == "taskview_group_cpu_seconds_total")[1])["group"]
             names = sorted({k[0] for m in history for k in m if k[0].startswith("taskview_group_") and
                             k[0].endswith("_total")})
@@ -350,12 +358,11 @@ def test_group_counters_survive_exits():
                     vals = [m[k] for m in history if k in m]
                     check(all(b >= a for a, b in zip(vals, vals[1:])), f"{user}: {k} fell: {vals}")
             # the last values seen of the ended process stay in its group
-            last = history[3]
-            ended_cpu = value(last, "taskview_process_cpu_seconds_total", group=group, comm="tvm-ends",
+            ended_cpu = value(before[-1], "taskview_process_cpu_seconds_total", group=group, comm="tvm-ends",
                               pid=str(burner.pid))
             # enough that losing it would show (the machine may be busy: not much more)
             check(ended_cpu is not None and ended_cpu >= 0.05, f"the burner's CPU before it ended: {ended_cpu}")
-            end = history[-1]
+            end = after[-1]
             check(value(end, "taskview_group_processes", group=group) == 1, "one process left")
             keep_cpu = value(end, "taskview_process_cpu_seconds_total", group=group,
                              comm=os.path.basename(os.environ.get("WORKLOAD", "tv-workload"))[:15], pid=str(keep.pid))
@@ -560,7 +567,7 @@ def test_pcp_reads_textfile():
                 q = subprocess.run([pminfo, "-h", host, "openmetrics.taskview"], capture_output=True, text=True,
                                    env=env, timeout=30)
                 return q.returncode == 0 and "taskview_group_cpu_seconds_total" in q.stdout
-            state = wait_for(ready, 30, "pmcd with the openmetrics agent")
+            state = wait_for(ready, 90, "pmcd with the openmetrics agent")
             if state == "exited":
                 log = ""
                 for name in ("pmcd.log", "pmcd.err"):
