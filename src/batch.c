@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "metrics.h"
 #include "model/delta.h"
 #include "render/json.h"
 #include "render/text.h"
@@ -60,12 +61,25 @@ static size_t batch_count_shown(const struct snapshot *s, const struct view_opts
 int batch_run(struct app *a, const struct cli_opts *o)
 {
 	bool json = o->format == CLI_FORMAT_JSON;
-	unsigned needs = app_needs(a);
+	bool om = o->format == CLI_FORMAT_OPENMETRICS;
+	/* with --textfile, samples reach stdout only in a --format asked for */
+	bool rows_out = !om && (!o->textfile || o->format_set);
+	/* metrics alone need no column: no command lines, users or plugins */
+	unsigned needs = rows_out ? app_needs(a) : NEED_STAT;
 	/* JSON without -o carries every column, so it reads what every column needs */
 	const struct colsel *json_sel = o->columns ? &a->sel : NULL;
 	if (json && !o->columns)
 		for (size_t i = 0; i < a->cs.n; i++)
 			needs |= a->cs.cols[i].needs;
+	struct metrics *m = NULL;
+	if (om || o->textfile) {
+		m = metrics_new(o);
+		if (!m) {
+			fprintf(stderr, "taskview: %s\n", _("out of memory"));
+			return 1;
+		}
+		needs |= metrics_needs();
+	}
 	app_open_taskstats(a, json ? (needs | NEED_DELAY) : needs);
 
 	char *err = NULL;
@@ -73,12 +87,17 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	if (!s) {
 		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
 		free(err);
+		metrics_free(m);
 		return 1;
 	}
 	sampler_set_taskstats(s, a->ts);
 	size_t nslots = plugin_host_nslots(a->plugins);
 	sampler_set_plugins(s, a->plugins, nslots);
-	bool *pshown = json && !o->columns ? NULL : app_plugin_shown(a);
+	bool *pshown;
+	if (!rows_out)
+		pshown = nslots ? calloc(nslots, sizeof(*pshown)) : NULL;
+	else
+		pshown = json && !o->columns ? NULL : app_plugin_shown(a);
 
 	/* the text filter is matched by the view: against the command line and
 	 * the names of every thread, which are then read */
@@ -86,11 +105,11 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	struct sample_opts so = {
 		.needs = needs | (text ? NEED_CMDLINE : 0),
 		.filter = &o->filter,
-		.all_threads = o->threads,
+		.all_threads = o->threads && rows_out,
 		.plugin_shown = pshown,
 		/* every row is printed; a command line stuck behind a hung process
 		 * is not waited for longer than this */
-		.details_all = true,
+		.details_all = rows_out,
 		.cmdline_wait = 1.0,
 		.thread_names = text,
 	};
@@ -101,7 +120,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.all_threads = o->threads,
 		.filter = &o->filter,
 	};
-	if (a->ts && !json && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
+	if (a->ts && !json && !om && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
 		fprintf(stderr, "taskview: %s\n", ts_message(a->ts));
 
 	struct snapshot prev, cur;
@@ -128,15 +147,27 @@ int batch_run(struct app *a, const struct cli_opts *o)
 			break;
 		}
 		delta_apply(&prev, &cur, &a->cs);
+		buf_reset(&out);
+		if (m) {
+			char *merr = NULL;
+			if (metrics_sample(m, &prev, &cur, om ? &out : NULL, &merr) < 0) {
+				fprintf(stderr, "taskview: %s\n", merr ? merr : _("out of memory"));
+				free(merr);
+				rc = 1;
+				snapshot_free(&cur);
+				break;
+			}
+		}
 		struct rows rows;
-		if (rows_build(&cur, &vo, &rows) < 0) {
+		if (rows_out && rows_build(&cur, &vo, &rows) < 0) {
 			rc = 1;
 			snapshot_free(&cur);
 			break;
 		}
 		double interval = cur.mono - prev.mono;
-		buf_reset(&out);
-		if (json) {
+		if (!rows_out) {
+			/* metrics only */
+		} else if (json) {
 			const char *msg = NULL;
 			const char *state = app_delay_state(a, &msg);
 			struct json_state js = {"delayacct", state, msg};
@@ -147,7 +178,8 @@ int batch_run(struct app *a, const struct cli_opts *o)
 				buf_addc(&out, '\n');
 			text_render_sample(&out, &cur, &rows, &a->cs, &a->sel, &to);
 		}
-		rows_free(&rows);
+		if (rows_out)
+			rows_free(&rows);
 		snapshot_free(&prev);
 		prev = cur;
 		/* a closed pipe or a full disk ends the run, whether or not SIGPIPE would */
@@ -166,5 +198,6 @@ out:
 	free(err);
 	free(pshown);
 	sampler_free(s);
+	metrics_free(m);
 	return rc;
 }
