@@ -21,7 +21,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import TASKVIEW, Skip, Workload, check, is_root, main, run  # noqa: E402
+from tvtest import TASKVIEW, Skip, Workload, check, is_root, main, reachable, run  # noqa: E402
 
 SOURCE_DIR = os.environ.get("SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 NOBODY = 65534
@@ -85,12 +85,7 @@ def expositions(text):
 def as_user(cmd, user):
     if user is None:
         return cmd
-    return ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
-
-
-def drop_to_nobody():
-    os.setgid(NOBODY)
-    os.setuid(NOBODY)
+    return ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", reachable(cmd[0], user), *cmd[1:]]
 
 
 def users():
@@ -275,8 +270,8 @@ def test_values_equal_json():
     """The same samples as JSON and as a text file: equal values, in base units."""
     for user in users():
         with Workload("--ping", "--sleepers", "2", "--map-mib", "64", "--touch-mib", "8",
-                      preexec=drop_to_nobody if user else None) as a, \
-                Workload("--burn", "1", "--name", "tvm-burn", preexec=drop_to_nobody if user else None) as b:
+                      user=user) as a, \
+                Workload("--burn", "1", "--name", "tvm-burn", user=user) as b:
             with tempfile.TemporaryDirectory() as tmp:
                 if user is not None:
                     os.chown(tmp, user, user)
@@ -317,9 +312,8 @@ def test_group_counters_survive_exits():
     """A process of the group ends: the group's counters keep what it
     counted (its exit record as root, its last values as nobody)."""
     for user in users():
-        pre = drop_to_nobody if user else None
-        with Workload("--ping", preexec=pre) as keep:
-            burner = Workload("--burn", "1", "--name", "tvm-ends", preexec=pre)
+        with Workload("--ping", user=user) as keep:
+            burner = Workload("--burn", "1", "--name", "tvm-ends", user=user)
             cmd = [TASKVIEW, "-b", "--format", "openmetrics", "-n", "60", "-d", "0.5", "--top", "2",
                    "-p", f"{keep.pid},{burner.pid}"]
             proc = subprocess.Popen(as_user(cmd, user), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
