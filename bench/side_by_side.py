@@ -17,6 +17,7 @@ answer while refreshes are being sampled.
 """
 import argparse
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -76,7 +77,8 @@ class Tmux:
 
     def start(self, argv, user=None):
         if user:
-            argv = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *argv]
+            pw = pwd.getpwnam(user)  # nobody's group is nogroup on Debian
+            argv = ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups", *argv]
         env = f"env TERM=xterm-256color HOME={self.home} XDG_CONFIG_HOME={self.home}/.config"
         self.cmd("new-session", "-d", "-s", "b", "-x", "200", "-y", "50", f"exec {env} " + " ".join(argv))
         return int(self.cmd("list-panes", "-t", "b", "-F", "#{pane_pid}").stdout.split()[0])
