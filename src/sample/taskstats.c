@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,8 +46,6 @@
 #define TS_MMSG 32       /* replies taken per recvmmsg(): one syscall instead of 32 */
 #define TS_MSG_SIZE 4096 /* one reply (about 600 bytes today) with room for longer structs */
 
-enum ts_acct { TS_ACCT_ON, TS_ACCT_OFF, TS_ACCT_ABSENT };
-
 struct ts_client {
 	struct nl_sock *sk;
 	int fd;
@@ -55,6 +54,7 @@ struct ts_client {
 	bool has_fault;        /* fault overrides the sysctl */
 	enum ts_state fault;
 	enum ts_acct acct;
+	bool acct_switch;      /* kernel.task_delayacct exists (5.14 on) */
 	bool seen_off;         /* the switch was off at some point while we ran */
 	uint64_t on_since;     /* boot ticks when it was seen on after being off */
 	bool started_on_by_sysctl; /* on at start, but not from the boot command line */
@@ -78,6 +78,8 @@ static const char *const ts_msg_off =
 static const char *const ts_msg_on_late =
 	N_("delay accounting was switched on after boot: tasks started before that report zeros "
 	   "for every delay but CPU (add `delayacct` to the kernel command line to have it from boot)");
+static const char *const ts_msg_off_boot =
+	N_("delay accounting is off: the kernel was started with nodelayacct");
 static const char *const ts_msg_no_acct =
 	N_("the kernel was built without delay accounting (CONFIG_TASK_DELAY_ACCT)");
 
@@ -446,25 +448,38 @@ static void ts_probe_group(struct ts_client *c)
 	c->group_cpu = g.r.cpu_ns != TV_UNKNOWN && g.r.cpu_ns - cpu >= TS_PROBE_SPIN_NS / 2;
 }
 
+/* The kernel's command line, "" when unreadable. */
+static void ts_read_cmdline(char *b, size_t size)
+{
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, b, size - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	b[n > 0 ? n : 0] = '\0';
+}
+
+/* Delay accounting at open: the switch, or what the kernel had before there was one. */
+static void ts_open_acct(struct ts_client *c)
+{
+	c->acct = ts_read_acct();
+	c->acct_switch = c->acct != TS_ACCT_ABSENT;
+	if (!c->acct_switch) {
+		char cmdline[4096];
+		struct utsname u;
+		ts_read_cmdline(cmdline, sizeof(cmdline));
+		c->acct = uname(&u) == 0
+			? ts_acct_without_switch(u.release, cmdline, kconfig_running("CONFIG_TASK_DELAY_ACCT"))
+			: TS_ACCT_ABSENT;
+	}
+	c->seen_off = c->acct == TS_ACCT_OFF;
+}
+
 /* Was delay accounting asked for on the kernel command line? */
 static bool ts_acct_from_boot(void)
 {
 	char b[4096];
-	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ssize_t n = read(fd, b, sizeof(b) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	b[n] = '\0';
-	for (char *p = b; (p = strstr(p, "delayacct")); p += 9) {
-		bool starts = p == b || p[-1] == ' ';
-		bool ends = p[9] == '\0' || p[9] == ' ' || p[9] == '\n';
-		if (starts && ends)
-			return true;
-	}
-	return false;
+	ts_read_cmdline(b, sizeof(b));
+	return ts_cmdline_has(b, "delayacct");
 }
 
 struct ts_client *ts_open(void)
@@ -476,8 +491,7 @@ struct ts_client *ts_open(void)
 		return NULL;
 	c->fd = -1;
 	c->seq = (uint32_t)getpid() << 16; /* any start works; this one eases reading traces */
-	c->acct = ts_read_acct();
-	c->seen_off = c->acct == TS_ACCT_OFF;
+	ts_open_acct(c);
 	c->sk = nl_socket_alloc();
 	if (!c->sk) {
 		free(c);
@@ -515,7 +529,7 @@ struct ts_client *ts_open(void)
 	if (c->can_query) {
 		ts_probe_group(c);
 		c->no_irq_acct = kconfig_running("CONFIG_IRQ_TIME_ACCOUNTING") == KCONFIG_NO;
-		c->started_on_by_sysctl = c->acct == TS_ACCT_ON && !ts_acct_from_boot();
+		c->started_on_by_sysctl = c->acct_switch && c->acct == TS_ACCT_ON && !ts_acct_from_boot();
 	}
 	return c;
 }
@@ -547,6 +561,8 @@ enum ts_state ts_state(const struct ts_client *c)
 
 void ts_refresh_state(struct ts_client *c)
 {
+	if (!c->acct_switch)
+		return; /* fixed at boot */
 	enum ts_acct was = c->acct;
 	c->acct = ts_read_acct();
 	if (c->acct == TS_ACCT_OFF)
@@ -582,7 +598,7 @@ const char *ts_message(const struct ts_client *c)
 	case TS_ACCT_ON:
 		return c->started_on_by_sysctl || c->on_since ? _(ts_msg_on_late) : "";
 	case TS_ACCT_OFF:
-		return _(ts_msg_off);
+		return c->acct_switch ? _(ts_msg_off) : _(ts_msg_off_boot);
 	case TS_ACCT_ABSENT:
 		break;
 	}

@@ -2,6 +2,7 @@
 #include "sample/taskstats.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/genetlink.h>
@@ -377,4 +378,26 @@ const char *ts_state_name(enum ts_state s)
 		break;
 	}
 	return "unsupported";
+}
+
+bool ts_cmdline_has(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = cmdline; n && (p = strstr(p, word)); p += n) {
+		bool starts = p == cmdline || p[-1] == ' ';
+		bool ends = p[n] == '\0' || p[n] == ' ' || p[n] == '\n';
+		if (starts && ends)
+			return true;
+	}
+	return false;
+}
+
+enum ts_acct ts_acct_without_switch(const char *release, const char *cmdline, enum kconfig_answer built)
+{
+	int major, minor;
+	if (built == KCONFIG_NO || sscanf(release, "%d.%d", &major, &minor) != 2)
+		return TS_ACCT_ABSENT;
+	if (major > 5 || (major == 5 && minor >= 14))
+		return TS_ACCT_ABSENT;
+	return ts_cmdline_has(cmdline, "nodelayacct") ? TS_ACCT_OFF : TS_ACCT_ON;
 }

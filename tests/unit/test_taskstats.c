@@ -697,6 +697,30 @@ START_TEST(test_window_overflow_simulation)
 }
 END_TEST
 
+/* Kernels before 5.14 have no kernel.task_delayacct: on from boot unless nodelayacct. */
+START_TEST(test_acct_without_switch)
+{
+	ck_assert(ts_cmdline_has("BOOT_IMAGE=/vmlinuz ro delayacct quiet\n", "delayacct"));
+	ck_assert(!ts_cmdline_has("ro nodelayacct quiet", "delayacct"));
+	ck_assert(ts_cmdline_has("ro nodelayacct", "nodelayacct"));
+	ck_assert(!ts_cmdline_has("ro delayacct=1", "delayacct"));
+	ck_assert(!ts_cmdline_has("", "delayacct"));
+
+	/* Debian 11, Ubuntu 20.04, RHEL 8: on, or off when booted so */
+	ck_assert_int_eq(ts_acct_without_switch("5.10.0-28-amd64", "ro quiet", KCONFIG_YES), TS_ACCT_ON);
+	ck_assert_int_eq(ts_acct_without_switch("5.4.0-150-generic", "ro", KCONFIG_UNKNOWN), TS_ACCT_ON);
+	ck_assert_int_eq(ts_acct_without_switch("4.18.0-513.el8.x86_64", "ro nodelayacct", KCONFIG_UNKNOWN),
+			 TS_ACCT_OFF);
+	ck_assert_int_eq(ts_acct_without_switch("5.13.19", "", KCONFIG_YES), TS_ACCT_ON);
+	/* built without it, as the config says */
+	ck_assert_int_eq(ts_acct_without_switch("5.10.0", "", KCONFIG_NO), TS_ACCT_ABSENT);
+	/* from 5.14 on the switch exists wherever delay accounting is built in */
+	ck_assert_int_eq(ts_acct_without_switch("5.14.0", "", KCONFIG_UNKNOWN), TS_ACCT_ABSENT);
+	ck_assert_int_eq(ts_acct_without_switch("6.1.0-13-amd64", "", KCONFIG_YES), TS_ACCT_ABSENT);
+	ck_assert_int_eq(ts_acct_without_switch("garbage", "", KCONFIG_YES), TS_ACCT_ABSENT);
+}
+END_TEST
+
 static Suite *taskstats_suite(void)
 {
 	Suite *s = suite_create("taskstats");
@@ -725,6 +749,7 @@ static Suite *taskstats_suite(void)
 	tc = tcase_create("arithmetic");
 	tcase_add_test(tc, test_pct);
 	tcase_add_test(tc, test_avg);
+	tcase_add_test(tc, test_acct_without_switch);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("window");
