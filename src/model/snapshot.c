@@ -5,12 +5,12 @@
 void snapshot_free(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->nprocs; i++)
-		task_clear(&s->procs[i], s->npvals);
+		task_release(&s->procs[i], s->npvals);
 	free(s->procs);
 	s->procs = NULL;
 	s->nprocs = 0;
 	for (size_t i = 0; i < s->ngone; i++)
-		task_clear(&s->gone[i], 0);
+		task_release(&s->gone[i], 0);
 	free(s->gone);
 	s->gone = NULL;
 	s->ngone = 0;

@@ -23,13 +23,13 @@ void task_init(struct tv_task *t)
 	t->ctxt_vol_rate = t->ctxt_invol_rate = NAN;
 }
 
-void task_clear(struct tv_task *t, size_t npvals)
+void task_release(struct tv_task *t, size_t npvals)
 {
 	for (size_t i = 0; i < t->nthreads_read; i++)
-		task_clear(&t->threads[i], npvals);
+		task_release(&t->threads[i], npvals);
 	free(t->threads);
 	for (size_t i = 0; i < t->nexited; i++)
-		task_clear(&t->exited[i], npvals);
+		task_release(&t->exited[i], npvals);
 	free(t->exited);
 	free(t->tnames);
 	if (t->pvals) {
@@ -39,5 +39,10 @@ void task_clear(struct tv_task *t, size_t npvals)
 	}
 	free(t->cmdline);
 	free(t->peaks);
+}
+
+void task_clear(struct tv_task *t, size_t npvals)
+{
+	task_release(t, npvals);
 	task_init(t);
 }

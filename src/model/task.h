@@ -142,6 +142,9 @@ struct tv_task {
 };
 
 void task_init(struct tv_task *t);
+/* Frees what t owns, leaving t itself undefined (for a task that goes with its array). */
+void task_release(struct tv_task *t, size_t npvals);
+/* Frees what t owns and makes it an empty task again. */
 void task_clear(struct tv_task *t, size_t npvals);
 
 #endif
