@@ -375,13 +375,13 @@ def test_kill_and_renice(t, w, h):
         t.keys(s, "End", "F9")
         t.wait_for(s, "Send signal:")
         t.keys(s, "Enter")
-        text = t.wait_for(s, "ends the whole process")
+        text = t.wait_for(s, "default action ends the whole")
         assert "t: this thread only (tgkill)" in text and "p: the whole process (kill)" in text, text
         t.keys(s, "Escape")
-        t.wait_gone(s, "ends the whole process")
+        t.wait_gone(s, "default action ends the whole")
         assert wl.proc.poll() is None, "Esc sends nothing"
         t.keys(s, "F9", "Enter")
-        t.wait_for(s, "ends the whole process")
+        t.wait_for(s, "default action ends the whole")
         t.keys(s, "t")
         wl.proc.wait(timeout=5)
         assert wl.proc.returncode == -signal.SIGTERM, "SIGTERM to one thread ends the process, as said"
