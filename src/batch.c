@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "model/delta.h"
+#include "record/writer.h"
 #include "render/json.h"
 #include "render/text.h"
 #include "sample/plugin_host.h"
@@ -29,16 +30,70 @@ static void print_pid_list(FILE *f, const struct filter *flt)
 		fprintf(f, "%s%d", i ? "," : "", flt->pids[i]);
 }
 
+/* The selection as given, for the recording's description. */
+static void describe_filter(struct buf *b, const struct filter *f)
+{
+	if (f->npids) {
+		buf_adds(b, "-p ");
+		for (size_t i = 0; i < f->npids; i++)
+			buf_addf(b, "%s%d", i ? "," : "", f->pids[i]);
+	}
+	if (f->uid != TV_UNKNOWN)
+		buf_addf(b, "%s-u %lld", b->len ? " " : "", (long long)f->uid);
+	if (f->text) {
+		buf_adds(b, b->len ? " -F " : "-F ");
+		buf_adds(b, f->text);
+	}
+}
+
+static struct rec_writer *record_open(const struct app *a, const struct cli_opts *o)
+{
+	struct buf flt;
+	buf_init(&flt);
+	describe_filter(&flt, &o->filter);
+	struct rec_writer_opts wo = {
+		.path = o->record,
+		.keep_days = o->keep_days,
+		.interval = o->delay,
+		.threads = o->threads,
+		.filter = flt.len ? buf_str(&flt) : NULL,
+		.cs = &a->cs,
+	};
+	char *err = NULL;
+	struct rec_writer *w = rec_writer_open(&wo, &err);
+	if (!w)
+		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+	free(err);
+	buf_free(&flt);
+	return w;
+}
+
+/* Records s as sampled, before anything is derived from it. */
+static int record_append(struct rec_writer *w, const struct app *a, const struct snapshot *s)
+{
+	struct rec_sample rs = {.s = *s};
+	rs.delay_state = app_delay_state(a, &rs.delay_message);
+	char *err = NULL;
+	if (rec_writer_append(w, &rs, &err) == 0)
+		return 0;
+	fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+	free(err);
+	return -1;
+}
+
 int batch_run(struct app *a, const struct cli_opts *o)
 {
 	bool json = o->format == CLI_FORMAT_JSON;
+	bool print = o->batch;
 	unsigned needs = app_needs(a);
-	/* JSON without -o carries every column, so it reads what every column needs */
+	/* JSON without -o carries every column, so it reads what every column
+	 * needs; so does a recording, to be replayed with any column */
+	bool every = (json && !o->columns) || o->record;
 	const struct colsel *json_sel = o->columns ? &a->sel : NULL;
-	if (json && !o->columns)
+	if (every)
 		for (size_t i = 0; i < a->cs.n; i++)
 			needs |= a->cs.cols[i].needs;
-	app_open_taskstats(a, json ? (needs | NEED_DELAY) : needs);
+	app_open_taskstats(a, json || o->record ? (needs | NEED_DELAY) : needs);
 
 	char *err = NULL;
 	struct sampler *s = sampler_new(&err);
@@ -50,7 +105,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	sampler_set_taskstats(s, a->ts);
 	size_t nslots = plugin_host_nslots(a->plugins);
 	sampler_set_plugins(s, a->plugins, nslots);
-	bool *pshown = json && !o->columns ? NULL : app_plugin_shown(a);
+	bool *pshown = every ? NULL : app_plugin_shown(a);
 
 	struct sample_opts so = {
 		.needs = needs,
@@ -68,11 +123,16 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.reverse = a->reverse,
 		.all_threads = o->threads,
 	};
-	if (a->ts && !json && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
+	if (a->ts && print && !json && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
 		fprintf(stderr, "taskview: %s\n", ts_message(a->ts));
 
 	struct snapshot prev, cur;
 	int rc = 0;
+	struct rec_writer *w = NULL;
+	if (o->record && !(w = record_open(a, o))) {
+		rc = 1;
+		goto out;
+	}
 	/* the priming read: every printed sample carries rates measured over one delay */
 	if (sampler_take(s, &so, &prev, &err) < 0) {
 		fprintf(stderr, "taskview: %s\n", err);
@@ -87,14 +147,30 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		rc = 1;
 		goto out;
 	}
+	if (w && record_append(w, a, &prev) < 0) {
+		snapshot_free(&prev);
+		rc = 1;
+		goto out;
+	}
 	struct buf out;
 	buf_init(&out);
-	for (int64_t it = 0; it < o->iterations; it++) {
+	/* a recording without -n goes on until stopped */
+	for (int64_t it = 0; it < o->iterations || o->iterations == 0; it++) {
 		sleep_until(prev.mono + o->delay);
 		if (sampler_take(s, &so, &cur, &err) < 0) {
 			fprintf(stderr, "taskview: %s\n", err);
 			rc = 1;
 			break;
+		}
+		if (w && record_append(w, a, &cur) < 0) {
+			snapshot_free(&cur);
+			rc = 1;
+			break;
+		}
+		if (!print) {
+			snapshot_free(&prev);
+			prev = cur;
+			continue;
 		}
 		delta_apply(&prev, &cur, &a->cs);
 		struct rows rows;
@@ -132,6 +208,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	if (ferror(stdout))
 		rc = 1;
 out:
+	rec_writer_close(w);
 	free(err);
 	free(pshown);
 	sampler_free(s);

@@ -32,7 +32,7 @@ int rows_build(const struct snapshot *s, const struct view_opts *vo, struct rows
 	for (size_t i = 0; i < s->nprocs; i++) {
 		const struct tv_task *p = procs[i];
 		bool shown = view_threads_shown(vo, p);
-		out->v[out->n++] = (struct row){p, false, false, shown};
+		out->v[out->n++] = (struct row){p, false, false, shown, false};
 		if (!shown || p->nthreads_read == 0)
 			continue;
 		const struct tv_task **nt = realloc(threads, p->nthreads_read * sizeof(*threads));
@@ -43,7 +43,7 @@ int rows_build(const struct snapshot *s, const struct view_opts *vo, struct rows
 			threads[j] = &p->threads[j];
 		sort_tasks(threads, p->nthreads_read, col, desc);
 		for (size_t j = 0; j < p->nthreads_read; j++)
-			out->v[out->n++] = (struct row){threads[j], true, j + 1 == p->nthreads_read, false};
+			out->v[out->n++] = (struct row){threads[j], true, j + 1 == p->nthreads_read, false, false};
 	}
 	free(threads);
 	free(procs);

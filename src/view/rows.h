@@ -14,6 +14,7 @@ struct row {
 	bool is_thread;
 	bool last_thread;     /* the last thread row of its process (tree glyphs) */
 	bool unfolded;        /* process rows: its threads follow */
+	bool exited;          /* a task that ended in the interval (a replay lists them) */
 };
 
 struct rows {

@@ -159,7 +159,7 @@ static void check_row(const char *comm, int cols, bool is_thread)
 	struct tv_task t;
 	make_task(&t, comm);
 	t.is_thread = is_thread;
-	struct row r = {&t, is_thread, true, false};
+	struct row r = {.task = &t, .is_thread = is_thread, .last_thread = true};
 	struct buf b;
 	buf_init(&b);
 	table_format_row(&b, &tc, &r);
@@ -203,7 +203,7 @@ START_TEST(wide_char_cut_whole)
 	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, 5, true), 0);
 	struct tv_task t;
 	make_task(&t, "\xe4\xbd\xa0\xe5\xa5\xbd\xe4\xb8\x96"); /* 3 wide chars = 6 columns */
-	struct row r = {&t, false, false, false};
+	struct row r = {.task = &t};
 	struct buf b;
 	buf_init(&b);
 	table_format_row(&b, &tc, &r);
@@ -220,7 +220,7 @@ START_TEST(markers)
 {
 	struct tv_task t;
 	make_task(&t, "x");
-	struct row r = {&t, false, false, false};
+	struct row r = {.task = &t};
 	char m[32];
 	table_marker(m, sizeof(m), &r, false);
 	ck_assert_str_eq(m, "+ ");
