@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "model/delta.h"
+#include "record/codec.h"
 #include "record/writer.h"
 #include "render/json.h"
 #include "render/text.h"
@@ -68,9 +69,12 @@ static struct rec_writer *record_open(const struct app *a, const struct cli_opts
 	return w;
 }
 
-/* Records s as sampled, before anything is derived from it. */
-static int record_append(struct rec_writer *w, const struct app *a, const struct snapshot *s)
+/* Records s as sampled, before anything is derived from it; its times are
+ * rounded as the recording keeps them, so that what is printed now is what
+ * a replay prints. */
+static int record_append(struct rec_writer *w, const struct app *a, struct snapshot *s)
 {
+	rec_round_times(s);
 	struct rec_sample rs = {.s = *s};
 	rs.delay_state = app_delay_state(a, &rs.delay_message);
 	char *err = NULL;

@@ -3,9 +3,13 @@
  * A record is a list of (tag, value) for the fields that differ from the
  * base, ended by a zero tag. tag = (index gap << 1) | unknown: the gap from
  * the previous field written (at least 1), the low bit when the value is
- * unknown (no bytes follow). Times are written against a time base (the
- * same field of the previous record, or a field of the same record) that the
- * encoder tracks exactly as the decoder will see it.
+ * unknown (no bytes follow). A time is written in microseconds against one
+ * of two bases, the low bit saying which: its default base (a field of the
+ * same record it follows closely, or the same field of the previous record)
+ * or that previous record's. Times are kept to the microsecond (a reading
+ * is not more exact: it is taken next to a read, not at it): the recorder
+ * rounds its samples' times first (rec_round_times), so what it derives live
+ * and what a replay derives are the same to the last bit.
  */
 #include "record/codec.h"
 
@@ -24,10 +28,50 @@ int64_t rec_sec_to_ns(double t)
 	return (int64_t)llround(t * 1e9);
 }
 
-double rec_ns_to_sec(int64_t ns)
+static int64_t sec_to_us(double t)
 {
-	/* as clock_now makes it from a timespec */
-	return (double)(ns / 1000000000) + (double)(ns % 1000000000) / 1e9;
+	if (!(fabs(t) < 9e12))
+		return 0;
+	return (int64_t)llround(t * 1e6);
+}
+
+/* Whole seconds and the fraction apart, as clock_now makes a reading. */
+static double us_to_sec(int64_t us)
+{
+	return (double)(us / 1000000) + (double)(us % 1000000) / 1e6;
+}
+
+static double round_us(double t)
+{
+	return t == 0 ? 0 : us_to_sec(sec_to_us(t));
+}
+
+static void round_task(struct tv_task *t)
+{
+	t->t_cpu = round_us(t->t_cpu);
+	t->t_ctxt = round_us(t->t_ctxt);
+	t->t_delay = round_us(t->t_delay);
+	for (size_t i = 0; i < t->nthreads_read; i++)
+		round_task(&t->threads[i]);
+	for (size_t i = 0; i < t->nexited; i++)
+		round_task(&t->exited[i]);
+}
+
+void rec_round_times(struct snapshot *s)
+{
+	s->mono = round_us(s->mono);
+	s->wall = round_us(s->wall);
+	for (size_t i = 0; i < s->nprocs; i++)
+		round_task(&s->procs[i]);
+	for (size_t i = 0; i < s->ngone; i++)
+		round_task(&s->gone[i]);
+}
+
+static uint64_t bits_of(double v)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof(b));
+	return b;
 }
 
 #define FIELD(rec, off, type) ((type *)((char *)(rec) + (off)))
@@ -241,21 +285,34 @@ static void put_tag(struct buf *out, size_t idx, size_t *prev, bool unknown)
 	*prev = idx + 1;
 }
 
-/* The time base of field i: a field of the same record (as the decoder will
- * have it), else the previous record's value. */
-static double time_base(const void *rec, const struct rec_bind *b, size_t i, const double *last)
+/* Times of a record: the previous record's (last) and this one's (rt), by time slot. */
+struct times {
+	double *last, *rt;
+};
+
+/* A base of time field i: the first tried, or (alt) the other one. The
+ * candidates: the time of this record it is declared against (as decoded),
+ * when known, and the same field of the previous record. */
+static double time_base(const struct rec_bind *b, size_t i, const struct times *tm, bool alt)
 {
-	if (b[i].base >= 0) {
-		double v = *CFIELD(rec, b[b[i].base].off, double);
-		if (v != 0)
-			return v;
-	}
-	return last[b[i].tslot];
+	double sib = b[i].base >= 0 ? tm->rt[b[b[i].base].tslot] : 0;
+	return b[i].base_first != alt && sib != 0 ? sib : tm->last[b[i].tslot];
+}
+
+/* The time `base + d` microseconds, d as written. */
+static double time_at(double base, int64_t d)
+{
+	return us_to_sec((int64_t)((uint64_t)sec_to_us(base) + (uint64_t)d));
+}
+
+static uint64_t abs64(int64_t v)
+{
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 }
 
 /* Writes the fields of cur that differ from base. skip_pv: leave plugin values out. */
 static void enc_record(struct buf *out, const struct rec_bind *b, size_t n, const void *cur, const void *base,
-		       double *last, size_t npv, bool skip_pv, void *seen)
+		       const struct times *tm, size_t npv, bool skip_pv)
 {
 	size_t prev = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -296,21 +353,26 @@ static void enc_record(struct buf *out, const struct rec_bind *b, size_t n, cons
 			break;
 		}
 		case REC_K_TIME: {
-			/* seen: cur as the decoder rebuilds it, for the bases of later times */
-			double v = *CFIELD(cur, b[i].off, double), tb = time_base(seen, b, i, last), got = tb;
-			if (memcmp(&v, &tb, sizeof(v)) != 0) {
+			size_t slot = b[i].tslot;
+			double v = round_us(*CFIELD(cur, b[i].off, double));
+			double b0 = time_base(b, i, tm, false), b1 = time_base(b, i, tm, true);
+			double got = b0;
+			if (bits_of(v) != bits_of(b0)) {
 				put_tag(out, i, &prev, v == 0);
+				got = 0;
 				if (v != 0) {
-					int64_t d = (int64_t)((uint64_t)rec_sec_to_ns(v) - (uint64_t)rec_sec_to_ns(tb));
-					put_varint(out, zigzag(d));
-					got = rec_ns_to_sec((int64_t)((uint64_t)rec_sec_to_ns(tb) + (uint64_t)d));
-				} else {
-					got = 0;
+					int64_t us = sec_to_us(v);
+					int64_t d0 = (int64_t)((uint64_t)us - (uint64_t)sec_to_us(b0));
+					int64_t d1 = (int64_t)((uint64_t)us - (uint64_t)sec_to_us(b1));
+					bool k = abs64(d1) < abs64(d0);
+					put_varint(out, zigzag(k ? d1 : d0) << 1 | k);
+					got = time_at(k ? b1 : b0, k ? d1 : d0);
 				}
 			}
-			*FIELD(seen, b[i].off, double) = got;
+			/* what the decoder will have: the base of the times that follow */
+			tm->rt[slot] = got;
 			if (got != 0)
-				last[b[i].tslot] = got;
+				tm->last[slot] = got;
 			break;
 		}
 		}
@@ -357,7 +419,7 @@ static size_t next_tag(struct rcur *c, size_t *prev, bool *unknown, size_t n)
 
 /* Reads a record into cur (initialised), copying from base what is not written. */
 static int dec_record(struct rcur *c, const struct rec_bind *b, size_t n, void *cur, const void *base,
-		      double *last, size_t npv, bool skip_pv, struct rec_strings *st)
+		      const struct times *tm, size_t npv, bool skip_pv, struct rec_strings *st)
 {
 	size_t prev = 0;
 	bool unknown = false;
@@ -365,13 +427,18 @@ static int dec_record(struct rcur *c, const struct rec_bind *b, size_t n, void *
 	for (size_t i = 0; i < n && !c->bad; i++) {
 		bool written = i == next;
 		if (b[i].kind == REC_K_TIME && b[i].ctype == REC_C_TIME) {
-			double tb = time_base(cur, b, i, last), v = tb;
-			if (written)
-				v = unknown ? 0 : rec_ns_to_sec((int64_t)((uint64_t)rec_sec_to_ns(tb) +
-									   (uint64_t)unzigzag(get_varint(c))));
+			size_t slot = b[i].tslot;
+			double v = time_base(b, i, tm, false);
+			if (written && unknown) {
+				v = 0;
+			} else if (written) {
+				uint64_t u = get_varint(c);
+				v = time_at(time_base(b, i, tm, u & 1), unzigzag(u >> 1));
+			}
 			*FIELD(cur, b[i].off, double) = v;
+			tm->rt[slot] = v;
 			if (v != 0)
-				last[b[i].tslot] = v;
+				tm->last[slot] = v;
 		} else if (b[i].ctype == REC_C_SKIP || b[i].kind == REC_K_TIME || (skip_pv && is_pv(b[i].ctype))) {
 			if (written && !unknown)
 				skip_value(c, b[i].kind);
@@ -420,16 +487,14 @@ static int dec_record(struct rcur *c, const struct rec_bind *b, size_t n, void *
 struct pass {
 	const struct rec_layout *l;
 	size_t npv;             /* plugin slots both sides have */
-	double *last;           /* time bases of task fields */
+	struct times tm;        /* of task records */
 	struct tv_task def;     /* the base of a task not in the previous sample */
-	struct tv_task seen;    /* scratch: a task's times as decoded */
 };
 
 static void enc_task(struct buf *out, struct pass *ps, const struct tv_task *t, const struct tv_task *base,
 		     bool gone)
 {
-	ps->seen = *t;
-	enc_record(out, ps->l->tb, ps->l->ntb, t, base ? base : &ps->def, ps->last, ps->npv, gone, &ps->seen);
+	enc_record(out, ps->l->tb, ps->l->ntb, t, base ? base : &ps->def, &ps->tm, ps->npv, gone);
 }
 
 /* Lists sorted by id: the key is the gap from the previous id (at least 1). */
@@ -471,38 +536,65 @@ static int pass_init(struct pass *ps, const struct rec_layout *l, double mono)
 {
 	ps->l = l;
 	ps->npv = l->npvals;
-	ps->last = malloc((l->nttimes ? l->nttimes : 1) * sizeof(*ps->last));
-	if (!ps->last)
+	size_t n = l->nttimes ? l->nttimes : 1;
+	ps->tm.last = malloc(n * sizeof(double));
+	ps->tm.rt = calloc(n, sizeof(double));
+	if (!ps->tm.last || !ps->tm.rt) {
+		free(ps->tm.last);
+		free(ps->tm.rt);
 		return -1;
+	}
+	/* the first task's times follow the sample's start */
 	for (size_t i = 0; i < l->nttimes; i++)
-		ps->last[i] = mono;
+		ps->tm.last[i] = mono;
 	task_init(&ps->def);
 	return 0;
 }
 
-/* The time bases of a sample record: the base sample's times. */
-static double *sample_times(const struct rec_layout *l, const struct rec_sample *base)
+static void pass_free(struct pass *ps)
 {
-	double *last = calloc(l->nstimes ? l->nstimes : 1, sizeof(*last));
-	for (size_t i = 0; last && base && i < l->nsb; i++)
+	free(ps->tm.last);
+	free(ps->tm.rt);
+}
+
+/* The time bases of a sample record: the base sample's times. */
+static int sample_times(struct times *tm, const struct rec_layout *l, const struct rec_sample *base)
+{
+	size_t n = l->nstimes ? l->nstimes : 1;
+	tm->last = calloc(n, sizeof(double));
+	tm->rt = calloc(n, sizeof(double));
+	if (!tm->last || !tm->rt) {
+		free(tm->last);
+		free(tm->rt);
+		return -1;
+	}
+	for (size_t i = 0; base && i < l->nsb; i++)
 		if (l->sb[i].kind == REC_K_TIME && l->sb[i].ctype == REC_C_TIME)
-			last[l->sb[i].tslot] = *CFIELD(base, l->sb[i].off, double);
-	return last;
+			tm->last[l->sb[i].tslot] = *CFIELD(base, l->sb[i].off, double);
+	return 0;
+}
+
+static void times_free(struct times *tm)
+{
+	free(tm->last);
+	free(tm->rt);
 }
 
 int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct rec_sample *cur,
 		      const struct rec_sample *base)
 {
-	struct rec_sample def, seen = *cur;
+	struct rec_sample def;
 	memset(&def, 0, sizeof(def));
-	double *slast = sample_times(l, base);
+	struct times stm;
 	struct pass ps;
-	if (!slast || pass_init(&ps, l, cur->s.mono) < 0) {
-		free(slast);
+	if (sample_times(&stm, l, base) < 0)
+		return -1;
+	if (pass_init(&ps, l, round_us(cur->s.mono)) < 0) {
+		times_free(&stm);
 		return -1;
 	}
-	enc_record(out, l->sb, l->nsb, cur, base ? base : &def, slast, 0, true, &seen);
-	free(slast);
+	enc_record(out, l->sb, l->nsb, cur, base ? base : &def, &stm, 0, true);
+	times_free(&stm);
 	if (cur->s.npvals < ps.npv)
 		ps.npv = cur->s.npvals;
 	const struct snapshot *s = &cur->s, *bs = base ? &base->s : NULL;
@@ -526,7 +618,7 @@ int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct 
 	}
 	if (rc == 0)
 		enc_any(out, &ps, s->gone, s->ngone, bs, NULL, true);
-	free(ps.last);
+	pass_free(&ps);
 	return rc < 0 || out->oom ? -1 : 0;
 }
 
@@ -544,7 +636,7 @@ static int dec_task(struct dec *d, struct tv_task *t, const struct tv_task *base
 	size_t npv = d->ps.l->npvals;
 	if (npv && !gone && !(t->pvals = calloc(npv, sizeof(*t->pvals))))
 		return -1;
-	int rc = dec_record(&d->c, d->ps.l->tb, d->ps.l->ntb, t, base ? base : &d->ps.def, d->ps.last, npv, gone, d->st);
+	int rc = dec_record(&d->c, d->ps.l->tb, d->ps.l->ntb, t, base ? base : &d->ps.def, &d->ps.tm, npv, gone, d->st);
 	/* counts, not lists yet: the lists are read next */
 	*nt = t->nthreads_read;
 	*ne = t->nexited;
@@ -576,7 +668,8 @@ static bool dec_key(struct dec *d, int32_t *id, bool sorted, bool *fresh)
 }
 
 /* The threads or exited threads of p, into v (n of them), tasks of bp as bases. */
-static int dec_list(struct dec *d, struct tv_task **v, size_t *nv, size_t n, const struct tv_task *bp, bool sorted)
+static int dec_list(struct dec *d, struct tv_task **v, size_t *nv, size_t n, const struct tv_task *bp, bool sorted,
+		    int32_t tgid)
 {
 	*nv = 0;
 	*v = NULL;
@@ -596,7 +689,7 @@ static int dec_list(struct dec *d, struct tv_task **v, size_t *nv, size_t n, con
 		task_init(t);
 		(*nv)++;
 		size_t nt, ne;
-		if (dec_task(d, t, bt, id, false, &nt, &ne) < 0 || nt || ne)
+		if (dec_task(d, t, bt, id, false, &nt, &ne) < 0 || nt || ne || t->tgid != tgid)
 			return -1;
 	}
 	return 0;
@@ -618,10 +711,11 @@ static int dec_procs(struct dec *d, struct snapshot *s, const struct snapshot *b
 		task_init(p);
 		s->nprocs++;
 		size_t nt, ne;
-		if (dec_task(d, p, bp, id, false, &nt, &ne) < 0)
+		/* a process is its group: what finds it by tgid relies on that */
+		if (dec_task(d, p, bp, id, false, &nt, &ne) < 0 || p->tgid != id)
 			return -1;
-		if (dec_list(d, &p->threads, &p->nthreads_read, nt, bp, true) < 0 ||
-		    dec_list(d, &p->exited, &p->nexited, ne, bp, false) < 0)
+		if (dec_list(d, &p->threads, &p->nthreads_read, nt, bp, true, id) < 0 ||
+		    dec_list(d, &p->exited, &p->nexited, ne, bp, false, id) < 0)
 			return -1;
 	}
 	return 0;
@@ -645,7 +739,7 @@ static int dec_gone(struct dec *d, struct snapshot *s, const struct snapshot *bs
 		task_init(g);
 		s->ngone++;
 		size_t nt, ne;
-		if (dec_task(d, g, bt, id, true, &nt, &ne) < 0 || nt || ne)
+		if (dec_task(d, g, bt, id, true, &nt, &ne) < 0 || nt || ne || g->tgid != id)
 			return -1;
 	}
 	return 0;
@@ -658,11 +752,11 @@ int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, co
 	struct rec_sample def;
 	memset(&def, 0, sizeof(def));
 	struct dec d = {.c = rcur_make(p, n), .st = st};
-	double *slast = sample_times(l, base);
-	if (!slast)
+	struct times stm;
+	if (sample_times(&stm, l, base) < 0)
 		return -1;
-	int rc = dec_record(&d.c, l->sb, l->nsb, out, base ? base : &def, slast, 0, true, st);
-	free(slast);
+	int rc = dec_record(&d.c, l->sb, l->nsb, out, base ? base : &def, &stm, 0, true, st);
+	times_free(&stm);
 	/* the counts were read into the snapshot; the lists fill it again */
 	size_t np = out->s.nprocs, ng = out->s.ngone;
 	out->s.nprocs = out->s.ngone = 0;
@@ -679,7 +773,7 @@ int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, co
 	rc = dec_procs(&d, &out->s, bs, np);
 	if (rc == 0)
 		rc = dec_gone(&d, &out->s, bs, ng);
-	free(d.ps.last);
+	pass_free(&d.ps);
 	if (rc < 0 || d.c.bad || rcur_left(&d.c) != 0) {
 		rec_sample_free(out);
 		return -1;

@@ -27,9 +27,10 @@ int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct 
 int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
 		      struct rec_strings *st, struct rec_sample *out);
 
-/* Seconds to whole nanoseconds and back, the way clock readings are made:
- * a reading survives the round trip exactly. */
+/* Seconds to whole nanoseconds (the time in frame headers). */
 int64_t rec_sec_to_ns(double t);
-double rec_ns_to_sec(int64_t ns);
+/* Rounds every time of s to the microsecond, as a replay of it will have
+ * them: a recorder calls it before deriving anything from s. */
+void rec_round_times(struct snapshot *s);
 
 #endif

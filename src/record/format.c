@@ -48,7 +48,7 @@ int rec_frame_unpack(const uint8_t *p, size_t n, struct rec_frame *f)
 	return f->len <= REC_PAYLOAD_MAX ? 0 : -1;
 }
 
-#define T(name, kind, ctype, member) {name, kind, ctype, offsetof(struct tv_task, member), NULL}
+#define T(name, kind, ctype, member) {name, kind, ctype, offsetof(struct tv_task, member), NULL, false}
 #define D(cls, member) \
 	T("delay." cls ".count", REC_K_INT, REC_C_I64, member.count), \
 	T("delay." cls ".total_ns", REC_K_INT, REC_C_I64, member.total_ns)
@@ -88,11 +88,12 @@ static const struct rec_field task_fields[] = {
 	D("compact", delay[TV_DELAY_COMPACT]),
 	D("wpcopy", delay[TV_DELAY_WPCOPY]),
 	D("irq", delay[TV_DELAY_IRQ]),
-	/* the stat read of the next task follows this one's closely; taskstats
-	 * replies carry switches and delays together */
+	/* the stat read of the next task follows this one's closely, and so do
+	 * taskstats replies (several share a time); a thread's files are read
+	 * at once; a reply carries switches and delays together */
 	T("t_cpu", REC_K_TIME, REC_C_TIME, t_cpu),
-	{"t_ctxt", REC_K_TIME, REC_C_TIME, offsetof(struct tv_task, t_ctxt), "t_cpu"},
-	{"t_delay", REC_K_TIME, REC_C_TIME, offsetof(struct tv_task, t_delay), "t_ctxt"},
+	{"t_ctxt", REC_K_TIME, REC_C_TIME, offsetof(struct tv_task, t_ctxt), "t_cpu", false},
+	{"t_delay", REC_K_TIME, REC_C_TIME, offsetof(struct tv_task, t_delay), "t_ctxt", true},
 	T("comm", REC_K_STR, REC_C_CARR, comm),
 	T("cmdline", REC_K_STR, REC_C_CSTR, cmdline),
 	/* how many thread and exited-thread records follow a process's */
@@ -100,7 +101,7 @@ static const struct rec_field task_fields[] = {
 	T("exited", REC_K_INT, REC_C_SIZE, nexited),
 };
 
-#define S(name, kind, ctype, member) {name, kind, ctype, offsetof(struct rec_sample, member), NULL}
+#define S(name, kind, ctype, member) {name, kind, ctype, offsetof(struct rec_sample, member), NULL, false}
 
 static const struct rec_field sample_fields[] = {
 	S("mono", REC_K_TIME, REC_C_TIME, s.mono),

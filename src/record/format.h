@@ -74,13 +74,15 @@ enum rec_ctype {
 };
 
 /* A field this build knows. off: into struct tv_task or struct rec_sample,
- * or the plugin slot. base: for a time, the field of the same record it is
- * written against, or NULL for the same field of the previous record. */
+ * or the plugin slot. A time is written against the same field of the
+ * previous record, or against `base`, a time of the same record (NULL:
+ * none); base_first: that one is tried first. */
 struct rec_field {
 	const char *name;
 	uint8_t kind, ctype;
 	uint32_t off;
 	const char *base;
+	bool base_first;
 };
 
 const struct rec_field *rec_sample_fields(size_t *n);

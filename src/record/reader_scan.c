@@ -65,10 +65,12 @@ struct scan {
 	size_t run;              /* the run samples belong to now; REC_NONE: unknown */
 	bool broken;             /* damage since the last sample: the next one cannot continue a block */
 	uint64_t orphans;        /* samples skipped for want of a readable run */
-	/* a damaged stretch, reported when the next sample (or the end) is seen */
+	/* a damaged stretch, reported when the next sample that can be read
+	 * (or the end) is seen */
 	bool damaged, torn;
 	uint32_t dfile;
 	uint64_t doff, dbytes;
+	size_t dprev;            /* the last sample before it; REC_NONE: none */
 };
 
 static int header_at(const struct rec_rfile *f, uint64_t off, struct rec_frame *fr)
@@ -126,9 +128,7 @@ static void damage_report(struct rec_reader *r, struct scan *sc, const struct re
 	if (!sc->damaged)
 		return;
 	sc->damaged = false;
-	const struct rec_entry *prev = last_entry(r);
-	if (next && prev == next)
-		prev = r->n > 1 ? &r->v[r->n - 2] : NULL;
+	const struct rec_entry *prev = sc->dprev != REC_NONE ? &r->v[sc->dprev] : NULL;
 	const char *file = r->files[sc->dfile].path;
 	char t0[64], t1[64];
 	if (sc->torn && !next) {
@@ -166,6 +166,7 @@ static void damage_add(struct rec_reader *r, struct scan *sc, uint32_t file, uin
 		sc->dfile = file;
 		sc->doff = off;
 		sc->dbytes = 0;
+		sc->dprev = r->n ? r->n - 1 : REC_NONE;
 	}
 	sc->dbytes += bytes;
 	sc->torn = torn;
@@ -258,7 +259,9 @@ static int on_sample(struct rec_reader *r, struct scan *sc, uint32_t fi, uint64_
 	e->lost = e->block == REC_NONE;
 	e->segment = follows && !last->lost && !e->lost ? last->segment : (last ? last->segment + 1 : 0);
 	r->n++;
-	damage_report(r, sc, e);
+	/* samples after damage that cannot be read without it are part of it */
+	if (!e->lost)
+		damage_report(r, sc, e);
 	sc->broken = false;
 	return 0;
 }
@@ -267,22 +270,23 @@ static int scan_file(struct rec_reader *r, struct scan *sc, uint32_t fi)
 {
 	const struct rec_rfile *f = &r->files[fi];
 	uint64_t off = 0;
+	struct rec_frame fr, after;
+	bool have = false; /* fr holds the header at off, read as the previous frame's follower */
 	while (off < f->size) {
-		struct rec_frame fr;
-		if (header_at(f, off, &fr) < 0) {
+		if (!have && header_at(f, off, &fr) < 0) {
 			uint64_t next = resync(f, off + 1);
 			damage_add(r, sc, fi, off, next - off, next == f->size);
 			off = next;
 			continue;
 		}
 		uint64_t end = off + fr.hlen + fr.len;
-		struct rec_frame after;
-		if (end > f->size ||
-		    (end < f->size && header_at(f, end, &after) < 0 && !payload_ok(r, f, off, &fr))) {
+		have = end < f->size && header_at(f, end, &after) == 0;
+		if (end > f->size || (end < f->size && !have && !payload_ok(r, f, off, &fr))) {
 			/* cut short: what follows may be a restarted recorder's frames */
 			uint64_t next = resync(f, off + 1);
 			damage_add(r, sc, fi, off, next - off, next == f->size);
 			off = next;
+			have = false;
 			continue;
 		}
 		if (fr.type == REC_FRAME_SCHEMA)
@@ -291,6 +295,7 @@ static int scan_file(struct rec_reader *r, struct scan *sc, uint32_t fi)
 			return -1;
 		/* other types: later versions' additions, skipped */
 		off = end;
+		fr = after;
 	}
 	return 0;
 }

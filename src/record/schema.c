@@ -95,7 +95,7 @@ static int fdescs_from(const struct rec_field *f, size_t n, struct rec_fdesc **o
 			return -1;
 		for (size_t j = 0; f[i].base && j < i; j++)
 			if (strcmp(f[j].name, f[i].base) == 0)
-				(*out)[i].base = (uint32_t)j + 1;
+				(*out)[i].base = ((uint32_t)j + 1) << 1 | f[i].base_first;
 	}
 	return 0;
 }
@@ -250,7 +250,7 @@ static int get_fdescs(struct rcur *c, struct rec_fdesc **out, size_t *nout)
 		*nout = i + 1;
 		f->kind = get_u8(c);
 		uint64_t base = get_varint(c);
-		if (base > i)
+		if (base >> 1 > i)
 			c->bad = true; /* a time's base comes before it */
 		f->base = (uint32_t)base;
 	}
@@ -364,8 +364,9 @@ static int bind_table(struct rec_bind **out, size_t *nout, size_t *ntimes, const
 			return -1; /* cannot be skipped: a writer that adds a kind raises min_reader */
 		if (b->kind == REC_K_TIME) {
 			b->tslot = (*ntimes)++;
-			if (fd[i].base) {
-				b->base = (int)fd[i].base - 1;
+			if (fd[i].base >> 1) {
+				b->base = (int)(fd[i].base >> 1) - 1;
+				b->base_first = fd[i].base & 1;
 				if ((*out)[b->base].kind != REC_K_TIME)
 					return -1;
 			}

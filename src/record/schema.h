@@ -19,7 +19,7 @@
 struct rec_fdesc {
 	char *name;
 	uint8_t kind;       /* enum rec_kind */
-	uint32_t base;      /* times: 1 + index of the field written against, 0: the previous record's */
+	uint32_t base;      /* times: 0, or (1 + index of a time of the same record) << 1 | tried first */
 };
 
 /* A plugin column as recorded: enough to show it without the plugin. */
@@ -61,7 +61,8 @@ int rec_schema_decode(const uint8_t *p, size_t n, struct rec_schema *s, char **e
 struct rec_bind {
 	uint8_t kind, ctype;    /* ctype REC_C_SKIP: read and dropped */
 	uint32_t off;           /* offset, or plugin slot */
-	int base;               /* times: index of the field written against, or -1 */
+	int base;               /* times: index of a time of the same record, or -1 */
+	bool base_first;        /* ... tried before the previous record's */
 	size_t tslot;           /* times: index into the time bases */
 };
 
