@@ -69,12 +69,27 @@ static struct rec_writer *record_open(const struct app *a, const struct cli_opts
 	return w;
 }
 
+/* -F keeps the ended processes whose name matches: their name is all that
+ * is known of them (the sampler applies -p and -u). */
+static void gone_matching(struct snapshot *s, const struct filter *f)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->ngone; i++) {
+		if (filter_matches_text(f, s->gone[i].comm, NULL))
+			s->gone[k++] = s->gone[i];
+		else
+			task_clear(&s->gone[i], 0);
+	}
+	s->ngone = k;
+}
+
 /* Records s as sampled, before anything is derived from it; its times are
  * rounded as the recording keeps them, so that what is printed now is what
  * a replay prints. */
-static int record_append(struct rec_writer *w, const struct app *a, struct snapshot *s)
+static int record_append(struct rec_writer *w, const struct app *a, const struct cli_opts *o, struct snapshot *s)
 {
 	rec_round_times(s);
+	gone_matching(s, &o->filter);
 	struct rec_sample rs = {.s = *s};
 	rs.delay_state = app_delay_state(a, &rs.delay_message);
 	char *err = NULL;
@@ -151,7 +166,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		rc = 1;
 		goto out;
 	}
-	if (w && record_append(w, a, &prev) < 0) {
+	if (w && record_append(w, a, o, &prev) < 0) {
 		snapshot_free(&prev);
 		rc = 1;
 		goto out;
@@ -166,7 +181,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 			rc = 1;
 			break;
 		}
-		if (w && record_append(w, a, &cur) < 0) {
+		if (w && record_append(w, a, o, &cur) < 0) {
 			snapshot_free(&cur);
 			rc = 1;
 			break;
