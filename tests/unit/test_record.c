@@ -901,7 +901,7 @@ END_TEST
 START_TEST(daily_files_kept)
 {
 	struct colset cs;
-	ck_assert_int_eq(colset_init(&cs), 0);
+	plugin_colset(&cs);
 	char *dir = tmp_dir();
 	char old[600], other[600], yesterday[600];
 	time_t now = time(NULL), y = now - 86400;
@@ -930,7 +930,6 @@ START_TEST(daily_files_kept)
 	for (int i = 0; i < 4; i++) {
 		struct rec_sample s;
 		odd_sample(&s, i);
-		s.s.npvals = 0;
 		s.s.wall = midnight - 2 + i;
 		ck_assert_int_eq(rec_writer_append(w, &s, &err), 0);
 		snapshot_free(&s.s);
