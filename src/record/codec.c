@@ -497,6 +497,13 @@ static void enc_task(struct buf *out, struct pass *ps, const struct tv_task *t, 
 	enc_record(out, ps->l->tb, ps->l->ntb, t, base ? base : &ps->def, &ps->tm, ps->npv, gone);
 }
 
+/* A task new since the previous sample is written against the one before it
+ * in its list: new tasks are much alike (a burst of the same command). */
+static const struct tv_task *neighbour(const struct tv_task *v, size_t i)
+{
+	return i ? &v[i - 1] : NULL;
+}
+
 /* Lists sorted by id: the key is the gap from the previous id (at least 1). */
 static int enc_sorted_threads(struct buf *out, struct pass *ps, const struct tv_task *p, const struct tv_task *bp)
 {
@@ -512,7 +519,7 @@ static int enc_sorted_threads(struct buf *out, struct pass *ps, const struct tv_
 												      : NULL;
 		put_varint(out, (uint64_t)(t->tid - prev) << 1 | !bt);
 		prev = t->tid;
-		enc_task(out, ps, t, bt, false);
+		enc_task(out, ps, t, bt ? bt : neighbour(p->threads, i), false);
 	}
 	return 0;
 }
@@ -528,7 +535,7 @@ static void enc_any(struct buf *out, struct pass *ps, const struct tv_task *v, s
 						: (bp ? task_find_thread(bp, t->tid) : NULL);
 		put_varint(out, zigzag((int64_t)t->tid - prev) << 1 | !bt);
 		prev = t->tid;
-		enc_task(out, ps, t, bt, gone);
+		enc_task(out, ps, t, bt ? bt : neighbour(v, i), gone);
 	}
 }
 
@@ -612,7 +619,7 @@ int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct 
 		const struct tv_task *bp = bs && j < bs->nprocs && bs->procs[j].tgid == p->tgid ? &bs->procs[j] : NULL;
 		put_varint(out, (uint64_t)(p->tgid - prev) << 1 | !bp);
 		prev = p->tgid;
-		enc_task(out, &ps, p, bp, false);
+		enc_task(out, &ps, p, bp ? bp : neighbour(s->procs, i), false);
 		rc = enc_sorted_threads(out, &ps, p, bp);
 		enc_any(out, &ps, p->exited, p->nexited, NULL, bp, false);
 	}
@@ -689,7 +696,7 @@ static int dec_list(struct dec *d, struct tv_task **v, size_t *nv, size_t n, con
 		task_init(t);
 		(*nv)++;
 		size_t nt, ne;
-		if (dec_task(d, t, bt, id, false, &nt, &ne) < 0 || nt || ne || t->tgid != tgid)
+		if (dec_task(d, t, bt ? bt : neighbour(*v, i), id, false, &nt, &ne) < 0 || nt || ne || t->tgid != tgid)
 			return -1;
 	}
 	return 0;
@@ -712,7 +719,7 @@ static int dec_procs(struct dec *d, struct snapshot *s, const struct snapshot *b
 		s->nprocs++;
 		size_t nt, ne;
 		/* a process is its group: what finds it by tgid relies on that */
-		if (dec_task(d, p, bp, id, false, &nt, &ne) < 0 || p->tgid != id)
+		if (dec_task(d, p, bp ? bp : neighbour(s->procs, i), id, false, &nt, &ne) < 0 || p->tgid != id)
 			return -1;
 		if (dec_list(d, &p->threads, &p->nthreads_read, nt, bp, true, id) < 0 ||
 		    dec_list(d, &p->exited, &p->nexited, ne, bp, false, id) < 0)
@@ -739,7 +746,7 @@ static int dec_gone(struct dec *d, struct snapshot *s, const struct snapshot *bs
 		task_init(g);
 		s->ngone++;
 		size_t nt, ne;
-		if (dec_task(d, g, bt, id, true, &nt, &ne) < 0 || nt || ne || g->tgid != id)
+		if (dec_task(d, g, bt ? bt : neighbour(s->gone, i), id, true, &nt, &ne) < 0 || nt || ne || g->tgid != id)
 			return -1;
 	}
 	return 0;
