@@ -43,7 +43,6 @@ struct rec_writer {
 	uint64_t seq;
 	struct buf raw, frame;
 	struct rec_strings *strings;
-	struct rec_writer_stats st;
 };
 
 /* A message naming path, and with e the error (fmt then has two %s). */
@@ -138,10 +137,7 @@ static int write_frame(struct rec_writer *w, uint8_t type, uint8_t flags, int64_
 		errno = ENOMEM;
 		return -1;
 	}
-	if (write_all(w->fd, w->frame.data, w->frame.len) < 0)
-		return -1;
-	w->st.bytes_written += w->frame.len;
-	return 0;
+	return write_all(w->fd, w->frame.data, w->frame.len);
 }
 
 static int open_file(struct rec_writer *w, const char *file, double wall, char **err)
@@ -351,9 +347,6 @@ int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **e
 	w->in_block = start ? 1 : w->in_block + 1;
 	w->block_raw = (start ? 0 : w->block_raw) + w->raw.len;
 	w->seq++;
-	w->st.samples++;
-	w->st.tasks += s->s.nprocs;
-	w->st.bytes_raw += w->raw.len;
 	return 0;
 }
 
@@ -373,9 +366,4 @@ void rec_writer_close(struct rec_writer *w)
 	free(w->file);
 	free(w->path);
 	free(w);
-}
-
-void rec_writer_stats(const struct rec_writer *w, struct rec_writer_stats *st)
-{
-	*st = w->st;
 }

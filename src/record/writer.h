@@ -37,12 +37,6 @@ struct rec_writer *rec_writer_open(const struct rec_writer_opts *o, char **err);
 int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **err);
 void rec_writer_close(struct rec_writer *w);
 
-/* What was written so far (for messages and cost figures). */
-struct rec_writer_stats {
-	uint64_t samples, tasks, bytes_raw, bytes_written;
-};
-void rec_writer_stats(const struct rec_writer *w, struct rec_writer_stats *st);
-
 /* Is name a daily file, and of which day (days since 1970-01-01)? */
 bool rec_daily_name(const char *name, long *day);
 
