@@ -68,10 +68,10 @@ void cli_usage(FILE *f)
 		N_("      --check-plugin FILE  load and validate one plugin, list its columns\n"),
 		N_("  -w, --record PATH        record samples to a file, or to daily files in a\n"
 		   "                           directory (with -b, print them too)\n"),
-		N_("      --keep DAYS          with a directory, keep the files of the last DAYS days\n"),
+		N_("      --keep DAYS          keep the daily files of the last DAYS days\n"),
 		N_("  -r, --replay PATH        print the samples of a recording (with -b)\n"),
-		N_("      --begin TIME         replay from TIME: HH:MM[:SS], YYYY-MM-DD[ HH:MM[:SS]]\n"
-		   "                           or @SECONDS since the epoch\n"),
+		N_("      --begin TIME         from TIME: HH:MM[:SS], YYYY-MM-DD[ HH:MM[:SS]], or\n"
+		   "                           @SECONDS since the epoch\n"),
 		N_("      --end TIME           replay up to TIME\n"),
 		N_("  -h, --help               show this help\n"),
 		N_("  -V, --version            show the version\n"),
