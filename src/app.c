@@ -14,7 +14,10 @@ static void app_stderr_msg(void *ctx, const char *line)
 	fprintf(stderr, "taskview: %s\n", line);
 }
 
-int app_init(struct app *a, const struct cli_opts *o, void (*msg_cb)(void *ctx, const char *line), void *ctx)
+/* The shown columns (-o) and the sort column (-s) from the full set. */
+static int app_select(struct app *a, const struct cli_opts *o);
+
+static int app_start(struct app *a)
 {
 	memset(a, 0, sizeof(*a));
 	const char *cs = nl_langinfo(CODESET);
@@ -23,6 +26,25 @@ int app_init(struct app *a, const struct cli_opts *o, void (*msg_cb)(void *ctx, 
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		return 1;
 	}
+	return 0;
+}
+
+int app_init_replay(struct app *a, const struct cli_opts *o, int (*add_columns)(void *ctx, struct colset *cs),
+		    void *ctx)
+{
+	if (app_start(a))
+		return 1;
+	if (add_columns(ctx, &a->cs) < 0) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		return 1;
+	}
+	return app_select(a, o);
+}
+
+int app_init(struct app *a, const struct cli_opts *o, void (*msg_cb)(void *ctx, const char *line), void *ctx)
+{
+	if (app_start(a))
+		return 1;
 	if (!msg_cb)
 		msg_cb = app_stderr_msg;
 	struct plugin_host_opts po = {
@@ -34,7 +56,11 @@ int app_init(struct app *a, const struct cli_opts *o, void (*msg_cb)(void *ctx, 
 	a->plugins = plugin_host_load(&po, &a->cs, msg_cb, ctx, &fatal);
 	if (fatal)
 		return 2;
+	return app_select(a, o);
+}
 
+static int app_select(struct app *a, const struct cli_opts *o)
+{
 	if (o->columns) {
 		char *bad = NULL;
 		if (colsel_parse(&a->cs, o->columns, &a->sel, &bad) < 0) {

@@ -10,6 +10,8 @@
 
 #include "metrics.h"
 #include "model/delta.h"
+#include "record/codec.h"
+#include "record/writer.h"
 #include "render/json.h"
 #include "render/text.h"
 #include "plugin/plugin_host.h"
@@ -58,17 +60,90 @@ static size_t batch_count_shown(const struct snapshot *s, const struct view_opts
 	return n;
 }
 
+/* The selection as given, for the recording's description. */
+static void describe_filter(struct buf *b, const struct filter *f)
+{
+	if (f->npids) {
+		buf_adds(b, "-p ");
+		for (size_t i = 0; i < f->npids; i++)
+			buf_addf(b, "%s%d", i ? "," : "", f->pids[i]);
+	}
+	if (f->uid != TV_UNKNOWN)
+		buf_addf(b, "%s-u %lld", b->len ? " " : "", (long long)f->uid);
+	if (f->text) {
+		buf_adds(b, b->len ? " -F " : "-F ");
+		buf_adds(b, f->text);
+	}
+}
+
+static struct rec_writer *record_open(const struct app *a, const struct cli_opts *o)
+{
+	struct buf flt;
+	buf_init(&flt);
+	describe_filter(&flt, &o->filter);
+	struct rec_writer_opts wo = {
+		.path = o->record,
+		.keep_days = o->keep_days,
+		.interval = o->delay,
+		.threads = o->threads,
+		.filter = flt.len ? buf_str(&flt) : NULL,
+		.cs = &a->cs,
+	};
+	char *err = NULL;
+	struct rec_writer *w = rec_writer_open(&wo, &err);
+	if (!w)
+		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+	free(err);
+	buf_free(&flt);
+	return w;
+}
+
+/* -F keeps the ended processes whose name matches: their name is all that
+ * is known of them (the sampler applies -p and -u). */
+static void gone_matching(struct snapshot *s, const struct filter *f)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->ngone; i++) {
+		if (filter_matches_text(f, s->gone[i].comm, NULL))
+			s->gone[k++] = s->gone[i];
+		else
+			task_clear(&s->gone[i], 0);
+	}
+	s->ngone = k;
+}
+
+/* Records s as sampled, before anything is derived from it; its times are
+ * rounded as the recording keeps them, so that what is printed now is what
+ * a replay prints. */
+static int record_append(struct rec_writer *w, const struct app *a, const struct cli_opts *o, struct snapshot *s)
+{
+	rec_round_times(s);
+	gone_matching(s, &o->filter);
+	struct rec_sample rs = {.s = *s};
+	rs.delay_state = app_delay_state(a, &rs.delay_message);
+	char *err = NULL;
+	if (rec_writer_append(w, &rs, &err) == 0)
+		return 0;
+	fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+	free(err);
+	return -1;
+}
+
 int batch_run(struct app *a, const struct cli_opts *o)
 {
 	bool json = o->format == CLI_FORMAT_JSON;
 	bool om = o->format == CLI_FORMAT_OPENMETRICS;
+	/* a recording without -b prints nothing */
+	bool print = o->batch;
 	/* with --textfile, samples reach stdout only in a --format asked for */
-	bool rows_out = !om && (!o->textfile || o->format_set);
+	bool rows_out = print && !om && (!o->textfile || o->format_set);
 	/* metrics alone need no column: no command lines, users or plugins */
-	unsigned needs = rows_out ? app_needs(a) : NEED_STAT;
-	/* JSON without -o carries every column, so it reads what every column needs */
+	unsigned needs = rows_out || o->record ? app_needs(a) : NEED_STAT;
+	/* JSON without -o carries every column, so it reads what every column
+	 * needs; so does a recording, to be replayed with any column */
+	bool every = (json && !o->columns) || o->record;
 	const struct colsel *json_sel = o->columns ? &a->sel : NULL;
-	if (json && !o->columns)
+	if (every)
 		for (size_t i = 0; i < a->cs.n; i++)
 			needs |= a->cs.cols[i].needs;
 	struct metrics *m = NULL;
@@ -80,7 +155,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		}
 		needs |= metrics_needs();
 	}
-	app_open_taskstats(a, json ? (needs | NEED_DELAY) : needs);
+	app_open_taskstats(a, json || o->record ? (needs | NEED_DELAY) : needs);
 
 	char *err = NULL;
 	struct sampler *s = sampler_new(&err);
@@ -94,10 +169,12 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	size_t nslots = plugin_host_nslots(a->plugins);
 	sampler_set_plugins(s, a->plugins, nslots);
 	bool *pshown;
-	if (!rows_out)
+	if (every)
+		pshown = NULL;
+	else if (!rows_out)
 		pshown = nslots ? calloc(nslots, sizeof(*pshown)) : NULL;
 	else
-		pshown = json && !o->columns ? NULL : app_plugin_shown(a);
+		pshown = app_plugin_shown(a);
 
 	/* the text filter is matched by the view: against the command line and
 	 * the names of every thread, which are then read */
@@ -120,11 +197,16 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.all_threads = o->threads,
 		.filter = &o->filter,
 	};
-	if (a->ts && !json && !om && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
+	if (a->ts && print && !json && !om && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
 		fprintf(stderr, "taskview: %s\n", ts_message(a->ts));
 
 	struct snapshot prev, cur;
 	int rc = 0;
+	struct rec_writer *w = NULL;
+	if (o->record && !(w = record_open(a, o))) {
+		rc = 1;
+		goto out;
+	}
 	/* the priming read: every printed sample carries rates measured over one delay */
 	if (sampler_take(s, &so, &prev, &err) < 0) {
 		fprintf(stderr, "taskview: %s\n", err);
@@ -137,14 +219,30 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		rc = 1;
 		goto out;
 	}
+	if (w && record_append(w, a, o, &prev) < 0) {
+		snapshot_free(&prev);
+		rc = 1;
+		goto out;
+	}
 	struct buf out;
 	buf_init(&out);
-	for (int64_t it = 0; it < o->iterations; it++) {
+	/* a recording without -n goes on until stopped */
+	for (int64_t it = 0; it < o->iterations || o->iterations == 0; it++) {
 		sleep_until(prev.mono + o->delay);
 		if (sampler_take(s, &so, &cur, &err) < 0) {
 			fprintf(stderr, "taskview: %s\n", err);
 			rc = 1;
 			break;
+		}
+		if (w && record_append(w, a, o, &cur) < 0) {
+			snapshot_free(&cur);
+			rc = 1;
+			break;
+		}
+		if (!print) {
+			snapshot_free(&prev);
+			prev = cur;
+			continue;
 		}
 		delta_apply(&prev, &cur, &a->cs);
 		buf_reset(&out);
@@ -195,6 +293,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	if (ferror(stdout))
 		rc = 1;
 out:
+	rec_writer_close(w);
 	free(err);
 	free(pshown);
 	sampler_free(s);

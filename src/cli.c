@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/when.h"
 #include "util/i18n.h"
 #include "util/num.h"
 
 enum {
 	OPT_FORMAT = 256, OPT_LIST_COLUMNS, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PLUGIN, OPT_NO_PLUGINS, OPT_CHECK_PLUGIN,
-	OPT_TEXTFILE, OPT_TOP,
+	OPT_TEXTFILE, OPT_TOP, OPT_KEEP, OPT_BEGIN, OPT_END,
 };
 
 static const struct option cli_long[] = {
@@ -25,7 +26,7 @@ static const struct option cli_long[] = {
 	{"cgroup", required_argument, NULL, 'c'},
 	{"threads", no_argument, NULL, 'H'},
 	{"sort", required_argument, NULL, 's'},
-	{"reverse", no_argument, NULL, 'r'},
+	{"reverse", no_argument, NULL, 'R'},
 	{"columns", required_argument, NULL, 'o'},
 	{"list-columns", no_argument, NULL, OPT_LIST_COLUMNS},
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
@@ -33,6 +34,11 @@ static const struct option cli_long[] = {
 	{"plugin", required_argument, NULL, OPT_PLUGIN},
 	{"no-plugins", no_argument, NULL, OPT_NO_PLUGINS},
 	{"check-plugin", required_argument, NULL, OPT_CHECK_PLUGIN},
+	{"record", required_argument, NULL, 'w'},
+	{"keep", required_argument, NULL, OPT_KEEP},
+	{"replay", required_argument, NULL, 'r'},
+	{"begin", required_argument, NULL, OPT_BEGIN},
+	{"end", required_argument, NULL, OPT_END},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -65,7 +71,7 @@ void cli_usage(FILE *f)
 		   "                           contains TEXT (case-insensitive)\n"),
 		N_("  -H, --threads            show every thread under its process\n"),
 		N_("  -s, --sort ID            sort by this column\n"),
-		N_("  -r, --reverse            reverse the sort order\n"),
+		N_("  -R, --reverse            reverse the sort order\n"),
 		N_("  -o, --columns LIST       columns to show (comma-separated ids)\n"),
 		N_("      --list-columns       list every column id, header and description\n"),
 		N_("      --no-color           monochrome display (also: NO_COLOR=1)\n"),
@@ -73,6 +79,13 @@ void cli_usage(FILE *f)
 		N_("      --plugin FILE        load a column plugin (repeatable)\n"),
 		N_("      --no-plugins         do not load plugins from the plugin directories\n"),
 		N_("      --check-plugin FILE  load and validate one plugin, list its columns\n"),
+		N_("  -w, --record PATH        record samples to a file, or to daily files in a\n"
+		   "                           directory (with -b, print them too)\n"),
+		N_("      --keep DAYS          keep the daily files of the last DAYS days\n"),
+		N_("  -r, --replay PATH        print the samples of a recording (with -b)\n"),
+		N_("      --begin TIME         from TIME: HH:MM[:SS], YYYY-MM-DD[ HH:MM[:SS]], or\n"
+		   "                           @SECONDS since the epoch\n"),
+		N_("      --end TIME           replay up to TIME\n"),
 		N_("  -h, --help               show this help\n"),
 		N_("  -V, --version            show the version\n"),
 	};
@@ -97,7 +110,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	optind = 0;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":bn:d:p:u:F:c:Hs:ro:hV", cli_long, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bn:d:p:u:F:c:Hs:Ro:hVw:r:", cli_long, NULL)) != -1) {
 		int64_t n;
 		char *bad = NULL;
 		switch (c) {
@@ -160,7 +173,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 		case 's':
 			o->sort = optarg;
 			break;
-		case 'r':
+		case 'R':
 			o->reverse = true;
 			break;
 		case 'o':
@@ -189,6 +202,26 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 		case OPT_CHECK_PLUGIN:
 			o->check_plugin = optarg;
 			break;
+		case 'w':
+			o->record = optarg;
+			break;
+		case OPT_KEEP:
+			if (!num_parse_int(optarg, 1, 36500, &n))
+				return cli_fail(err, _("bad number of days '%s' (a whole number >= 1)"), optarg);
+			o->keep_days = (int)n;
+			break;
+		case 'r':
+			o->replay = optarg;
+			break;
+		case OPT_BEGIN:
+		case OPT_END: {
+			struct when w;
+			if (!when_parse(optarg, &w))
+				return cli_fail(err, _("bad time '%s' (HH:MM[:SS], YYYY-MM-DD[ HH:MM[:SS]] or @SECONDS)"),
+						optarg);
+			*(c == OPT_BEGIN ? &o->begin : &o->end) = optarg;
+			break;
+		}
 		case 'h':
 			o->help = true;
 			break;
@@ -209,9 +242,17 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 		return cli_fail(err, _("unexpected argument '%s'"), argv[optind]);
 	if (o->top > 0 && !o->textfile && o->format != CLI_FORMAT_OPENMETRICS)
 		return cli_fail(err, "%s", _("--top applies to metrics: use it with --format openmetrics or --textfile"));
+	if (o->record && o->replay)
+		return cli_fail(err, "%s", _("--record and --replay cannot be used together"));
+	if (o->keep_days && !o->record)
+		return cli_fail(err, "%s", _("--keep goes with --record"));
+	if ((o->begin || o->end) && !o->replay)
+		return cli_fail(err, "%s", _("--begin and --end go with --replay"));
+	if (o->replay && !o->batch)
+		return cli_fail(err, "%s", _("--replay needs -b: the recording is printed in batch mode"));
 	/* a text file of counters is for a collector that reads it again and again */
 	if (o->iterations < 0)
-		o->iterations = o->textfile ? INT64_MAX : o->batch ? 1 : 0;
+		o->iterations = o->textfile ? INT64_MAX : o->batch && !o->record && !o->replay ? 1 : 0;
 	return 0;
 }
 

@@ -33,6 +33,10 @@ struct cli_opts {
 	size_t nplugins;
 	bool no_plugins;
 	const char *check_plugin;
+	const char *record;      /* -w PATH: record samples to a file or a directory */
+	int keep_days;           /* --keep DAYS (with a directory); 0: keep all */
+	const char *replay;      /* -r PATH: replay a recording */
+	const char *begin, *end; /* --begin, --end: checked with when_parse */
 };
 
 /* Returns 0, or 2 with a message in err (a usage error). */

@@ -13,6 +13,7 @@
 #include "tui/tui.h"
 #include "plugin/plugin_helper.h"
 #include "plugin/plugin_host.h"
+#include "replay.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
@@ -95,10 +96,15 @@ int main(int argc, char **argv)
 		cli_free(&o);
 		return main_close_stdout(rc);
 	}
+	if (o.replay) {
+		rc = replay_run(&o);
+		cli_free(&o);
+		return main_close_stdout(rc);
+	}
 	struct app a;
 	/* interactive mode collects plugin messages for its status line: they
 	 * must not reach the terminal while curses owns it */
-	bool interactive = !o.batch && !o.list_columns;
+	bool interactive = !o.batch && !o.list_columns && !o.record;
 	struct tui_msgs msgs;
 	tui_msgs_init(&msgs);
 	rc = app_init(&a, &o, interactive ? tui_msgs_add : NULL, &msgs);
@@ -107,7 +113,7 @@ int main(int argc, char **argv)
 	if (rc == 0) {
 		if (o.list_columns)
 			list_columns(&a);
-		else if (o.batch)
+		else if (o.batch || o.record)
 			rc = batch_run(&a, &o);
 		else
 			rc = tui_run(&a, &o, &msgs);

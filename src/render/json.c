@@ -137,6 +137,8 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 		const struct row *row = &rows->v[r];
 		buf_adds(out, r ? ", {" : "{");
 		buf_adds(out, row->is_thread ? "\"kind\": \"thread\"" : "\"kind\": \"process\"");
+		if (row->exited)
+			buf_adds(out, ", \"exited\": true");
 		/* with -o, the identity of each task is still carried */
 		if (sel && colset_index(cs, "pid") >= 0 && !colsel_has(sel, colset_index(cs, "pid")))
 			buf_addf(out, ", \"pid\": %d", row->task->tid);

@@ -32,6 +32,16 @@ static void text_header(struct buf *out, const struct snapshot *s, const struct 
 	   then "N processes", "N threads" shown below */
 	buf_addf(out, _("taskview %s - %s, interval %.2f s, %s (%s), %s; shown: %s, %s"),
 		 TV_VERSION, when, o->interval, procs, running, threads, sprocs, sthreads);
+	if (o->host) {
+		/* TRANSLATORS: after the first line of a replayed sample; %s is a host name */
+		const char *fmt = _("; recorded on %s");
+		const char *at = strstr(fmt, "%s");
+		if (at) {
+			buf_add(out, fmt, (size_t)(at - fmt));
+			text_sanitize(out, o->host, strlen(o->host), 64, o->utf8);
+			buf_adds(out, at + 2);
+		}
+	}
 	buf_addc(out, '\n');
 }
 
@@ -64,6 +74,8 @@ void text_render_sample(struct buf *out, const struct snapshot *s, const struct 
 		const struct row *row = &rows->v[r];
 		bool tree_done = false;
 		size_t line_start = out->len;
+		char mark[64];
+		bool marked = false;
 		for (size_t c = 0; c < sel->n; c++) {
 			const struct column *col = &cs->cols[sel->idx[c]];
 			struct tv_value v = column_value(col, row->task);
@@ -73,6 +85,16 @@ void text_render_sample(struct buf *out, const struct snapshot *s, const struct 
 			    col->align == COL_ALIGN_LEFT && (strcmp(col->id, "command") == 0 || strcmp(col->id, "comm") == 0)) {
 				prefix = format_tree_prefix(row->last_thread, o->utf8);
 				tree_done = true;
+			}
+			/* an ended task is marked where its name is */
+			if (row->exited && !marked && col->type == COL_STRING &&
+			    (strcmp(col->id, "command") == 0 || strcmp(col->id, "comm") == 0)) {
+				if (v.kind == TV_V_UNKNOWN)
+					v = value_str("-");
+				/* TRANSLATORS: before the name of a task that ended (batch replay) */
+				snprintf(mark, sizeof(mark), "%s%s", prefix ? prefix : "", _("(exited) "));
+				prefix = mark;
+				marked = true;
 			}
 			if (c)
 				buf_addc(out, ' ');

@@ -46,30 +46,31 @@ static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const st
 	}
 }
 
-/* A process that ended, as its last thread's exit record tells. */
-static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_exit_rec *rec)
+/* A process that ended, as its last thread's exit record tells; alone: it
+ * never had a second thread, and its own record is the group's. */
+static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_exit_rec *rec, bool alone)
 {
 	struct tv_task *v = realloc(out->gone, (out->ngone + 1) * sizeof(*v));
 	if (!v)
 		return;
 	out->gone = v;
 	struct tv_task *g = &out->gone[out->ngone++];
-	const struct ts_result *last = &rec->m.r, *grp = &rec->m.g;
+	const struct ts_result *last = &rec->m.r, *grp = alone ? &rec->m.r : &rec->m.g;
 	task_init(g);
-	g->tid = g->tgid = rec->m.tgid;
+	g->tid = g->tgid = alone ? rec->m.r.tgid : rec->m.tgid;
 	g->ppid = last->ppid;
 	g->uid = last->uid;
 	g->user = last->uid != TV_UNKNOWN ? users_name(s->users, last->uid) : NULL;
 	g->state = 'X';
 	g->details_read = true;
 	memcpy(g->comm, last->comm, sizeof(last->comm));
-	if (last->etime_us != TV_UNKNOWN && last->pid == rec->m.tgid) {
+	if (last->etime_us != TV_UNKNOWN && last->pid == g->tgid) {
 		double st = (rec->mono + out->boot_offset - (double)last->etime_us / 1e6) * out->hz;
 		g->start_ticks = st > 0 ? (uint64_t)st : 0;
 	}
 	sampler_apply_ts(g, grp, rec->mono);
 	/* a group's switch counts include its exited threads only on some kernels */
-	if (!ts_group_counts_exited(s->ts))
+	if (!alone && !ts_group_counts_exited(s->ts))
 		g->ctxt_vol = g->ctxt_invol = TV_UNKNOWN;
 	if (ts_group_cpu(s->ts) && grp->cpu_ns != TV_UNKNOWN) {
 		g->cpu_ns = grp->cpu_ns;
@@ -109,6 +110,16 @@ static bool attach(struct snapshot *out, const struct ts_exit_rec *rec)
 	return false;
 }
 
+/* Is there a record of tgid's last thread with the group's totals among these? */
+static bool group_record_of(const struct ts_exit_rec *a, size_t na, const struct ts_exit_rec *b, size_t nb,
+			    int32_t tgid)
+{
+	for (size_t i = 0; i < na + nb; i++)
+		if ((i < na ? &a[i] : &b[i - na])->m.tgid == tgid)
+			return true;
+	return false;
+}
+
 void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel)
 {
 	out->exits_watched = s->listen != NULL && s->listen_passes > 0;
@@ -133,9 +144,17 @@ void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter 
 		 * read it if it is in it (then the record is the next one's) */
 		bool group_end = rec->m.tgid > 0;
 		later |= group_end && snapshot_find(out, rec->m.tgid);
-		if (!later && group_end && filter_wants_pid(sel, rec->m.tgid) &&
+		/* a process that never had a second thread: the kernel sends no
+		 * group totals, its own record ends it (a leader that exits before
+		 * its threads leaves its process listed, or a group record) */
+		const struct tv_task *live = snapshot_find(out, rec->m.r.tgid);
+		bool alone = !group_end && rec->m.r.tgid > 0 && rec->m.pid == rec->m.r.tgid &&
+			     (!live || live->nthreads == 1) && !group_record_of(old, nold, recs, n, rec->m.r.tgid);
+		later |= alone && live;
+		int32_t tgid = alone ? rec->m.r.tgid : rec->m.tgid;
+		if (!later && (group_end || alone) && filter_wants_pid(sel, tgid) &&
 		    (!sel || sel->uid == TV_UNKNOWN || rec->m.r.uid == sel->uid))
-			gone_add(s, out, rec);
+			gone_add(s, out, rec, alone);
 		if (!later)
 			continue;
 		if (s->npending == cap) {

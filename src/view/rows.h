@@ -25,6 +25,7 @@ struct row {
 	bool last;            /* the last row under its parent */
 	unsigned depth;       /* 0 for a root, else its parent's + 1 (at most ROW_DEPTH_MAX) */
 	uint32_t rails;       /* bit k: the ancestor at depth k + 1 has rows below: a line at level k */
+	bool exited;          /* a task that ended in the interval (a replay lists them) */
 };
 
 struct rows {

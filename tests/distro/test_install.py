@@ -4,7 +4,9 @@
 Checks, for the configured prefix and directories: the binary, both manual
 pages, a catalog per language in po/LINGUAS (when built with NLS), the plugin
 header, the pkg-config file and the shipped plugins (when built with them),
-and that nothing else is installed and nothing lands outside the prefix.
+the recorder's systemd unit (when this build installs one: systemd.pc found,
+or -Dsystemdunitdir), and that nothing else is installed and nothing lands
+outside the prefix (or the unit's directory, when it was given).
 """
 import json
 import os
@@ -37,6 +39,15 @@ def linguas():
         return [w for line in f for w in line.split("#")[0].split()]
 
 
+def unit_path():
+    """Where this build installs taskview-record.service, or None."""
+    with open(os.path.join(BUILD_DIR, "meson-info", "intro-installed.json")) as f:
+        for dest in json.load(f).values():
+            if dest.endswith("/taskview-record.service"):
+                return dest
+    return None
+
+
 def under(base, path):
     return os.path.join(base, path) if not os.path.isabs(path) else path
 
@@ -63,6 +74,9 @@ def main():
         for lang in linguas():
             expected.add(os.path.join(localedir, lang, "LC_MESSAGES", "taskview.mo"))
     want_plugins = o["plugins"]
+    unit = unit_path()
+    if unit:
+        expected.add(unit)
 
     failures = []
     with tempfile.TemporaryDirectory(prefix="taskview-destdir-") as dest:
@@ -87,6 +101,8 @@ def main():
         for path in sorted(installed - expected - plugins):
             failures.append(f"not expected: {path}")
         allowed = [prefix.rstrip("/") + "/", plugindir.rstrip("/") + "/"]
+        if unit and o["systemdunitdir"] not in ("", "no"):
+            allowed.append(os.path.dirname(unit) + "/")
         for path in sorted(installed):
             if not any(path.startswith(a) for a in allowed):
                 failures.append(f"outside the prefix: {path}")
@@ -107,6 +123,11 @@ def main():
                 failures.append("taskview-plugin.pc has no plugindir variable")
             if dest in text:
                 failures.append("taskview-plugin.pc contains the DESTDIR")
+        if unit and os.path.exists(dest + unit):
+            with open(dest + unit) as f:
+                text = f.read()
+            if f"ExecStart={os.path.join(bindir, 'taskview')} --record /var/log/taskview" not in text:
+                failures.append(f"{unit} does not start the installed taskview: {text}")
         for lang in linguas() if config_flag("TV_ENABLE_NLS") else []:
             mo = dest + os.path.join(localedir, lang, "LC_MESSAGES", "taskview.mo")
             if os.path.exists(mo) and os.path.getsize(mo) < 100:

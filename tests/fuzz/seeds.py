@@ -146,7 +146,47 @@ def taskstats_seeds():
         print(f"taskstats seeds not refreshed: {e}", file=sys.stderr)
 
 
+def zstd_prefix_outputs(chunks):
+    """What `zstd -d` gives for each prefix of a block's chunks: each chunk
+    was flushed, so a prefix decodes to the samples it holds."""
+    import subprocess
+    outs = []
+    for i in range(1, len(chunks) + 1):
+        r = subprocess.run(["zstd", "-d", "-c", "-q"], input=b"".join(chunks[:i]), capture_output=True)
+        outs.append(r.stdout)
+    return outs
+
+
+def record_seeds():
+    """From the recording kept in tests/data: its schema and the first
+    samples of its block, decompressed (with the zstd tool)."""
+    rec = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "recording-v1.tvr")
+    try:
+        data = read(rec)
+        off, schema, chunks = 0, None, []
+        while off + 36 <= len(data):
+            kind, hlen, length = data[off + 4], struct.unpack_from("<H", data, off + 6)[0], \
+                struct.unpack_from("<I", data, off + 8)[0]
+            payload = data[off + hlen: off + hlen + length]
+            if kind == 1 and schema is None:
+                schema = payload
+            elif kind == 2 and len(chunks) < 3:
+                chunks.append(payload)
+            off += hlen + length
+        outs = zstd_prefix_outputs(chunks)
+        samples = [outs[0]] + [outs[i][len(outs[i - 1]):] for i in range(1, len(outs))]
+        if not schema or len(samples) < 3 or not all(samples):
+            raise OSError("no schema or samples")
+        head = struct.pack("<I", len(schema)) + schema
+        put("record", "first_two", head + struct.pack("<I", len(samples[0])) + samples[0] + samples[1])
+        put("record", "whole_only", head + struct.pack("<I", len(samples[0])) + samples[0])
+        put("record", "later_pair", head + struct.pack("<I", len(samples[0])) + samples[0] + samples[2])
+    except (OSError, FileNotFoundError) as e:
+        print(f"record seeds not refreshed: {e}", file=sys.stderr)
+
+
 def main():
+    record_seeds()
     proc_seeds()
     text_seeds()
     settings_seeds()

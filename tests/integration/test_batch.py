@@ -253,7 +253,7 @@ def test_sort_and_reverse():
     docs = run_json("-s", "pid", "-d", "0.2")
     pids = [t["pid"] for t in docs[0]["tasks"]]
     check(pids == sorted(pids), "sorted by pid ascending")
-    docs = run_json("-s", "pid", "-r", "-d", "0.2")
+    docs = run_json("-s", "pid", "-R", "-d", "0.2")
     pids = [t["pid"] for t in docs[0]["tasks"]]
     check(pids == sorted(pids, reverse=True), "reversed")
 

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "model/task.h"
+#include "record/when.h"
 #include "util/buf.h"
 #include "util/num.h"
 
@@ -116,7 +118,7 @@ END_TEST
 
 START_TEST(view_options)
 {
-	struct parsed *p = parse("-H", "-r", "-s", "vm_pte", "-o", "pid,comm", "-F", "Fire", "--no-color",
+	struct parsed *p = parse("-H", "-R", "-s", "vm_pte", "-o", "pid,comm", "-F", "Fire", "--no-color",
 				 "--list-columns", "--no-plugins", "--check-plugin", "x.so", "-h", "-V", NULL);
 	ck_assert_int_eq(p->rc, 0);
 	ck_assert(p->o.threads);
@@ -180,6 +182,65 @@ START_TEST(delay_minimum_accepted)
 	ck_assert_int_eq(p->rc, 0);
 	ck_assert_double_eq(p->o.delay, 2.0);
 	done(p);
+}
+END_TEST
+
+START_TEST(record_and_replay)
+{
+	/* a recording goes on until stopped, printed or not */
+	struct parsed *p = parse("-w", "/tmp/x.tvr", "-H", "-d", "10", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_str_eq(p->o.record, "/tmp/x.tvr");
+	ck_assert_int_eq(p->o.iterations, 0);
+	ck_assert(!p->o.batch);
+	done(p);
+	p = parse("--record=/var/log/taskview", "--keep", "7", "-b", "--format", "json", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.keep_days, 7);
+	ck_assert_int_eq(p->o.iterations, 0);
+	done(p);
+	p = parse("-w", "f", "-b", "-n", "3", NULL);
+	ck_assert_int_eq(p->o.iterations, 3);
+	done(p);
+	/* a replay prints the whole range unless -n says */
+	p = parse("-r", "f.tvr", "-b", "--begin", "03:10", "--end", "2026-11-23 03:20:30", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_str_eq(p->o.replay, "f.tvr");
+	ck_assert_str_eq(p->o.begin, "03:10");
+	ck_assert_str_eq(p->o.end, "2026-11-23 03:20:30");
+	ck_assert_int_eq(p->o.iterations, 0);
+	ck_assert(!p->o.reverse);
+	done(p);
+	p = parse("--replay", "d", "-b", "--begin=2026-11-23T03:10", "--end=@1795000000.5", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	done(p);
+}
+END_TEST
+
+START_TEST(replay_times)
+{
+	struct when w;
+	ck_assert(when_parse("03:12", &w) && w.kind == WHEN_CLOCK && w.hour == 3 && w.min == 12 && w.sec == 0);
+	ck_assert(when_parse("23:59:60", &w) && w.sec == 60);
+	ck_assert(when_parse("2026-11-23", &w) && w.kind == WHEN_DATE && w.mday == 23 && w.hour == 0);
+	ck_assert(when_parse("2026-11-23 03:12:07", &w) && w.hour == 3 && w.sec == 7);
+	ck_assert(when_parse("2026-11-23T03:12", &w) && w.min == 12);
+	ck_assert(when_parse("@0", &w) && w.kind == WHEN_EPOCH && w.epoch == 0);
+	static const char *const bad[] = {"3:12", "03:12:7", "24:00", "03:60", "+3:12", " 03:12", "03:12 ",
+					  "2026-13-01", "2026-11-32", "26-11-23", "2026-11-23 3:12", "2026-11-23_03:12",
+					  "@", "@-5", "@x", "", "now", "03-12"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(!when_parse(bad[i], &w), "accepted '%s'", bad[i]);
+	/* a clock time is the first one at or after the start */
+	setenv("TZ", "UTC", 1);
+	tzset();
+	ck_assert(when_parse("03:00", &w));
+	ck_assert_double_eq(when_resolve(&w, 1795420800.0 /* 2026-11-23 08:00 UTC */), 1795420800.0 + 19 * 3600);
+	ck_assert_double_eq(when_resolve(&w, 1795420800.0 - 5 * 3600), 1795420800.0 - 5 * 3600);
+	ck_assert(when_parse("2026-11-23 08:00", &w));
+	ck_assert_double_eq(when_resolve(&w, 0), 1795420800.0);
+	unsetenv("TZ");
+	tzset();
 }
 END_TEST
 
@@ -293,6 +354,18 @@ START_TEST(metrics_options)
 }
 END_TEST
 
+START_TEST(error_record_replay)
+{
+	expect_error(parse("-w", "a", "-r", "b", "-b", NULL), "--record and --replay");
+	expect_error(parse("--keep", "3", NULL), "--keep goes with --record");
+	expect_error(parse("-w", "d", "--keep", "0", NULL), "bad number of days '0'");
+	expect_error(parse("-r", "f", NULL), "--replay needs -b");
+	expect_error(parse("-b", "--begin", "03:00", NULL), "go with --replay");
+	expect_error(parse("-r", "f", "-b", "--end", "25:00", NULL), "bad time '25:00'");
+	expect_error(parse("-w", NULL), "'-w'");
+}
+END_TEST
+
 START_TEST(parse_twice)
 {
 	/* a failed parse leaves no state behind for the next one */
@@ -386,6 +459,8 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, user_by_name_or_uid);
 	tcase_add_test(tc, delay_minimum_accepted);
 	tcase_add_test(tc, metrics_options);
+	tcase_add_test(tc, record_and_replay);
+	tcase_add_test(tc, replay_times);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
@@ -398,6 +473,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, error_unknown_format);
 	tcase_add_test(tc, error_metrics_options);
 	tcase_add_test(tc, error_stray_argument);
+	tcase_add_test(tc, error_record_replay);
 	tcase_add_test(tc, parse_twice);
 	suite_add_tcase(s, tc);
 

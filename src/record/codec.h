@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One sample to bytes and back (pure, over buffers). Each record is written
+ * against a base: the same task in the previous sample, so unchanged values
+ * cost nothing and counters cost their change. A sample without a base is
+ * written whole (the first of a compressed block).
+ */
+#ifndef TV_RECORD_CODEC_H
+#define TV_RECORD_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record/sample.h"
+#include "record/schema.h"
+#include "record/strings.h"
+#include "util/buf.h"
+
+/* Appends cur. base: the previous sample written in this block, or NULL.
+ * Returns -1 when the tasks are out of order (or memory ran out). */
+int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct rec_sample *cur,
+		      const struct rec_sample *base);
+
+/* Decodes the n bytes at p against base (NULL for a block's first sample).
+ * Returns 0, or -1 when the bytes are damaged (out is then empty). Strings
+ * shared between samples go to st. */
+int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
+		      struct rec_strings *st, struct rec_sample *out);
+
+/* Seconds to whole nanoseconds (the time in frame headers). */
+int64_t rec_sec_to_ns(double t);
+/* Rounds every time of s to the microsecond, as a replay of it will have
+ * them: a recorder calls it before deriving anything from s. */
+void rec_round_times(struct snapshot *s);
+
+#endif

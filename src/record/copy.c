@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "record/copy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int task_copy(struct tv_task *d, const struct tv_task *s, size_t npv);
+
+static int list_copy(struct tv_task **dv, size_t *dn, const struct tv_task *sv, size_t sn, size_t npv)
+{
+	*dv = NULL;
+	*dn = 0;
+	if (!sn)
+		return 0;
+	if (!(*dv = calloc(sn, sizeof(**dv))))
+		return -1;
+	for (size_t i = 0; i < sn; i++) {
+		task_init(&(*dv)[i]);
+		(*dn)++;
+		if (task_copy(&(*dv)[i], &sv[i], npv) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int task_copy(struct tv_task *d, const struct tv_task *s, size_t npv)
+{
+	*d = *s;
+	d->cmdline = NULL;
+	d->peaks = NULL;
+	d->pvals = NULL;
+	d->threads = d->exited = NULL;
+	d->nthreads_read = d->nexited = 0;
+	if (s->cmdline && !(d->cmdline = strdup(s->cmdline)))
+		return -1;
+	if (s->peaks && (d->peaks = malloc(sizeof(*d->peaks))))
+		*d->peaks = *s->peaks;
+	if (s->pvals && npv) {
+		if (!(d->pvals = calloc(npv, sizeof(*d->pvals))))
+			return -1;
+		for (size_t i = 0; i < npv; i++) {
+			d->pvals[i] = s->pvals[i];
+			d->pvals[i].s = NULL;
+			if (s->pvals[i].s && !(d->pvals[i].s = strdup(s->pvals[i].s)))
+				return -1;
+		}
+	}
+	if (list_copy(&d->threads, &d->nthreads_read, s->threads, s->nthreads_read, npv) < 0)
+		return -1;
+	return list_copy(&d->exited, &d->nexited, s->exited, s->nexited, npv);
+}
+
+int rec_sample_copy(struct rec_sample *dst, const struct rec_sample *src)
+{
+	*dst = *src;
+	struct snapshot *d = &dst->s;
+	d->procs = d->gone = NULL;
+	d->nprocs = d->ngone = 0;
+	d->rejects = NULL;
+	d->nrejects = 0;
+	if (list_copy(&d->procs, &d->nprocs, src->s.procs, src->s.nprocs, src->s.npvals) < 0 ||
+	    list_copy(&d->gone, &d->ngone, src->s.gone, src->s.ngone, 0) < 0) {
+		snapshot_free(d);
+		return -1;
+	}
+	return 0;
+}
+
+/* Appends a copy of t to the list v (n items). */
+static int list_append(struct tv_task **v, size_t *n, const struct tv_task *t, size_t npv)
+{
+	struct tv_task *nv = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!nv)
+		return -1;
+	*v = nv;
+	task_init(&nv[*n]);
+	(*n)++;
+	return task_copy(&nv[*n - 1], t, npv);
+}
+
+/* The index of tid in v, or n. */
+static size_t find_tid(const struct tv_task *v, size_t n, int32_t tid)
+{
+	size_t i = 0;
+	while (i < n && v[i].tid != tid)
+		i++;
+	return i;
+}
+
+/* Puts a copy of t into the list: over the item with its id, else at the end. */
+static int list_put(struct tv_task **v, size_t *n, const struct tv_task *t, size_t npv)
+{
+	size_t i = find_tid(*v, *n, t->tid);
+	if (i == *n)
+		return list_append(v, n, t, npv);
+	task_clear(&(*v)[i], npv);
+	return task_copy(&(*v)[i], t, npv);
+}
+
+int rec_ended_collect(struct rec_sample *acc, const struct rec_sample *mid)
+{
+	struct snapshot *a = &acc->s;
+	const struct snapshot *m = &mid->s;
+	const uint32_t rate_bits = TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_INVOL_RATE);
+	size_t npv = a->npvals == m->npvals ? a->npvals : 0;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct tv_task *mp = &m->procs[i];
+		if (!mp->nexited && !(mp->partial & rate_bits))
+			continue;
+		size_t k = 0;
+		while (k < a->nprocs && (a->procs[k].tgid != mp->tgid || a->procs[k].start_ticks != mp->start_ticks))
+			k++;
+		if (k == a->nprocs) {
+			struct tv_task *v = realloc(a->procs, (a->nprocs + 1) * sizeof(*v));
+			if (!v)
+				return -1;
+			a->procs = v;
+			task_init(&v[k]);
+			v[k].tid = v[k].tgid = mp->tgid;
+			v[k].start_ticks = mp->start_ticks;
+			a->nprocs++;
+		}
+		struct tv_task *p = &a->procs[k];
+		p->partial |= mp->partial & rate_bits;
+		for (size_t j = 0; j < mp->nexited; j++)
+			if (list_put(&p->exited, &p->nexited, &mp->exited[j], npv) < 0)
+				return -1;
+	}
+	for (size_t i = 0; i < m->ngone; i++)
+		if (list_put(&a->gone, &a->ngone, &m->gone[i], 0) < 0)
+			return -1;
+	a->nexits_seen += m->nexits_seen;
+	a->exits_lost += m->exits_lost;
+	a->exits_watched = a->exits_watched && m->exits_watched;
+	return 0;
+}
+
+int rec_merge_ended(struct rec_sample *cur, const struct rec_sample *mid)
+{
+	struct snapshot *c = &cur->s;
+	const struct snapshot *m = &mid->s;
+	const uint32_t rate_bits = TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_INVOL_RATE);
+	/* plugin values only when both have the same slots (one reader's samples do) */
+	size_t npv = c->npvals == m->npvals ? c->npvals : 0;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct tv_task *mp = &m->procs[i];
+		struct tv_task *p = (struct tv_task *)snapshot_find(c, mp->tgid);
+		if (!p || p->start_ticks != mp->start_ticks)
+			continue; /* it ended too: its threads went with it */
+		p->partial |= mp->partial & rate_bits;
+		for (size_t j = 0; j < mp->nexited; j++) {
+			const struct tv_task *e = &mp->exited[j];
+			if (find_tid(p->exited, p->nexited, e->tid) == p->nexited && list_append(&p->exited, &p->nexited, e, npv) < 0)
+				return -1;
+		}
+	}
+	for (size_t i = 0; i < m->ngone; i++)
+		if (find_tid(c->gone, c->ngone, m->gone[i].tid) == c->ngone && list_append(&c->gone, &c->ngone, &m->gone[i], 0) < 0)
+			return -1;
+	c->nexits_seen += m->nexits_seen;
+	c->exits_lost += m->exits_lost;
+	c->exits_watched = c->exits_watched && m->exits_watched;
+	return 0;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Frame headers and the tables of recorded fields. */
+#include "record/format.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "model/task.h"
+#include "record/bytes.h"
+#include "record/crc32c.h"
+#include "record/sample.h"
+
+/*
+ * Header: magic[4] type flags hlen:u16 len:u32 crc:u32 seq:u64 wall_ns:i64,
+ * then CRC-32C of everything before it. A longer header (a later version)
+ * keeps these fields and its checksum in its last four bytes.
+ */
+void rec_frame_pack(uint8_t *out, const struct rec_frame *f)
+{
+	memcpy(out, REC_MAGIC, 4);
+	out[4] = f->type;
+	out[5] = f->flags;
+	out[6] = REC_HDR_LEN & 0xff;
+	out[7] = REC_HDR_LEN >> 8;
+	le32_to(out + 8, f->len);
+	le32_to(out + 12, f->crc);
+	le64_to(out + 16, f->seq);
+	le64_to(out + 24, (uint64_t)f->wall_ns);
+	le32_to(out + 32, crc32c(0, out, 32));
+}
+
+int rec_frame_unpack(const uint8_t *p, size_t n, struct rec_frame *f)
+{
+	if (n < REC_HDR_LEN || memcmp(p, REC_MAGIC, 4) != 0)
+		return -1;
+	unsigned hlen = (unsigned)p[6] | (unsigned)p[7] << 8;
+	if (hlen < REC_HDR_LEN || hlen > REC_HDR_MAX || hlen > n)
+		return -1;
+	if (crc32c(0, p, hlen - 4) != le32_at(p + hlen - 4))
+		return -1;
+	f->type = p[4];
+	f->flags = p[5];
+	f->hlen = (uint16_t)hlen;
+	f->len = le32_at(p + 8);
+	f->crc = le32_at(p + 12);
+	f->seq = le64_at(p + 16);
+	f->wall_ns = (int64_t)le64_at(p + 24);
+	return f->len <= REC_PAYLOAD_MAX ? 0 : -1;
+}
+
+#define T(name, kind, ctype, member) {name, kind, ctype, offsetof(struct tv_task, member), NULL, false}
+#define D(cls, member) \
+	T("delay." cls ".count", REC_K_INT, REC_C_I64, member.count), \
+	T("delay." cls ".total_ns", REC_K_INT, REC_C_I64, member.total_ns)
+
+/* In the order they are written: a time's base comes before it. */
+static const struct rec_field task_fields[] = {
+	T("tgid", REC_K_INT, REC_C_I32, tgid),
+	T("ppid", REC_K_INT, REC_C_I32, ppid),
+	T("nice", REC_K_INT, REC_C_I32U, nice),
+	T("prio", REC_K_INT, REC_C_I32U, prio),
+	T("partial", REC_K_INT, REC_C_U32, partial),
+	T("state", REC_K_INT, REC_C_CHAR, state),
+	T("is_thread", REC_K_INT, REC_C_BOOL, is_thread),
+	T("details_read", REC_K_INT, REC_C_BOOL, details_read),
+	T("cpu_fine", REC_K_INT, REC_C_BOOL, cpu_fine),
+	T("threads_complete", REC_K_INT, REC_C_BOOL, threads_complete),
+	T("threads_are_rows", REC_K_INT, REC_C_BOOL, threads_are_rows),
+	T("live_sums", REC_K_INT, REC_C_BOOL, live_sums),
+	T("start_ticks", REC_K_INT, REC_C_START, start_ticks),
+	T("uid", REC_K_INT, REC_C_I64, uid),
+	T("user", REC_K_STR, REC_C_INTERN, user),
+	T("cpu_ns", REC_K_INT, REC_C_I64, cpu_ns),
+	T("nthreads", REC_K_INT, REC_C_I64, nthreads),
+	T("vm_size", REC_K_INT, REC_C_I64, vm_size),
+	T("vm_rss", REC_K_INT, REC_C_I64, vm_rss),
+	T("vm_pte", REC_K_INT, REC_C_I64, vm_pte),
+	T("vm_swap", REC_K_INT, REC_C_I64, vm_swap),
+	T("vm_stk", REC_K_INT, REC_C_I64, vm_stk),
+	T("vm_hwm", REC_K_INT, REC_C_I64, vm_hwm),
+	T("ctxt_vol", REC_K_INT, REC_C_I64, ctxt_vol),
+	T("ctxt_invol", REC_K_INT, REC_C_I64, ctxt_invol),
+	D("cpu", delay[TV_DELAY_CPU]),
+	D("io", delay[TV_DELAY_IO]),
+	D("swapin", delay[TV_DELAY_SWAPIN]),
+	D("reclaim", delay[TV_DELAY_RECLAIM]),
+	D("thrashing", delay[TV_DELAY_THRASHING]),
+	D("compact", delay[TV_DELAY_COMPACT]),
+	D("wpcopy", delay[TV_DELAY_WPCOPY]),
+	D("irq", delay[TV_DELAY_IRQ]),
+	/* the stat read of the next task follows this one's closely, and so do
+	 * taskstats replies (several share a time); a thread's files are read
+	 * at once; a reply carries switches and delays together */
+	T("t_cpu", REC_K_TIME, REC_C_TIME, t_cpu),
+	{"t_ctxt", REC_K_TIME, REC_C_TIME, offsetof(struct tv_task, t_ctxt), "t_cpu", false},
+	{"t_delay", REC_K_TIME, REC_C_TIME, offsetof(struct tv_task, t_delay), "t_ctxt", true},
+	T("comm", REC_K_STR, REC_C_CARR, comm),
+	T("cmdline", REC_K_STR, REC_C_CSTR, cmdline),
+	/* how many thread and exited-thread records follow a process's */
+	T("threads", REC_K_INT, REC_C_SIZE, nthreads_read),
+	T("exited", REC_K_INT, REC_C_SIZE, nexited),
+};
+
+#define S(name, kind, ctype, member) {name, kind, ctype, offsetof(struct rec_sample, member), NULL, false}
+
+static const struct rec_field sample_fields[] = {
+	S("mono", REC_K_TIME, REC_C_TIME, s.mono),
+	S("wall", REC_K_TIME, REC_C_TIME, s.wall),
+	S("boot_offset", REC_K_DBL, REC_C_DBL, s.boot_offset),
+	S("boot_ticks", REC_K_DBL, REC_C_DBL, s.boot_ticks),
+	S("hz", REC_K_DBL, REC_C_DBL, s.hz),
+	S("sys_procs", REC_K_INT, REC_C_SIZE, s.sys_procs),
+	S("sys_threads", REC_K_INT, REC_C_SIZE, s.sys_threads),
+	S("sys_running", REC_K_INT, REC_C_SIZE, s.sys_running),
+	S("exits_seen", REC_K_INT, REC_C_SIZE, s.nexits_seen),
+	S("exits_lost", REC_K_INT, REC_C_U64, s.exits_lost),
+	S("exits_watched", REC_K_INT, REC_C_BOOL, s.exits_watched),
+	S("exits_why", REC_K_STR, REC_C_INTERN, s.exits_why),
+	S("self.cpu_ms", REC_K_DBL, REC_C_DBL, s.self.cpu_ms),
+	S("self.rss_kib", REC_K_INT, REC_C_I64, s.self.rss_kib),
+	S("self.opens", REC_K_INT, REC_C_U64, s.self.opens),
+	S("self.reads", REC_K_INT, REC_C_U64, s.self.reads),
+	S("self.queries", REC_K_INT, REC_C_U64, s.self.queries),
+	S("self.kept_fds", REC_K_INT, REC_C_SIZE, s.self.kept_fds),
+	S("delayacct.state", REC_K_STR, REC_C_INTERN, delay_state),
+	S("delayacct.message", REC_K_STR, REC_C_INTERN, delay_message),
+	/* how many process records follow, then how many ended processes */
+	S("procs", REC_K_INT, REC_C_SIZE, s.nprocs),
+	S("gone", REC_K_INT, REC_C_SIZE, s.ngone),
+};
+
+const struct rec_field *rec_sample_fields(size_t *n)
+{
+	*n = sizeof(sample_fields) / sizeof(sample_fields[0]);
+	return sample_fields;
+}
+
+const struct rec_field *rec_task_fields(size_t *n)
+{
+	*n = sizeof(task_fields) / sizeof(task_fields[0]);
+	return task_fields;
+}

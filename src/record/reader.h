@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reads a recording: a file, or a directory of daily files. Opening indexes
+ * every sample by time from the frame headers, without decompressing; a
+ * sample is decoded when asked for, from the start of its block. Damage is
+ * skipped: each damaged stretch is reported once, through warn, with how
+ * many samples it took and when they were.
+ *
+ * For a replay front (batch, or an interactive screen):
+ *   r = rec_reader_open(path, warn, ctx, &err);
+ *   rec_reader_info(r, &info);              host, time range, interval
+ *   rec_reader_columns(r, &cs);             the recorded plugin columns
+ *   i = rec_reader_find(r, wall);           jump to a time
+ *   rec_reader_pair(r, i, k, &prev, &cur);  sample i and the one k before it
+ *   delta_apply(&prev.s, &cur.s, &cs); rec_exited_rates(&prev.s, &cur.s, &cs);
+ * Step with i +/- k; rec_reader_pair fails (-1) where a pair crosses lost
+ * samples or a restart of the recorder (rec_reader_pairable says so first).
+ */
+#ifndef TV_RECORD_READER_H
+#define TV_RECORD_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/column.h"
+#include "record/sample.h"
+
+struct rec_reader;
+
+/* msg: one translated line, without "taskview: " and newline. */
+typedef void (*rec_warn_fn)(void *ctx, const char *msg);
+
+/* NULL with *err (malloc'd) when path is not a readable recording. */
+struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx, char **err);
+void rec_reader_close(struct rec_reader *r);
+
+struct rec_info {
+	const char *host, *kernel, *version; /* as the first run recorded them; NULL when unknown */
+	const char *filter;     /* the selection recorded (-p, -u, -F as given), or NULL */
+	double interval;        /* seconds asked for, of the first run */
+	bool threads;           /* recorded with -H */
+	size_t nsamples;        /* in the index */
+	size_t nruns;           /* times the recorder started */
+	double first, last;     /* wall time of the first and last sample; 0 when none */
+};
+void rec_reader_info(const struct rec_reader *r, struct rec_info *info);
+
+size_t rec_reader_count(const struct rec_reader *r);
+/* Unix time of sample i (from its header). */
+double rec_reader_wall(const struct rec_reader *r, size_t i);
+/* The first sample at or after wall; rec_reader_count() when none. */
+size_t rec_reader_find(const struct rec_reader *r, double wall);
+/* Can sample i be shown with the one k before it (same run, nothing lost
+ * in between as far as the index knows)? */
+bool rec_reader_pairable(const struct rec_reader *r, size_t i, unsigned k);
+
+/* Sample i, owned by the caller (rec_sample_free). Returns -1 when it is lost. */
+int rec_reader_get(struct rec_reader *r, size_t i, struct rec_sample *out);
+/*
+ * prev = sample i - k, cur = sample i with what the k - 1 samples between
+ * them recorded of ended tasks (exited threads, ended processes) merged in:
+ * ready for delta_apply(&prev->s, &cur->s, cs). Both owned by the caller.
+ * Returns -1 when i < k, the pair crosses a break, or a sample is lost.
+ */
+int rec_reader_pair(struct rec_reader *r, size_t i, unsigned k, struct rec_sample *prev, struct rec_sample *cur);
+
+/* Appends the plugin columns of the recording to cs (their strings belong to
+ * the reader: cs must not outlive it). Returns 0 or -1. */
+int rec_reader_columns(struct rec_reader *r, struct colset *cs);
+
+#endif

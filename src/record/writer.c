@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "record/writer.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "record/codec.h"
+#include "record/crc32c.h"
+#include "record/format.h"
+#include "record/schema.h"
+#include "record/zstream.h"
+#include "util/i18n.h"
+
+#define ZSTD_LEVEL 3
+
+struct rec_writer {
+	char *path;
+	bool is_dir;
+	int keep_days;
+	int fd;
+	long day;                 /* of the open daily file */
+	char *file;               /* the file open now */
+	struct rec_schema schema;
+	struct rec_layout layout;
+	struct zs_out *z;
+	struct rec_sample base;   /* the previous sample, as a reader decodes it */
+	bool have_base;
+	unsigned in_block;        /* samples in the current block; 0: the next starts one */
+	uint64_t block_raw;
+	uint64_t seq;
+	struct buf raw, frame;
+	struct rec_strings *strings;
+};
+
+/* A message naming path, and with e the error (fmt then has two %s). */
+static char *err_path(const char *fmt, const char *path, int e)
+{
+	char tmp[1024];
+	if (e)
+		snprintf(tmp, sizeof(tmp), fmt, path, strerror(e));
+	else
+		snprintf(tmp, sizeof(tmp), fmt, path);
+	return strdup(tmp);
+}
+
+static long day_of(int year, int mon, int mday)
+{
+	struct tm tm = {.tm_year = year - 1900, .tm_mon = mon - 1, .tm_mday = mday, .tm_hour = 12};
+	return (long)(timegm(&tm) / 86400);
+}
+
+static long local_day(double wall)
+{
+	time_t t = (time_t)floor(wall);
+	struct tm tm;
+	if (!localtime_r(&t, &tm))
+		return 0;
+	return day_of(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+}
+
+bool rec_daily_name(const char *name, long *day)
+{
+	int y, m, d, n = 0;
+	size_t pl = strlen(REC_FILE_PREFIX);
+	if (strncmp(name, REC_FILE_PREFIX, pl) != 0)
+		return false;
+	if (sscanf(name + pl, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 || n != 10 ||
+	    strcmp(name + pl + 10, REC_FILE_SUFFIX) != 0 || m < 1 || m > 12 || d < 1 || d > 31)
+		return false;
+	*day = day_of(y, m, d);
+	return true;
+}
+
+/* Removes the daily files older than keep_days days before today. */
+static void keep_recent(struct rec_writer *w, long today)
+{
+	if (!w->is_dir || w->keep_days <= 0)
+		return;
+	DIR *d = opendir(w->path);
+	if (!d)
+		return;
+	int dfd = dirfd(d);
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		long day;
+		if (rec_daily_name(de->d_name, &day) && day <= today - w->keep_days)
+			(void)unlinkat(dfd, de->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* Writes all of len bytes; -1 with errno. */
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_frame(struct rec_writer *w, uint8_t type, uint8_t flags, int64_t wall_ns, const struct buf *payload)
+{
+	struct rec_frame f = {
+		.type = type,
+		.flags = flags,
+		.len = (uint32_t)payload->len,
+		.crc = crc32c(0, payload->data, payload->len),
+		.seq = w->seq,
+		.wall_ns = wall_ns,
+	};
+	uint8_t hdr[REC_HDR_LEN];
+	rec_frame_pack(hdr, &f);
+	/* one write: a frame is either whole in the file or the tail a crash cut */
+	buf_reset(&w->frame);
+	buf_add(&w->frame, hdr, sizeof(hdr));
+	buf_add(&w->frame, payload->data, payload->len);
+	if (w->frame.oom) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return write_all(w->fd, w->frame.data, w->frame.len);
+}
+
+static int open_file(struct rec_writer *w, const char *file, double wall, char **err)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (w->is_dir ? O_NOFOLLOW : 0), 0640);
+	if (fd < 0) {
+		*err = err_path(_("cannot write the recording %s: %s"), file, errno);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+		close(fd);
+		if (e == EWOULDBLOCK)
+			*err = err_path(_("%s: another taskview is recording to it"), file, 0);
+		else
+			*err = err_path(_("cannot lock the recording %s: %s"), file, e);
+		return -1;
+	}
+	struct stat sb;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		*err = err_path(_("cannot write the recording %s: %s"), file, EINVAL);
+		return -1;
+	}
+	w->fd = fd;
+	free(w->file);
+	w->file = strdup(file);
+	/* each file describes its run: it can be read alone */
+	struct buf b;
+	buf_init(&b);
+	rec_schema_encode(&b, &w->schema);
+	int rc = write_frame(w, REC_FRAME_SCHEMA, 0, rec_sec_to_ns(wall), &b);
+	buf_free(&b);
+	if (rc < 0) {
+		*err = err_path(_("cannot write the recording %s: %s"), file, errno);
+		return -1;
+	}
+	w->in_block = 0;
+	return 0;
+}
+
+static void close_file(struct rec_writer *w)
+{
+	if (w->fd < 0)
+		return;
+	(void)fdatasync(w->fd);
+	close(w->fd);
+	w->fd = -1;
+}
+
+/* The file for a sample at wall: the same, or the day's in a directory. */
+static int file_for(struct rec_writer *w, double wall, char **err)
+{
+	if (!w->is_dir) {
+		if (w->fd >= 0)
+			return 0;
+		return open_file(w, w->path, wall, err);
+	}
+	long day = local_day(wall);
+	if (w->fd >= 0 && day == w->day)
+		return 0;
+	close_file(w);
+	time_t t = (time_t)floor(wall);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	char name[64];
+	strftime(name, sizeof(name), REC_FILE_PREFIX "%Y-%m-%d" REC_FILE_SUFFIX, &tm);
+	size_t l = strlen(w->path) + strlen(name) + 2;
+	char *file = malloc(l);
+	if (!file) {
+		*err = strdup(_("out of memory"));
+		return -1;
+	}
+	snprintf(file, l, "%s/%s", w->path, name);
+	int rc = open_file(w, file, wall, err);
+	free(file);
+	if (rc == 0) {
+		w->day = day;
+		keep_recent(w, day);
+	}
+	return rc;
+}
+
+static void set_props(struct rec_writer *w, const struct rec_writer_opts *o)
+{
+	struct utsname u;
+	char tmp[64];
+	uint64_t run = 0;
+	if (getrandom(&run, sizeof(run), GRND_NONBLOCK) != (ssize_t)sizeof(run))
+		run = (uint64_t)time(NULL) << 20 ^ (uint64_t)getpid();
+	rec_schema_set(&w->schema, "taskview", TV_VERSION);
+	if (uname(&u) == 0) {
+		rec_schema_set(&w->schema, "host", u.nodename);
+		rec_schema_set(&w->schema, "kernel", u.release);
+		rec_schema_set(&w->schema, "machine", u.machine);
+	}
+	snprintf(tmp, sizeof(tmp), "%016" PRIx64, run);
+	rec_schema_set(&w->schema, "run", tmp);
+	snprintf(tmp, sizeof(tmp), "%.17g", o->interval);
+	rec_schema_set(&w->schema, "interval", tmp);
+	rec_schema_set(&w->schema, "threads", o->threads ? "1" : "0");
+	if (o->filter && *o->filter)
+		rec_schema_set(&w->schema, "filter", o->filter);
+}
+
+struct rec_writer *rec_writer_open(const struct rec_writer_opts *o, char **err)
+{
+	*err = NULL;
+	if (!zs_available()) {
+		*err = strdup(_("recording needs taskview built with libzstd"));
+		return NULL;
+	}
+	struct rec_writer *w = calloc(1, sizeof(*w));
+	if (!w) {
+		*err = strdup(_("out of memory"));
+		return NULL;
+	}
+	w->fd = -1;
+	buf_init(&w->raw);
+	buf_init(&w->frame);
+	w->path = strdup(o->path);
+	w->keep_days = o->keep_days;
+	struct stat sb;
+	w->is_dir = stat(o->path, &sb) == 0 && S_ISDIR(sb.st_mode);
+	if (o->keep_days > 0 && !w->is_dir) {
+		*err = err_path(_("--keep needs a directory to record to, and %s is not one"), o->path, 0);
+		goto fail;
+	}
+	w->z = zs_out_new(ZSTD_LEVEL);
+	w->strings = rec_strings_new();
+	char *berr = NULL;
+	if (!w->path || !w->z || !w->strings || rec_schema_build(&w->schema, o->cs) < 0) {
+		*err = strdup(_("out of memory"));
+		goto fail;
+	}
+	/* the values go to the slots the sampler fills */
+	size_t nslots = 0;
+	for (size_t i = 0; i < w->schema.ncols; i++)
+		if (w->schema.cols[i].slot + 1 > nslots)
+			nslots = w->schema.cols[i].slot + 1;
+	const char **ids = calloc(nslots ? nslots : 1, sizeof(*ids));
+	for (size_t i = 0; ids && i < nslots; i++)
+		ids[i] = "";
+	for (size_t i = 0; ids && i < w->schema.ncols; i++)
+		ids[w->schema.cols[i].slot] = w->schema.cols[i].id;
+	int brc = ids ? rec_layout_bind(&w->layout, &w->schema, ids, nslots, &berr) : -1;
+	free(ids);
+	free(berr);
+	if (brc < 0) {
+		*err = strdup(_("out of memory"));
+		goto fail;
+	}
+	set_props(w, o);
+	/* fail now, not at the first sample, when the place cannot be written */
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (file_for(w, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9, err) < 0)
+		goto fail;
+	return w;
+fail:
+	rec_writer_close(w);
+	return NULL;
+}
+
+int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **err)
+{
+	*err = NULL;
+	if (file_for(w, s->s.wall, err) < 0)
+		return -1;
+	if (w->in_block >= REC_BLOCK_SAMPLES || w->block_raw >= REC_BLOCK_BYTES) {
+		/* a block ends: what it holds survives a power loss from now on */
+		(void)fdatasync(w->fd);
+		w->in_block = 0;
+	}
+	bool start = w->in_block == 0 || !w->have_base;
+	buf_reset(&w->raw);
+	if (rec_encode_sample(&w->raw, &w->layout, s, start ? NULL : &w->base) < 0) {
+		*err = strdup(_("cannot record a sample: tasks out of order, or out of memory"));
+		return -1;
+	}
+	/* the next sample is written against this one as a reader will see it */
+	struct rec_sample seen;
+	if (rec_decode_sample((const uint8_t *)w->raw.data, w->raw.len, &w->layout, start ? NULL : &w->base,
+			      w->strings, &seen) < 0) {
+		*err = strdup(_("cannot record a sample: it does not read back"));
+		return -1;
+	}
+	if (start)
+		zs_out_restart(w->z);
+	struct buf chunk;
+	buf_init(&chunk);
+	int rc = zs_out_chunk(w->z, w->raw.data, w->raw.len, &chunk);
+	if (rc == 0)
+		rc = write_frame(w, REC_FRAME_SAMPLE, start ? REC_FLAG_BLOCK_START : 0, rec_sec_to_ns(s->s.wall), &chunk);
+	int e = errno;
+	buf_free(&chunk);
+	if (w->have_base)
+		rec_sample_free(&w->base);
+	w->base = seen;
+	w->have_base = true;
+	if (rc < 0) {
+		/* the stream now holds what the file lacks: start afresh */
+		w->in_block = 0;
+		*err = err_path(_("cannot write the recording %s: %s"), w->file ? w->file : w->path, e);
+		return -1;
+	}
+	w->in_block = start ? 1 : w->in_block + 1;
+	w->block_raw = (start ? 0 : w->block_raw) + w->raw.len;
+	w->seq++;
+	return 0;
+}
+
+void rec_writer_close(struct rec_writer *w)
+{
+	if (!w)
+		return;
+	close_file(w);
+	if (w->have_base)
+		rec_sample_free(&w->base);
+	rec_layout_free(&w->layout);
+	rec_schema_free(&w->schema);
+	zs_out_free(w->z);
+	rec_strings_free(w->strings);
+	buf_free(&w->raw);
+	buf_free(&w->frame);
+	free(w->file);
+	free(w->path);
+	free(w);
+}

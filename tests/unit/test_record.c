@@ -1,0 +1,1042 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Recording format: checksums, varints, frame headers; samples to bytes and
+ * back (real snapshots of this machine and hand-made edge cases), damaged
+ * bytes never crash the decoder; the schema, newer versions and fields this
+ * build does not know; files and daily directories written and read back,
+ * with damage skipped and reported with what it cost.
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/column.h"
+#include "model/delta.h"
+#include "record/bytes.h"
+#include "record/codec.h"
+#include "record/copy.h"
+#include "record/crc32c.h"
+#include "record/format.h"
+#include "record/reader.h"
+#include "record/schema.h"
+#include "record/writer.h"
+#include "sample/sampler.h"
+#include "sample/taskstats.h"
+#include "util/clock.h"
+
+/* ---- helpers ---- */
+
+static void layout_for(struct rec_schema *s, struct rec_layout *l, const struct colset *cs)
+{
+	ck_assert_int_eq(rec_schema_build(s, cs), 0);
+	const char *ids[16];
+	ck_assert_uint_le(s->ncols, 16);
+	for (size_t i = 0; i < s->ncols; i++)
+		ids[i] = s->cols[i].id;
+	char *err = NULL;
+	ck_assert_int_eq(rec_layout_bind(l, s, ids, s->ncols, &err), 0);
+}
+
+static void same_str(const char *a, const char *b, const char *what)
+{
+	ck_assert_msg((a == NULL) == (b == NULL), "%s: %s vs %s", what, a ? a : "NULL", b ? b : "NULL");
+	if (a)
+		ck_assert_msg(strcmp(a, b) == 0, "%s: '%s' vs '%s'", what, a, b);
+}
+
+/* Bit-equal doubles (NaN equals NaN). */
+static void same_dbl(double a, double b, const char *what)
+{
+	ck_assert_msg(memcmp(&a, &b, sizeof(a)) == 0, "%s: %.17g vs %.17g", what, a, b);
+}
+
+static void same_task(const struct tv_task *a, const struct tv_task *b, size_t npv);
+
+static void same_list(const struct tv_task *a, size_t na, const struct tv_task *b, size_t nb, size_t npv)
+{
+	ck_assert_uint_eq(na, nb);
+	for (size_t i = 0; i < na; i++)
+		same_task(&a[i], &b[i], npv);
+}
+
+static void same_task(const struct tv_task *a, const struct tv_task *b, size_t npv)
+{
+	ck_assert_int_eq(a->tid, b->tid);
+	ck_assert_int_eq(a->tgid, b->tgid);
+	ck_assert_int_eq(a->tid, b->tid);
+	ck_assert_int_eq(a->ppid, b->ppid);
+	ck_assert_int_eq(a->nice, b->nice);
+	ck_assert_int_eq(a->prio, b->prio);
+	ck_assert_uint_eq(a->partial, b->partial);
+	ck_assert_int_eq(a->state, b->state);
+	ck_assert_int_eq(a->is_thread, b->is_thread);
+	ck_assert_int_eq(a->details_read, b->details_read);
+	ck_assert_int_eq(a->cpu_fine, b->cpu_fine);
+	ck_assert_int_eq(a->threads_complete, b->threads_complete);
+	ck_assert_int_eq(a->threads_are_rows, b->threads_are_rows);
+	ck_assert_int_eq(a->live_sums, b->live_sums);
+	ck_assert_uint_eq(a->start_ticks, b->start_ticks);
+	ck_assert_int_eq(a->uid, b->uid);
+	same_str(a->user, b->user, "user");
+	ck_assert_int_eq(a->cpu_ns, b->cpu_ns);
+	ck_assert_int_eq(a->nthreads, b->nthreads);
+	ck_assert_int_eq(a->vm_size, b->vm_size);
+	ck_assert_int_eq(a->vm_rss, b->vm_rss);
+	ck_assert_int_eq(a->vm_pte, b->vm_pte);
+	ck_assert_int_eq(a->vm_swap, b->vm_swap);
+	ck_assert_int_eq(a->vm_stk, b->vm_stk);
+	ck_assert_int_eq(a->vm_hwm, b->vm_hwm);
+	ck_assert_int_eq(a->ctxt_vol, b->ctxt_vol);
+	ck_assert_int_eq(a->ctxt_invol, b->ctxt_invol);
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		ck_assert_int_eq(a->delay[c].count, b->delay[c].count);
+		ck_assert_int_eq(a->delay[c].total_ns, b->delay[c].total_ns);
+	}
+	same_dbl(a->t_cpu, b->t_cpu, "t_cpu");
+	same_dbl(a->t_ctxt, b->t_ctxt, "t_ctxt");
+	same_dbl(a->t_delay, b->t_delay, "t_delay");
+	same_str(a->cmdline, b->cmdline, "cmdline");
+	ck_assert_str_eq(a->comm, b->comm);
+	for (size_t i = 0; i < npv; i++) {
+		const struct tv_pvalue *x = a->pvals ? &a->pvals[i] : NULL, *y = b->pvals ? &b->pvals[i] : NULL;
+		bool kx = x && x->known, ky = y && y->known;
+		ck_assert_int_eq(kx, ky);
+		if (kx && x->s)
+			same_str(x->s, y->s, "plugin string");
+	}
+	same_list(a->threads, a->nthreads_read, b->threads, b->nthreads_read, npv);
+	same_list(a->exited, a->nexited, b->exited, b->nexited, npv);
+}
+
+static void same_sample(const struct rec_sample *a, const struct rec_sample *b)
+{
+	same_dbl(a->s.mono, b->s.mono, "mono");
+	same_dbl(a->s.wall, b->s.wall, "wall");
+	same_dbl(a->s.boot_ticks, b->s.boot_ticks, "boot_ticks");
+	same_dbl(a->s.boot_offset, b->s.boot_offset, "boot_offset");
+	same_dbl(a->s.hz, b->s.hz, "hz");
+	ck_assert_uint_eq(a->s.sys_procs, b->s.sys_procs);
+	ck_assert_uint_eq(a->s.sys_threads, b->s.sys_threads);
+	ck_assert_uint_eq(a->s.sys_running, b->s.sys_running);
+	ck_assert_uint_eq(a->s.nexits_seen, b->s.nexits_seen);
+	ck_assert_uint_eq(a->s.exits_lost, b->s.exits_lost);
+	ck_assert_int_eq(a->s.exits_watched, b->s.exits_watched);
+	same_str(a->s.exits_why, b->s.exits_why, "exits_why");
+	same_dbl(a->s.self.cpu_ms, b->s.self.cpu_ms, "self.cpu_ms");
+	ck_assert_int_eq(a->s.self.rss_kib, b->s.self.rss_kib);
+	ck_assert_uint_eq(a->s.self.opens, b->s.self.opens);
+	ck_assert_uint_eq(a->s.self.reads, b->s.self.reads);
+	ck_assert_uint_eq(a->s.self.queries, b->s.self.queries);
+	ck_assert_uint_eq(a->s.self.kept_fds, b->s.self.kept_fds);
+	same_str(a->delay_state, b->delay_state, "delayacct.state");
+	same_str(a->delay_message, b->delay_message, "delayacct.message");
+	same_list(a->s.procs, a->s.nprocs, b->s.procs, b->s.nprocs, a->s.npvals);
+	same_list(a->s.gone, a->s.ngone, b->s.gone, b->s.ngone, 0);
+}
+
+/* A real sample of this machine: every process, threads read for all. */
+static void take_real(struct sampler *sm, struct rec_sample *out)
+{
+	struct sample_opts so = {
+		.needs = NEED_STAT | NEED_STATUS | NEED_CMDLINE | NEED_CTXT | NEED_DELAY | NEED_USER | NEED_TSTAT,
+		.all_threads = true,
+		.details_all = true,
+		.cmdline_wait = 0.5,
+	};
+	char *err = NULL;
+	memset(out, 0, sizeof(*out));
+	ck_assert_int_eq(sampler_take(sm, &so, &out->s, &err), 0);
+	/* what a recorder does first: times to the nanosecond */
+	rec_round_times(&out->s);
+	out->delay_state = "on";
+	out->delay_message = NULL;
+}
+
+static size_t encode(struct buf *b, const struct rec_layout *l, const struct rec_sample *cur,
+		     const struct rec_sample *base)
+{
+	buf_reset(b);
+	ck_assert_int_eq(rec_encode_sample(b, l, cur, base), 0);
+	return b->len;
+}
+
+/* ---- bytes ---- */
+
+START_TEST(crc_known_value)
+{
+	ck_assert_uint_eq(crc32c(0, "123456789", 9), 0xe3069283u);
+	ck_assert_uint_eq(crc32c(0, "", 0), 0);
+	/* in pieces, the same */
+	ck_assert_uint_eq(crc32c(crc32c(0, "1234", 4), "56789", 5), 0xe3069283u);
+}
+END_TEST
+
+START_TEST(varints)
+{
+	static const uint64_t v[] = {0, 1, 127, 128, 16383, 16384, UINT32_MAX, (uint64_t)INT64_MAX, UINT64_MAX};
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		put_varint(&b, v[i]);
+	struct rcur c = rcur_make(b.data, b.len);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		ck_assert_uint_eq(get_varint(&c), v[i]);
+	ck_assert(!c.bad);
+	ck_assert_uint_eq(rcur_left(&c), 0);
+	(void)get_varint(&c);
+	ck_assert(c.bad); /* past the end */
+	/* eleven bytes, or a tenth byte above 1, are not a varint */
+	static const uint8_t long1[11] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
+	static const uint8_t long2[10] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
+	c = rcur_make(long1, sizeof(long1));
+	(void)get_varint(&c);
+	ck_assert(c.bad);
+	c = rcur_make(long2, sizeof(long2));
+	(void)get_varint(&c);
+	ck_assert(c.bad);
+	static const int64_t s[] = {0, -1, 1, -64, 63, INT64_MIN, INT64_MAX};
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		ck_assert_int_eq(unzigzag(zigzag(s[i])), s[i]);
+	ck_assert_uint_eq(zigzag(-1), 1);
+	ck_assert_uint_eq(zigzag(1), 2);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(frame_header)
+{
+	struct rec_frame f = {REC_FRAME_SAMPLE, REC_FLAG_BLOCK_START, 0, 1234, 0xdeadbeef, 77, 1795420800123456789LL};
+	uint8_t h[REC_HDR_LEN], g[REC_HDR_LEN];
+	rec_frame_pack(h, &f);
+	struct rec_frame back;
+	ck_assert_int_eq(rec_frame_unpack(h, sizeof(h), &back), 0);
+	ck_assert_uint_eq(back.type, REC_FRAME_SAMPLE);
+	ck_assert_uint_eq(back.flags, REC_FLAG_BLOCK_START);
+	ck_assert_uint_eq(back.hlen, REC_HDR_LEN);
+	ck_assert_uint_eq(back.len, 1234);
+	ck_assert_uint_eq(back.crc, 0xdeadbeef);
+	ck_assert_uint_eq(back.seq, 77);
+	ck_assert_int_eq(back.wall_ns, 1795420800123456789LL);
+	ck_assert_int_eq(rec_frame_unpack(h, sizeof(h) - 1, &back), -1);
+	/* every single flipped bit is noticed */
+	for (size_t i = 0; i < sizeof(h) * 8; i++) {
+		memcpy(g, h, sizeof(h));
+		g[i / 8] ^= (uint8_t)(1u << (i % 8));
+		ck_assert_msg(rec_frame_unpack(g, sizeof(g), &back) < 0, "bit %zu", i);
+	}
+}
+END_TEST
+
+/* ---- samples to bytes and back ---- */
+
+START_TEST(real_samples_round_trip)
+{
+	struct colset cs;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	struct rec_schema sc;
+	struct rec_layout l;
+	layout_for(&sc, &l, &cs);
+	char *err = NULL;
+	struct sampler *sm = sampler_new(&err);
+	ck_assert_ptr_nonnull(sm);
+	struct ts_client *ts = ts_open();
+	sampler_set_taskstats(sm, ts);
+	struct rec_sample a, b, da, db;
+	take_real(sm, &a);
+	struct timespec pause = {0, 200000000};
+	nanosleep(&pause, NULL);
+	take_real(sm, &b);
+	ck_assert_uint_gt(a.s.nprocs, 5);
+	struct rec_strings *st = rec_strings_new();
+	struct buf bytes;
+	buf_init(&bytes);
+	size_t whole = encode(&bytes, &l, &a, NULL);
+	ck_assert_int_eq(rec_decode_sample((uint8_t *)bytes.data, bytes.len, &l, NULL, st, &da), 0);
+	same_sample(&a, &da);
+	/* against the previous sample: the same values, in a fraction of the bytes */
+	size_t delta = encode(&bytes, &l, &b, &da);
+	ck_assert_int_eq(rec_decode_sample((uint8_t *)bytes.data, bytes.len, &l, &da, st, &db), 0);
+	same_sample(&b, &db);
+	size_t tasks = 0;
+	for (size_t i = 0; i < b.s.nprocs; i++)
+		tasks += 1 + b.s.procs[i].nthreads_read;
+	fprintf(stderr, "note: %zu processes, %zu tasks: %zu bytes whole, %zu against the previous sample\n",
+		b.s.nprocs, tasks, whole, delta);
+	ck_assert_uint_lt(delta * 2, whole);
+	/* rates derived from the decoded pair are the live pair's */
+	delta_apply(&a.s, &b.s, &cs);
+	delta_apply(&da.s, &db.s, &cs);
+	for (size_t i = 0; i < b.s.nprocs; i++) {
+		same_dbl(b.s.procs[i].cpu_pct, db.s.procs[i].cpu_pct, "cpu_pct");
+		same_dbl(b.s.procs[i].ctxt_vol_rate, db.s.procs[i].ctxt_vol_rate, "ctxt_vol_rate");
+		for (int c = 0; c < TV_DELAY_NCLASS; c++)
+			ck_assert(memcmp(&b.s.procs[i].delay_pct[c], &db.s.procs[i].delay_pct[c], sizeof(float)) == 0);
+	}
+	buf_free(&bytes);
+	rec_sample_free(&da);
+	rec_sample_free(&db);
+	snapshot_free(&a.s);
+	snapshot_free(&b.s);
+	rec_strings_free(st);
+	sampler_free(sm);
+	if (ts)
+		ts_close(ts);
+	rec_layout_free(&l);
+	rec_schema_free(&sc);
+	colset_free(&cs);
+}
+END_TEST
+
+/* A hand-made task: every kind of value, unknowns included. */
+static void odd_task(struct tv_task *t, int32_t tid, int32_t tgid, int variant, size_t npv)
+{
+	task_init(t);
+	t->tid = tid;
+	t->tgid = tgid;
+	t->is_thread = tid != tgid;
+	t->ppid = variant ? 1 : INT32_MAX;
+	t->nice = variant % 2 ? -20 : TV_UNKNOWN32;
+	t->prio = variant % 3 ? 139 : TV_UNKNOWN32;
+	t->partial = variant ? TV_PART_BIT(TV_PART_CTXT_VOL) | TV_PART_BIT(TV_PART_DELAY + TV_DELAY_IRQ) : 0;
+	t->state = variant % 2 ? 'D' : (char)0xff;
+	t->start_ticks = variant % 4 ? (uint64_t)variant * 1000003u : TV_START_UNKNOWN;
+	t->uid = variant % 5 ? 4294967294LL : TV_UNKNOWN;
+	t->user = variant % 5 ? "nobody" : NULL;
+	t->cpu_ns = variant == 3 ? INT64_MAX : variant == 4 ? 0 : (int64_t)variant * 123456789;
+	t->cpu_fine = variant & 1;
+	t->nthreads = variant;
+	t->vm_size = variant == 2 ? TV_UNKNOWN : 1LL << 40;
+	t->vm_rss = -5; /* never read like this, but a value is a value */
+	t->ctxt_vol = variant == 5 ? TV_UNKNOWN : INT64_MAX - variant;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		t->delay[c] = (struct tv_delay){variant + c, (int64_t)(variant + c) * 999999937};
+	t->t_cpu = variant == 1 ? 0 : 5000.123456789 + variant;
+	t->t_ctxt = variant == 2 ? 0 : t->t_cpu + 0.000001;
+	t->t_delay = t->t_ctxt;
+	if (variant == 2)
+		t->comm[0] = '\0';
+	else
+		snprintf(t->comm, sizeof(t->comm), "w%d\x1b]0;x\x07", variant);
+	if (variant == 6)
+		memset(t->comm, 'k', TV_COMM_MAX - 1);
+	if (variant % 3) {
+		t->cmdline = malloc(300);
+		for (int i = 0; i < 299; i++)
+			t->cmdline[i] = (char)(1 + (i * 7 + variant) % 255);
+		t->cmdline[299] = '\0';
+	}
+	if (npv) {
+		t->pvals = calloc(npv, sizeof(*t->pvals));
+		t->pvals[0] = (struct tv_pvalue){variant != 1, variant * 1000LL, NAN, NULL};
+		if (npv > 1)
+			t->pvals[1] = (struct tv_pvalue){variant % 2, 0, variant * 0.5, NULL};
+		if (npv > 2 && variant % 3)
+			t->pvals[2] = (struct tv_pvalue){true, 0, NAN, strdup(variant == 4 ? "" : "io\nwait")};
+	}
+}
+
+/* Three plugin columns of the three kinds (the colset borrows these). */
+static const struct column plugin_cols[] = {
+	{.id = "t.count", .header = "CNT", .desc = "a counter", .type = COL_INT, .width = 6, .counter = true},
+	{.id = "t.ratio", .header = "R", .desc = "a float", .type = COL_PERCENT, .width = 5},
+	{.id = "t.name", .header = "N", .desc = "text", .type = COL_STRING, .width = 8, .align = COL_ALIGN_LEFT},
+};
+
+static void plugin_colset(struct colset *cs)
+{
+	ck_assert_int_eq(colset_init(cs), 0);
+	for (int i = 0; i < 3; i++) {
+		struct column c = plugin_cols[i];
+		c.arg = i;
+		ck_assert_int_ge(colset_add(cs, &c), 0);
+	}
+}
+
+static void odd_sample(struct rec_sample *rs, int seed)
+{
+	memset(rs, 0, sizeof(*rs));
+	struct snapshot *s = &rs->s;
+	s->mono = 5000.5 + seed;
+	s->wall = 1795420800.25 + seed;
+	s->boot_offset = 12.000000321;
+	s->hz = 100;
+	s->boot_ticks = (s->mono + s->boot_offset) * s->hz;
+	s->sys_procs = 3;
+	s->npvals = 3;
+	s->self.cpu_ms = seed ? 1.5 : NAN;
+	s->self.rss_kib = TV_UNKNOWN;
+	s->exits_why = seed ? NULL : "no \"permission\"";
+	rs->delay_state = "no-permission";
+	rs->delay_message = seed ? "taskstats needs CAP_NET_ADMIN" : NULL;
+	s->nprocs = 4;
+	s->procs = calloc(4, sizeof(*s->procs));
+	int32_t ids[4] = {1, 2 + seed % 1000, 40000, INT32_MAX};
+	for (int i = 0; i < 4; i++)
+		odd_task(&s->procs[i], ids[i], ids[i], (i + seed) % 7, 3);
+	struct tv_task *p = &s->procs[2];
+	p->nthreads_read = 3;
+	p->threads = calloc(3, sizeof(*p->threads));
+	for (int j = 0; j < 3; j++)
+		odd_task(&p->threads[j], 40001 + j * (seed + 1), 40000, j + seed, 3);
+	p->nexited = 2;
+	p->exited = calloc(2, sizeof(*p->exited));
+	odd_task(&p->exited[0], 50000, 40000, 5, 3);
+	odd_task(&p->exited[1], 40001, 40000, 1, 3); /* an id listed alive in the previous sample */
+	s->ngone = 2;
+	s->gone = calloc(2, sizeof(*s->gone));
+	odd_task(&s->gone[0], 9, 9, 3, 0);
+	odd_task(&s->gone[1], 2, 2, 6, 0);
+	rec_round_times(s);
+}
+
+START_TEST(edge_values_round_trip)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	struct rec_schema sc;
+	struct rec_layout l;
+	layout_for(&sc, &l, &cs);
+	ck_assert_uint_eq(l.npvals, 3);
+	struct rec_strings *st = rec_strings_new();
+	struct buf b;
+	buf_init(&b);
+	struct rec_sample s[3], d[3];
+	for (int i = 0; i < 3; i++) {
+		odd_sample(&s[i], i);
+		encode(&b, &l, &s[i], i ? &d[i - 1] : NULL);
+		ck_assert_int_eq(rec_decode_sample((uint8_t *)b.data, b.len, &l, i ? &d[i - 1] : NULL, st, &d[i]), 0);
+		same_sample(&s[i], &d[i]);
+		/* plugin values of each kind */
+		const struct tv_pvalue *pv = d[i].s.procs[1].pvals;
+		ck_assert_ptr_nonnull(pv);
+		ck_assert_int_eq(pv[0].known, s[i].s.procs[1].pvals[0].known);
+		if (pv[0].known)
+			ck_assert_int_eq(pv[0].i, s[i].s.procs[1].pvals[0].i);
+		same_dbl(pv[1].known ? pv[1].f : 0, s[i].s.procs[1].pvals[1].known ? s[i].s.procs[1].pvals[1].f : 0, "pv f");
+	}
+	for (int i = 0; i < 3; i++) {
+		snapshot_free(&s[i].s);
+		rec_sample_free(&d[i]);
+	}
+	buf_free(&b);
+	rec_strings_free(st);
+	rec_layout_free(&l);
+	rec_schema_free(&sc);
+	colset_free(&cs);
+}
+END_TEST
+
+START_TEST(out_of_order_refused)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	struct rec_schema sc;
+	struct rec_layout l;
+	layout_for(&sc, &l, &cs);
+	struct rec_sample s;
+	odd_sample(&s, 0);
+	int32_t t = s.s.procs[0].tgid;
+	s.s.procs[0].tgid = s.s.procs[1].tgid;
+	s.s.procs[1].tgid = t;
+	struct buf b;
+	buf_init(&b);
+	ck_assert_int_eq(rec_encode_sample(&b, &l, &s, NULL), -1);
+	s.s.procs[1].tgid = s.s.procs[0].tgid; /* a duplicate */
+	buf_reset(&b);
+	ck_assert_int_eq(rec_encode_sample(&b, &l, &s, NULL), -1);
+	buf_free(&b);
+	snapshot_free(&s.s);
+	rec_layout_free(&l);
+	rec_schema_free(&sc);
+	colset_free(&cs);
+}
+END_TEST
+
+/* What a decoder promises whatever it is given: sorted, unique ids. */
+static void check_invariants(const struct rec_sample *d)
+{
+	for (size_t i = 1; i < d->s.nprocs; i++)
+		ck_assert_int_lt(d->s.procs[i - 1].tgid, d->s.procs[i].tgid);
+	for (size_t i = 0; i < d->s.nprocs; i++) {
+		const struct tv_task *p = &d->s.procs[i];
+		ck_assert_int_eq(p->tid, p->tgid);
+		for (size_t j = 1; j < p->nthreads_read; j++)
+			ck_assert_int_lt(p->threads[j - 1].tid, p->threads[j].tid);
+		ck_assert(strlen(p->comm) < TV_COMM_MAX);
+	}
+}
+
+START_TEST(damaged_bytes_never_crash)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	struct rec_schema sc;
+	struct rec_layout l;
+	layout_for(&sc, &l, &cs);
+	struct rec_strings *st = rec_strings_new();
+	struct rec_sample s0, s1, d0, d;
+	odd_sample(&s0, 0);
+	odd_sample(&s1, 1);
+	struct buf b;
+	buf_init(&b);
+	encode(&b, &l, &s0, NULL);
+	ck_assert_int_eq(rec_decode_sample((uint8_t *)b.data, b.len, &l, NULL, st, &d0), 0);
+	encode(&b, &l, &s1, &d0);
+	uint8_t *copy = malloc(b.len);
+	/* every cut is refused */
+	for (size_t n = 0; n < b.len; n++)
+		ck_assert_msg(rec_decode_sample((uint8_t *)b.data, n, &l, &d0, st, &d) == -1, "cut at %zu", n);
+	/* every byte changed, in a few ways: refused, or read as something sane */
+	size_t accepted = 0;
+	for (size_t i = 0; i < b.len; i++) {
+		static const uint8_t x[] = {0x01, 0x80, 0xff, 0x7f};
+		for (size_t k = 0; k < sizeof(x); k++) {
+			memcpy(copy, b.data, b.len);
+			copy[i] ^= x[k];
+			for (int with_base = 0; with_base < 2; with_base++) {
+				if (rec_decode_sample(copy, b.len, &l, with_base ? &d0 : NULL, st, &d) == 0) {
+					check_invariants(&d);
+					rec_sample_free(&d);
+					accepted++;
+				}
+			}
+		}
+	}
+	/* pseudo-random garbage of every length up to 600 */
+	uint32_t seed = 12345;
+	for (size_t n = 0; n < 600; n++) {
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			copy[i % b.len] = (uint8_t)(seed >> 16);
+		}
+		if (rec_decode_sample(copy, n < b.len ? n : b.len, &l, &d0, st, &d) == 0) {
+			check_invariants(&d);
+			rec_sample_free(&d);
+		}
+	}
+	fprintf(stderr, "note: %zu of %zu damaged samples still decoded (changed values)\n", accepted, b.len * 8);
+	free(copy);
+	buf_free(&b);
+	rec_sample_free(&d0);
+	snapshot_free(&s0.s);
+	snapshot_free(&s1.s);
+	rec_strings_free(st);
+	rec_layout_free(&l);
+	rec_schema_free(&sc);
+	colset_free(&cs);
+}
+END_TEST
+
+/* ---- the schema ---- */
+
+START_TEST(schema_round_trip)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	struct rec_schema a, b;
+	ck_assert_int_eq(rec_schema_build(&a, &cs), 0);
+	rec_schema_set(&a, "host", "h\x1b[31m");
+	struct buf bytes;
+	buf_init(&bytes);
+	rec_schema_encode(&bytes, &a);
+	char *err = NULL;
+	ck_assert_int_eq(rec_schema_decode((uint8_t *)bytes.data, bytes.len, &b, &err), 0);
+	ck_assert_str_eq(rec_schema_prop(&b, "host"), "h\x1b[31m");
+	ck_assert_uint_eq(a.ntf, b.ntf);
+	ck_assert_uint_eq(a.nsf, b.nsf);
+	for (size_t i = 0; i < a.ntf; i++) {
+		ck_assert_str_eq(a.tf[i].name, b.tf[i].name);
+		ck_assert_uint_eq(a.tf[i].kind, b.tf[i].kind);
+		ck_assert_uint_eq(a.tf[i].base, b.tf[i].base);
+	}
+	ck_assert_uint_eq(b.ncols, 3);
+	ck_assert_str_eq(b.cols[2].id, "t.name");
+	ck_assert_int_eq(b.cols[2].type, COL_STRING);
+	ck_assert_int_eq(b.cols[2].align, COL_ALIGN_LEFT);
+	ck_assert(b.cols[0].counter);
+	ck_assert_int_eq(b.cols[1].type, COL_PERCENT);
+	/* every cut is refused */
+	for (size_t n = 0; n < bytes.len; n++) {
+		struct rec_schema c;
+		ck_assert_int_eq(rec_schema_decode((uint8_t *)bytes.data, n, &c, &err), -1);
+		free(err);
+	}
+	/* a writer that says it needs a newer reader is refused, by name */
+	a.min_reader = REC_READS + 1;
+	a.format = REC_READS + 1;
+	buf_reset(&bytes);
+	rec_schema_encode(&bytes, &a);
+	struct rec_schema c;
+	ck_assert_int_eq(rec_schema_decode((uint8_t *)bytes.data, bytes.len, &c, &err), -1);
+	ck_assert_msg(strstr(err, "newer taskview") != NULL, "%s", err);
+	free(err);
+	buf_free(&bytes);
+	rec_schema_free(&a);
+	rec_schema_free(&b);
+	colset_free(&cs);
+}
+END_TEST
+
+/* A later version adds fields of every kind, among the known ones, and
+ * writes them: this version reads the rest and skips them. */
+START_TEST(unknown_fields_skipped)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	struct rec_schema later;
+	ck_assert_int_eq(rec_schema_build(&later, &cs), 0);
+	later.format = REC_FORMAT + 1;
+	static const struct {
+		size_t at;
+		const char *name;
+		uint8_t kind;
+		uint32_t base;
+	} add[] = {{0, "future.int", REC_K_INT, 0}, {5, "future.str", REC_K_STR, 0}, {10, "future.dbl", REC_K_DBL, 0},
+		   {20, "future.time", REC_K_TIME, 0}};
+	for (size_t k = 0; k < 4; k++) {
+		struct rec_fdesc *v = realloc(later.tf, (later.ntf + 1) * sizeof(*v));
+		ck_assert_ptr_nonnull(v);
+		later.tf = v;
+		memmove(&v[add[k].at + 1], &v[add[k].at], (later.ntf - add[k].at) * sizeof(*v));
+		later.ntf++;
+		v[add[k].at] = (struct rec_fdesc){strdup(add[k].name), add[k].kind, add[k].base};
+		for (size_t i = add[k].at + 1; i < later.ntf; i++)
+			if (v[i].base >> 1 > add[k].at)
+				v[i].base += 2; /* (1 + index) << 1 */
+	}
+	const char *ids[3] = {"t.count", "t.ratio", "t.name"};
+	char *err = NULL;
+	struct rec_layout w, r;
+	ck_assert_int_eq(rec_layout_bind(&r, &later, ids, 3, &err), 0);
+	ck_assert_int_eq(rec_layout_bind(&w, &later, ids, 3, &err), 0);
+	/* the later writer fills its new fields (here: from fields it also has) */
+	size_t nt;
+	const struct rec_field *known = rec_task_fields(&nt);
+	for (size_t i = 0; i < w.ntb; i++) {
+		if (w.tb[i].ctype != REC_C_SKIP)
+			continue;
+		const char *from = w.tb[i].kind == REC_K_INT ? "vm_stk" : w.tb[i].kind == REC_K_STR ? "cmdline" :
+				   w.tb[i].kind == REC_K_TIME ? "t_cpu" : NULL;
+		if (!from) {
+			w.tb[i].ctype = REC_C_PV_F; /* a double: the float plugin value */
+			w.tb[i].off = 1;
+			continue;
+		}
+		for (size_t j = 0; j < nt; j++)
+			if (strcmp(known[j].name, from) == 0) {
+				w.tb[i].ctype = known[j].ctype;
+				w.tb[i].off = known[j].off;
+			}
+	}
+	struct rec_strings *st = rec_strings_new();
+	struct buf b;
+	buf_init(&b);
+	struct rec_sample s[2], d[2];
+	size_t plain = 0;
+	for (int i = 0; i < 2; i++) {
+		odd_sample(&s[i], i);
+		ck_assert_int_eq(rec_encode_sample(&b, &w, &s[i], i ? &d[0] : NULL), 0);
+		ck_assert_int_eq(rec_decode_sample((uint8_t *)b.data, b.len, &r, i ? &d[0] : NULL, st, &d[i]), 0);
+		same_sample(&s[i], &d[i]);
+		plain = b.len;
+		buf_reset(&b);
+	}
+	ck_assert_uint_gt(plain, 0);
+	for (int i = 0; i < 2; i++) {
+		snapshot_free(&s[i].s);
+		rec_sample_free(&d[i]);
+	}
+	buf_free(&b);
+	rec_strings_free(st);
+	rec_layout_free(&w);
+	rec_layout_free(&r);
+	rec_schema_free(&later);
+	colset_free(&cs);
+}
+END_TEST
+
+/* ---- files ---- */
+
+struct warnings {
+	char text[8192];
+	int n;
+};
+
+static void collect(void *ctx, const char *msg)
+{
+	struct warnings *w = ctx;
+	size_t l = strlen(w->text);
+	snprintf(w->text + l, sizeof(w->text) - l, "%s\n", msg);
+	w->n++;
+}
+
+static char *tmp_dir(void)
+{
+	char tmpl[] = "/tmp/tv-record-test.XXXXXX";
+	char *d = mkdtemp(tmpl);
+	ck_assert_ptr_nonnull(d);
+	return strdup(d);
+}
+
+static void rm_tree(const char *dir)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Writes n samples (odd_sample(first .. first + n - 1), each with one exit record seen). */
+static void write_series(const char *path, int first, int n, const struct colset *cs, int keep)
+{
+	struct rec_writer_opts o = {.path = path, .interval = 1.0, .cs = cs, .keep_days = keep, .filter = "-u 0"};
+	char *err = NULL;
+	struct rec_writer *w = rec_writer_open(&o, &err);
+	ck_assert_msg(w != NULL, "%s", err ? err : "");
+	for (int i = first; i < first + n; i++) {
+		struct rec_sample s;
+		odd_sample(&s, i);
+		s.s.nexits_seen = 1;
+		ck_assert_int_eq(rec_writer_append(w, &s, &err), 0);
+		snapshot_free(&s.s);
+	}
+	rec_writer_close(w);
+}
+
+/* The offset of the header of sample k (counting sample frames from 0). */
+static long frame_offset(const char *path, int k)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	long off = 0;
+	int seen = 0;
+	uint8_t h[REC_HDR_LEN];
+	while (fseek(f, off, SEEK_SET) == 0 && fread(h, 1, sizeof(h), f) == sizeof(h)) {
+		struct rec_frame fr;
+		ck_assert_int_eq(rec_frame_unpack(h, sizeof(h), &fr), 0);
+		if (fr.type == REC_FRAME_SAMPLE && seen++ == k)
+			break;
+		off += fr.hlen + (long)fr.len;
+	}
+	fclose(f);
+	return off;
+}
+
+static void flip_byte(const char *path, long off)
+{
+	int fd = open(path, O_RDWR);
+	uint8_t c;
+	ck_assert_int_eq(pread(fd, &c, 1, off), 1);
+	c ^= 0x5a;
+	ck_assert_int_eq(pwrite(fd, &c, 1, off), 1);
+	close(fd);
+}
+
+static struct rec_reader *open_rec(const char *path, struct warnings *w)
+{
+	memset(w, 0, sizeof(*w));
+	char *err = NULL;
+	struct rec_reader *r = rec_reader_open(path, collect, w, &err);
+	ck_assert_msg(r != NULL, "%s", err ? err : "");
+	return r;
+}
+
+START_TEST(file_written_and_read)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	char *dir = tmp_dir();
+	char path[512];
+	snprintf(path, sizeof(path), "%s/r.tvr", dir);
+	write_series(path, 0, 130, &cs, 0);
+	struct warnings w;
+	struct rec_reader *r = open_rec(path, &w);
+	ck_assert_int_eq(w.n, 0);
+	struct rec_info info;
+	rec_reader_info(r, &info);
+	ck_assert_uint_eq(info.nsamples, 130);
+	ck_assert_uint_eq(info.nruns, 1);
+	ck_assert_double_eq(info.interval, 1.0);
+	ck_assert_str_eq(info.filter, "-u 0");
+	ck_assert_ptr_nonnull(info.host);
+	ck_assert_double_eq_tol(info.first, 1795420800.25, 1e-6);
+	ck_assert_double_eq_tol(info.last, 1795420800.25 + 129, 1e-6);
+	/* jumps: the first sample at or after a time */
+	ck_assert_uint_eq(rec_reader_find(r, 1795420800.25 + 64.5), 65);
+	ck_assert_uint_eq(rec_reader_find(r, 0), 0);
+	ck_assert_uint_eq(rec_reader_find(r, 2e9), 130);
+	/* every sample as written, in any order (blocks of 60) */
+	static const size_t order[] = {129, 0, 61, 60, 59, 1, 128, 119, 120};
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		struct rec_sample got, want;
+		ck_assert_int_eq(rec_reader_get(r, order[k], &got), 0);
+		odd_sample(&want, (int)order[k]);
+		want.s.nexits_seen = 1;
+		same_sample(&want, &got);
+		rec_sample_free(&got);
+		snapshot_free(&want.s);
+	}
+	/* pairs: k = 5 collects what the samples between recorded of ended tasks */
+	ck_assert(!rec_reader_pairable(r, 0, 1));
+	ck_assert(rec_reader_pairable(r, 60, 1));
+	struct rec_sample prev, cur;
+	ck_assert_int_eq(rec_reader_pair(r, 100, 5, &prev, &cur), 0);
+	same_dbl(cur.s.mono - prev.s.mono, 5.0, "interval");
+	ck_assert_uint_eq(cur.s.nexits_seen, 5);
+	ck_assert_uint_eq(cur.s.ngone, 2); /* the same two every time: listed once */
+	const struct tv_task *p = snapshot_find(&cur.s, 40000);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->nexited, 2);
+	rec_sample_free(&prev);
+	rec_sample_free(&cur);
+	ck_assert_int_eq(rec_reader_pair(r, 3, 5, &prev, &cur), -1);
+	/* the plugin columns come back as columns */
+	struct colset rcs;
+	ck_assert_int_eq(colset_init(&rcs), 0);
+	ck_assert_int_eq(rec_reader_columns(r, &rcs), 0);
+	ck_assert_uint_eq(rcs.n, rcs.nbuiltin + 3);
+	const struct column *c = colset_find(&rcs, "t.count");
+	ck_assert_ptr_nonnull(c);
+	ck_assert(c->counter);
+	ck_assert_str_eq(colset_find(&rcs, "t.name")->header, "N");
+	colset_free(&rcs);
+	rec_reader_close(r);
+	rm_tree(dir);
+	free(dir);
+	colset_free(&cs);
+}
+END_TEST
+
+START_TEST(damage_skipped_and_counted)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	char *dir = tmp_dir();
+	char path[512];
+	snprintf(path, sizeof(path), "%s/r.tvr", dir);
+	write_series(path, 0, 130, &cs, 0);
+	/* a byte of sample 70's compressed data: the rest of its block (60-119) */
+	flip_byte(path, frame_offset(path, 70) + REC_HDR_LEN + 3);
+	struct warnings w;
+	struct rec_reader *r = open_rec(path, &w);
+	ck_assert_int_eq(w.n, 0); /* found when read */
+	struct rec_sample s;
+	ck_assert_int_eq(rec_reader_get(r, 69, &s), 0);
+	rec_sample_free(&s);
+	ck_assert_int_eq(rec_reader_get(r, 75, &s), -1);
+	ck_assert_int_eq(w.n, 1);
+	ck_assert_msg(strstr(w.text, "50 samples lost") != NULL, "%s", w.text);
+	ck_assert_int_eq(rec_reader_get(r, 119, &s), -1);
+	ck_assert_int_eq(w.n, 1); /* said once */
+	struct rec_sample prev, cur;
+	ck_assert_int_eq(rec_reader_pair(r, 121, 1, &prev, &cur), 0);
+	rec_sample_free(&prev);
+	rec_sample_free(&cur);
+	ck_assert_int_eq(rec_reader_pair(r, 120, 1, &prev, &cur), -1);
+	rec_reader_close(r);
+
+	/* a header: the frame is skipped, and the samples of its block after it */
+	write_series(path, 0, 130, &cs, 0); /* appended: a second run */
+	unlink(path);
+	write_series(path, 0, 130, &cs, 0);
+	flip_byte(path, frame_offset(path, 30) + 9);
+	r = open_rec(path, &w);
+	ck_assert_int_eq(w.n, 1);
+	ck_assert_msg(strstr(w.text, "30 samples lost") != NULL, "%s", w.text);
+	ck_assert_uint_eq(rec_reader_count(r), 129);
+	ck_assert_int_eq(rec_reader_get(r, 29, &s), 0);
+	rec_sample_free(&s);
+	ck_assert_int_eq(rec_reader_get(r, 59, &s), 0); /* index 59 is sample 60 */
+	same_dbl(s.s.mono, 5000.5 + 60, "the sample after the lost ones");
+	rec_sample_free(&s);
+	rec_reader_close(r);
+
+	/* the end cut in the middle of a frame (a crash): one sample */
+	unlink(path);
+	write_series(path, 0, 10, &cs, 0);
+	struct stat sb;
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_int_eq(truncate(path, sb.st_size - 7), 0);
+	r = open_rec(path, &w);
+	ck_assert_int_eq(w.n, 1);
+	ck_assert_msg(strstr(w.text, "cut short") != NULL, "%s", w.text);
+	ck_assert_uint_eq(rec_reader_count(r), 9);
+	rec_reader_close(r);
+	/* ... and the recorder started again: both runs read, nothing swallowed */
+	write_series(path, 100, 10, &cs, 0);
+	r = open_rec(path, &w);
+	ck_assert_int_eq(w.n, 1);
+	struct rec_info info;
+	rec_reader_info(r, &info);
+	ck_assert_uint_eq(info.nruns, 2);
+	ck_assert_uint_eq(rec_reader_count(r), 19);
+	ck_assert(!rec_reader_pairable(r, 9, 1)); /* across the restart */
+	ck_assert(rec_reader_pairable(r, 10, 1));
+	ck_assert_int_eq(rec_reader_get(r, 18, &s), 0);
+	same_dbl(s.s.mono, 5000.5 + 109, "the last sample of the second run");
+	rec_sample_free(&s);
+	rec_reader_close(r);
+
+	/* not a recording at all */
+	FILE *f = fopen(path, "w");
+	fputs("hello, world\n", f);
+	fclose(f);
+	char *err = NULL;
+	memset(&w, 0, sizeof(w));
+	ck_assert_ptr_null(rec_reader_open(path, collect, &w, &err));
+	ck_assert_msg(strstr(err, "not a taskview recording") != NULL, "%s", err);
+	ck_assert_int_eq(w.n, 0);
+	free(err);
+	rm_tree(dir);
+	free(dir);
+	colset_free(&cs);
+}
+END_TEST
+
+START_TEST(daily_files_kept)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	char *dir = tmp_dir();
+	char old[600], other[600], yesterday[600];
+	time_t now = time(NULL), y = now - 86400;
+	struct tm tm;
+	localtime_r(&y, &tm);
+	char name[64];
+	strftime(name, sizeof(name), "taskview-%Y-%m-%d.tvr", &tm);
+	snprintf(old, sizeof(old), "%s/taskview-2001-01-01.tvr", dir);
+	snprintf(other, sizeof(other), "%s/notes.txt", dir);
+	snprintf(yesterday, sizeof(yesterday), "%s/%s", dir, name);
+	for (int i = 0; i < 3; i++) {
+		const char *p = i == 0 ? old : i == 1 ? other : yesterday;
+		FILE *f = fopen(p, "w");
+		fclose(f);
+	}
+	struct rec_writer_opts o = {.path = dir, .interval = 1.0, .cs = &cs, .keep_days = 2};
+	char *err = NULL;
+	struct rec_writer *w = rec_writer_open(&o, &err);
+	ck_assert_msg(w != NULL, "%s", err ? err : "");
+	ck_assert_int_ne(access(old, F_OK), 0);
+	ck_assert_int_eq(access(other, F_OK), 0);
+	ck_assert_int_eq(access(yesterday, F_OK), 0);
+	/* two samples before midnight, two after: two files, one run */
+	struct tm mid = {.tm_year = 126, .tm_mon = 10, .tm_mday = 24, .tm_isdst = -1};
+	double midnight = (double)mktime(&mid);
+	for (int i = 0; i < 4; i++) {
+		struct rec_sample s;
+		odd_sample(&s, i);
+		s.s.wall = midnight - 2 + i;
+		ck_assert_int_eq(rec_writer_append(w, &s, &err), 0);
+		snapshot_free(&s.s);
+	}
+	rec_writer_close(w);
+	char d1[600], d2[600];
+	snprintf(d1, sizeof(d1), "%s/taskview-2026-11-23.tvr", dir);
+	snprintf(d2, sizeof(d2), "%s/taskview-2026-11-24.tvr", dir);
+	ck_assert_int_eq(access(d1, F_OK), 0);
+	ck_assert_int_eq(access(d2, F_OK), 0);
+	struct warnings wn;
+	struct rec_reader *r = open_rec(dir, &wn);
+	ck_assert_msg(wn.n == 0, "%s", wn.text);
+	ck_assert_uint_eq(rec_reader_count(r), 4);
+	ck_assert(rec_reader_pairable(r, 2, 1)); /* across midnight */
+	struct rec_sample prev, cur;
+	ck_assert_int_eq(rec_reader_pair(r, 2, 2, &prev, &cur), 0);
+	same_dbl(cur.s.wall, midnight, "after midnight");
+	rec_sample_free(&prev);
+	rec_sample_free(&cur);
+	rec_reader_close(r);
+	/* --keep wants a directory */
+	o.path = d1;
+	ck_assert_ptr_null(rec_writer_open(&o, &err));
+	ck_assert_msg(strstr(err, "directory") != NULL, "%s", err);
+	free(err);
+	rm_tree(dir);
+	free(dir);
+	colset_free(&cs);
+}
+END_TEST
+
+/* A day at one sample a second: jumping to a time answers well within a second. */
+START_TEST(day_jump_fast)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	char *dir = tmp_dir();
+	char path[512];
+	snprintf(path, sizeof(path), "%s/day.tvr", dir);
+	double t0 = clock_now(CLOCK_MONOTONIC);
+	write_series(path, 0, 86400, &cs, 0);
+	double t1 = clock_now(CLOCK_MONOTONIC);
+	struct warnings w;
+	struct rec_reader *r = open_rec(path, &w);
+	double t2 = clock_now(CLOCK_MONOTONIC);
+	ck_assert_uint_eq(rec_reader_count(r), 86400);
+	static const double at[] = {3 * 3600 + 12 * 60, 23 * 3600 + 59 * 60, 60, 12 * 3600 + 1};
+	double worst = 0;
+	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		double a = clock_now(CLOCK_MONOTONIC);
+		size_t i = rec_reader_find(r, 1795420800.25 + at[k]);
+		struct rec_sample prev, cur;
+		ck_assert_int_eq(rec_reader_pair(r, i, 1, &prev, &cur), 0);
+		double b = clock_now(CLOCK_MONOTONIC);
+		ck_assert_double_eq_tol(cur.s.wall, 1795420800.25 + at[k], 1e-6);
+		rec_sample_free(&prev);
+		rec_sample_free(&cur);
+		worst = b - a > worst ? b - a : worst;
+	}
+	struct stat sb;
+	stat(path, &sb);
+	fprintf(stderr, "note: a day of samples: written in %.1f s, %lld bytes, indexed in %.3f s; the slowest jump "
+		"took %.3f s\n", t1 - t0, (long long)sb.st_size, t2 - t1, worst);
+	ck_assert_double_lt(worst + (t2 - t1), 1.0);
+	rec_reader_close(r);
+	rm_tree(dir);
+	free(dir);
+	colset_free(&cs);
+}
+END_TEST
+
+static Suite *record_suite(void)
+{
+	Suite *s = suite_create("record");
+	TCase *tc = tcase_create("bytes");
+	tcase_add_test(tc, crc_known_value);
+	tcase_add_test(tc, varints);
+	tcase_add_test(tc, frame_header);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("codec");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, real_samples_round_trip);
+	tcase_add_test(tc, edge_values_round_trip);
+	tcase_add_test(tc, out_of_order_refused);
+	tcase_add_test(tc, damaged_bytes_never_crash);
+	tcase_add_test(tc, schema_round_trip);
+	tcase_add_test(tc, unknown_fields_skipped);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("files");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, file_written_and_read);
+	tcase_add_test(tc, damage_skipped_and_counted);
+	tcase_add_test(tc, daily_files_kept);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("day");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, day_jump_fast);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(record_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
