@@ -25,6 +25,8 @@ struct tv_cgroup {
 	int64_t swap_bytes;         /* memory.swap.current */
 	struct tv_pressure psi[TV_RES_N];
 	double t_read;              /* CLOCK_MONOTONIC of its pressure reads */
+	/* why its memory, or its pressure, is unknown (static, translated), or NULL */
+	const char *mem_why, *psi_why;
 };
 
 void cgroup_free(struct tv_cgroup *g);

@@ -38,6 +38,14 @@ enum col_need {
 
 enum col_applies { COL_ROWS_BOTH, COL_ROWS_PROCESS, COL_ROWS_THREAD };
 
+/* Whether a column has a value on the control-group rows of the group view;
+ * zero (plugin columns among them) is unknown there. */
+enum col_groups {
+	COL_GROUP_NONE,  /* unknown on group rows (a process's own value) */
+	COL_GROUP_TOO,   /* a sum of the members, or the group's own figure */
+	COL_GROUP_ONLY,  /* a figure of the group itself: unknown on process and thread rows */
+};
+
 struct column;
 typedef struct tv_value (*column_get_fn)(const struct column *col, const struct tv_task *t);
 
@@ -57,6 +65,7 @@ struct column {
 	enum col_applies applies;
 	bool counter;            /* plugin counters become rates */
 	int part;                /* enum tv_part + 1 when a value can be a lower bound, else 0 */
+	enum col_groups groups;  /* its value on group rows */
 };
 
 /* The table of columns of one run: built-ins, then plugin columns appended. */
