@@ -45,7 +45,8 @@ int app_init(struct app *a, const struct cli_opts *o, void (*msg_cb)(void *ctx, 
 			free(bad);
 			return 2;
 		}
-	} else if (colsel_default(&a->cs, &a->sel) < 0) {
+	} else if (colsel_default(&a->cs, &a->sel) < 0 ||
+		   (o->group == CLI_GROUP_CGROUP && colsel_add_group_columns(&a->cs, &a->sel) < 0)) {
 		return 1;
 	}
 	a->sort_col = colset_index(&a->cs, o->sort ? o->sort : "cpu");

@@ -60,7 +60,9 @@ static size_t batch_count_shown(const struct snapshot *s, const struct view_opts
 int batch_run(struct app *a, const struct cli_opts *o)
 {
 	bool json = o->format == CLI_FORMAT_JSON;
-	unsigned needs = app_needs(a);
+	bool groups = o->group == CLI_GROUP_CGROUP;
+	/* the group view needs every process's group and each group's files */
+	unsigned needs = app_needs(a) | (groups ? NEED_CGROUP : 0);
 	/* JSON without -o carries every column, so it reads what every column needs */
 	const struct colsel *json_sel = o->columns ? &a->sel : NULL;
 	if (json && !o->columns)
@@ -100,6 +102,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.reverse = a->reverse,
 		.all_threads = o->threads,
 		.filter = &o->filter,
+		.groups = groups,
 	};
 	if (a->ts && !json && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
 		fprintf(stderr, "taskview: %s\n", ts_message(a->ts));

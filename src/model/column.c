@@ -379,6 +379,26 @@ bool colsel_has(const struct colsel *sel, int idx)
 	return false;
 }
 
+int colsel_add_group_columns(const struct colset *cs, struct colsel *sel)
+{
+	static const char *const ids[] = {"cpu_pressure", "io_pressure", "memory_pressure"};
+	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		int idx = colset_index(cs, ids[k]);
+		if (idx < 0 || colsel_has(sel, idx))
+			continue;
+		if (colsel_push(sel, idx) < 0)
+			return -1;
+		/* before a trailing name column, which takes the rest of the line */
+		size_t n = sel->n;
+		const struct column *prev = n >= 2 ? &cs->cols[sel->idx[n - 2]] : NULL;
+		if (prev && (strcmp(prev->id, "command") == 0 || strcmp(prev->id, "comm") == 0)) {
+			sel->idx[n - 1] = sel->idx[n - 2];
+			sel->idx[n - 2] = idx;
+		}
+	}
+	return 0;
+}
+
 unsigned colsel_needs(const struct colset *cs, const struct colsel *sel)
 {
 	unsigned needs = 0;

@@ -96,6 +96,10 @@ int colsel_parse(const struct colset *cs, const char *list, struct colsel *out, 
 int colsel_default(const struct colset *cs, struct colsel *out);
 void colsel_free(struct colsel *sel);
 bool colsel_has(const struct colsel *sel, int idx);
+/* The group view's own columns (pressure of cpu, io and memory) added to a
+ * selection chosen for the user, before its last column when that is a
+ * name; those already there stay where they are. Returns 0 or -1. */
+int colsel_add_group_columns(const struct colset *cs, struct colsel *sel);
 unsigned colsel_needs(const struct colset *cs, const struct colsel *sel);
 char *colset_ids_joined(const struct colset *cs); /* "pid, tgid, …", malloc'd */
 

@@ -117,6 +117,45 @@ static void json_render_rejects(struct buf *out, const struct snapshot *s)
 	buf_addc(out, ']');
 }
 
+static void json_opt_bytes(struct buf *out, int64_t v)
+{
+	if (v == TV_UNKNOWN)
+		buf_adds(out, "null");
+	else
+		buf_addf(out, "%" PRId64, v);
+}
+
+/* A control group's row: its identity, the processes it sums, its own
+ * memory and pressure (each with why it is unknown). */
+static void json_render_group(struct buf *out, const struct row_group *rg)
+{
+	static const char *const names[TV_RES_N] = {"cpu", "io", "memory"};
+	const struct tv_cgroup *g = rg->task.cgroup;
+	buf_adds(out, "\"kind\": \"group\", \"cgroup\": ");
+	json_add_string(out, g->path, strlen(g->path));
+	buf_adds(out, ", \"name\": ");
+	json_add_string(out, g->unit, strlen(g->unit));
+	buf_adds(out, ", \"parent\": ");
+	json_opt_string(out, g->parent ? g->parent->path : NULL);
+	buf_adds(out, ", \"pids\": [");
+	for (size_t i = 0; i < rg->nmembers; i++)
+		buf_addf(out, "%s%d", i ? ", " : "", rg->members[i]->tgid);
+	buf_adds(out, "], \"memory\": {\"current\": ");
+	json_opt_bytes(out, g->mem_bytes);
+	buf_adds(out, ", \"swap\": ");
+	json_opt_bytes(out, g->swap_bytes);
+	buf_adds(out, ", \"reason\": ");
+	json_opt_string(out, g->mem_bytes == TV_UNKNOWN ? g->mem_why : NULL);
+	buf_adds(out, "}, \"pressure\": {");
+	for (int r = 0; r < TV_RES_N; r++) {
+		buf_addf(out, "%s\"%s\": ", r ? ", " : "", names[r]);
+		json_add_pressure(out, &g->psi[r]);
+	}
+	buf_adds(out, ", \"reason\": ");
+	json_opt_string(out, g->psi_why);
+	buf_addc(out, '}');
+}
+
 void json_render_sample(struct buf *out, const struct snapshot *s, double interval, const struct rows *rows,
 			const struct colset *cs, const struct colsel *sel, const struct json_state *extra)
 {
@@ -141,11 +180,14 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 	for (size_t r = 0; r < rows->n; r++) {
 		const struct row *row = &rows->v[r];
 		buf_adds(out, r ? ", {" : "{");
-		buf_adds(out, row->is_thread ? "\"kind\": \"thread\"" : "\"kind\": \"process\"");
+		if (row->group)
+			json_render_group(out, row->group);
+		else
+			buf_adds(out, row->is_thread ? "\"kind\": \"thread\"" : "\"kind\": \"process\"");
 		/* with -o, the identity of each task is still carried */
-		if (sel && colset_index(cs, "pid") >= 0 && !colsel_has(sel, colset_index(cs, "pid")))
+		if (!row->group && sel && colset_index(cs, "pid") >= 0 && !colsel_has(sel, colset_index(cs, "pid")))
 			buf_addf(out, ", \"pid\": %d", row->task->tid);
-		if (sel && colset_index(cs, "tgid") >= 0 && !colsel_has(sel, colset_index(cs, "tgid")))
+		if (!row->group && sel && colset_index(cs, "tgid") >= 0 && !colsel_has(sel, colset_index(cs, "tgid")))
 			buf_addf(out, ", \"tgid\": %d", row->task->tgid);
 		size_t npartial = 0;
 		for (size_t c = 0; c < ncols; c++) {

@@ -209,10 +209,7 @@ void table_marker(char *out, size_t n, const struct row *r, bool with_count)
 		snprintf(out, n, "%c ", sign);
 }
 
-/* A tree row's lead: a line or a blank for each level above it, its own
- * branch, then for processes the fold mark: + something beneath is hidden,
- * - everything beneath is shown, a line when there is nothing beneath. */
-static void tree_prefix(char *out, size_t n, const struct row *r, bool utf8)
+void table_tree_prefix(char *out, size_t n, const struct row *r, bool utf8)
 {
 	const char *rail = utf8 ? "\xe2\x94\x82 " : "| ";
 	const char *tee = utf8 ? "\xe2\x94\x9c\xe2\x94\x80" : "|-";
@@ -230,7 +227,7 @@ static void tree_prefix(char *out, size_t n, const struct row *r, bool utf8)
 		snprintf(out + k, n - k, " ");
 		return;
 	}
-	bool threads = r->task->nthreads > 1;
+	bool threads = !r->group && r->task->nthreads > 1;
 	bool hidden = r->collapsed || (threads && !r->unfolded);
 	bool beneath = r->has_children || threads;
 	const char *m = hidden ? "+" : beneath ? "-" : r->depth ? dash : " ";
@@ -241,15 +238,13 @@ static void tree_prefix(char *out, size_t n, const struct row *r, bool utf8)
 static const char *row_prefix(const struct table_cols *tc, const struct row *r, char *buf, size_t n)
 {
 	if (r->tree)
-		tree_prefix(buf, n, r, tc->utf8);
+		table_tree_prefix(buf, n, r, tc->utf8);
 	else if (r->is_thread)
 		snprintf(buf, n, "  %s", format_tree_prefix(r->last_thread, tc->utf8));
 	else
 		table_marker(buf, n, r, !tc->thr_shown);
 	return buf;
 }
-
-#define PREFIX_MAX (ROW_DEPTH_MAX * 8 + 32)
 
 void table_format_row(struct buf *out, const struct table_cols *tc, const struct row *r)
 {

@@ -1,6 +1,9 @@
 #include "view/sort.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "model/cgroup.h"
 
 struct sort_key {
 	const struct column *col;
@@ -19,6 +22,8 @@ static int sort_cmp(const void *a, const void *b, void *arg)
 		c = ux - uy; /* unknown last in both directions */
 	else
 		c = k->descending ? -value_compare(&vx, &vy) : value_compare(&vx, &vy);
+	if (c == 0 && x->is_group && y->is_group)
+		c = strcmp(x->cgroup->path, y->cgroup->path);
 	if (c == 0)
 		c = (x->tid > y->tid) - (x->tid < y->tid);
 	return c;
