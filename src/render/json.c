@@ -175,6 +175,12 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 	}
 	json_render_self(out, s);
 	json_render_pressure(out, s);
+	/* when the sample read control groups: why they have no files, or none at all */
+	if (s->needs & NEED_CGROUP) {
+		buf_adds(out, ", \"cgroups\": {\"reason\": ");
+		json_opt_string(out, s->cgroups_why);
+		buf_addc(out, '}');
+	}
 	buf_adds(out, ", \"tasks\": [");
 	size_t ncols = sel ? sel->n : cs->n;
 	for (size_t r = 0; r < rows->n; r++) {
