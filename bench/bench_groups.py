@@ -106,7 +106,8 @@ def main():
         scopes = [("the whole system", []), ("the workload processes", ["-p", pids])]
         cases = [("list", ["-o", COLS]), ("groups", ["-o", COLS, "--group", "cgroup"]),
                  ("groups+psi", ["-o", PSI, "--group", "cgroup"])]
-        print(f"{a.procs} processes of {a.threads} threads in {len(dirs) or 'the bench's own'} groups; "
+        where = f"{len(dirs)} groups of its own" if dirs else "the bench's own group"
+        print(f"{a.procs} processes of {a.threads} threads in {where}; "
               f"{a.iterations - 1} refreshes per measurement, best of {a.repeat}")
         for scope, extra in scopes:
             print(f"\n{scope}")

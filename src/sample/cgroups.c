@@ -51,6 +51,7 @@ struct cgroups {
 	struct listed *known; /* sorted by pid */
 	size_t nknown, capknown;
 	unsigned refreshes;
+	int memctl;           /* the root offers the memory controller: 1, 0, or -1 not read yet */
 	uint64_t opens, reads;
 	char *big;            /* cgroup.procs of a big group */
 	size_t bigcap;
@@ -69,6 +70,7 @@ struct cgroups *cgroups_new(struct fd_budget *fds)
 		return NULL;
 	c->fds = fds;
 	c->rootfd = -1;
+	c->memctl = -1;
 	char *mi = malloc(1 << 20);
 	ssize_t n = mi ? proc_read_at(AT_FDCWD, "/proc/self/mountinfo", mi, 1 << 20) : -1;
 	char mount[CG_PATH_MAX];
@@ -205,16 +207,21 @@ static void list_members(struct cgroups *c)
 		if (n < 0)
 			continue;
 		e->listed = true;
-		for (char *p = c->big, *end = c->big + n; p < end;) {
-			char *stop;
-			long pid = strtol(p, &stop, 10);
-			if (stop == p)
+		/* one PID a line; anything else ends the list */
+		int64_t pid = 0;
+		bool digits = false;
+		for (const char *p = c->big, *end = c->big + n; p < end; p++) {
+			if (*p >= '0' && *p <= '9' && pid <= INT32_MAX) {
+				pid = pid * 10 + (*p - '0');
+				digits = true;
+				continue;
+			}
+			if (*p != '\n')
 				break;
-			if (pid > 0 && pid <= INT32_MAX)
+			if (digits && pid > 0 && pid <= INT32_MAX)
 				listed_add(c, (int32_t)pid, e->path);
-			p = stop;
-			while (p < end && (*p == '\n' || *p == ' '))
-				p++;
+			pid = 0;
+			digits = false;
 		}
 	}
 	qsort(c->known, c->nknown, sizeof(*c->known), cmp_listed);
@@ -235,6 +242,8 @@ void cgroups_begin(struct cgroups *c)
 {
 	c->opens = c->reads = 0;
 	bool retry = ++c->refreshes % CG_RETRY_MISSING == 0;
+	if (retry)
+		c->memctl = -1;
 	for (size_t i = 0; i < c->n; i++) {
 		struct entry *e = &c->v[i];
 		e->used = false;
@@ -377,21 +386,22 @@ static bool memory_controller(struct cgroups *c)
 	return false;
 }
 
-/* Why a group's memory is unknown. *ctl caches memory_controller(): -1 not asked yet. */
-static const char *memory_why(struct cgroups *c, const struct entry *e, int *ctl)
+/* Why a group's memory is unknown. */
+static const char *memory_why(struct cgroups *c, const struct entry *e)
 {
 	if (strcmp(e->path, "/") == 0)
 		return _("the root group has no memory.current: the system's memory is in /proc/meminfo");
 	if (e->err[F_MEM] != -ENOENT)
 		return _("memory.current is unreadable");
-	if (*ctl < 0)
-		*ctl = memory_controller(c);
-	if (!*ctl)
+	/* read again with the files found missing: a controller comes and goes rarely */
+	if (c->memctl < 0)
+		c->memctl = memory_controller(c);
+	if (!c->memctl)
 		return _("the memory controller is not in the cgroup v2 hierarchy (bound to cgroup v1, or not built)");
 	return _("the memory controller is not enabled for this group (its parent's cgroup.subtree_control)");
 }
 
-static void read_group(struct cgroups *c, struct entry *e, const struct snapshot *out, int *ctl)
+static void read_group(struct cgroups *c, struct entry *e, const struct snapshot *out)
 {
 	struct tv_cgroup *g = e->now;
 	g->mem_bytes = read_bytes(c, e, F_MEM);
@@ -408,7 +418,7 @@ static void read_group(struct cgroups *c, struct entry *e, const struct snapshot
 	}
 	g->t_read = clock_now(CLOCK_MONOTONIC);
 	if (g->mem_bytes == TV_UNKNOWN)
-		g->mem_why = memory_why(c, e, ctl);
+		g->mem_why = memory_why(c, e);
 	bool none = !g->psi[TV_RES_CPU].some_known && !g->psi[TV_RES_IO].some_known &&
 		    !g->psi[TV_RES_MEMORY].some_known;
 	if (none)
@@ -429,7 +439,6 @@ void cgroups_end(struct cgroups *c, struct snapshot *out)
 	else if (c->version == CGROUP_V1_SYSTEMD)
 		out->cgroups_why = _("only cgroup v1 is mounted: groups have no memory or pressure files of their own");
 	size_t k = 0, w = 0;
-	int ctl = -1;
 	for (size_t i = 0; i < c->n; i++) {
 		struct entry *e = &c->v[i];
 		if (!e->used) {
@@ -437,7 +446,7 @@ void cgroups_end(struct cgroups *c, struct snapshot *out)
 			continue;
 		}
 		if (c->version == CGROUP_V2) {
-			read_group(c, e, out, &ctl);
+			read_group(c, e, out);
 		} else {
 			e->now->mem_why = e->now->psi_why = out->cgroups_why;
 		}

@@ -45,28 +45,57 @@ static size_t group_index(const struct snapshot *s, const struct tv_cgroup *g)
 	return NONE;
 }
 
-/* The row's values: sums of the members, the group's own memory. */
-static void group_task(struct row_group *rg, const struct tv_cgroup *cg)
+/* The row's values: the sums of its members, the group's own memory. */
+static void group_task(struct row_group *rg, const struct tv_cgroup *cg, const struct group_sum *sum, int64_t threads)
 {
 	struct tv_task *t = &rg->task;
 	task_init(t);
 	t->is_group = true;
 	t->cgroup = cg;
 	t->start_ticks = TV_START_UNKNOWN;
-	struct group_sum sum;
-	group_sum_init(&sum);
-	int64_t threads = 0;
-	for (size_t i = 0; i < rg->nmembers; i++) {
-		const struct tv_task *p = rg->members[i];
-		group_sum_add(&sum, p);
-		threads = threads == TV_UNKNOWN || p->nthreads == TV_UNKNOWN ? TV_UNKNOWN : threads + p->nthreads;
-	}
-	group_sum_apply(&sum, t);
+	group_sum_apply(sum, t);
 	t->nthreads = threads;
 	/* memory.current counts pages: whole KiB */
 	t->vm_rss = cg->mem_bytes == TV_UNKNOWN ? TV_UNKNOWN : cg->mem_bytes / 1024;
 	t->vm_swap = cg->swap_bytes == TV_UNKNOWN ? TV_UNKNOWN : cg->swap_bytes / 1024;
 	snprintf(t->comm, sizeof(t->comm), "%s", cg->unit);
+}
+
+static int64_t threads_add(int64_t a, int64_t b)
+{
+	return a == TV_UNKNOWN || b == TV_UNKNOWN ? TV_UNKNOWN : a + b;
+}
+
+/* Each group's sums: its own processes, then, children before parents, its
+ * nested groups' (a parent's path sorts before its children's). */
+static int gview_sums(struct gview *v, struct builder *b, const struct tv_task **procs, size_t n, const size_t *pgi)
+{
+	struct group_sum *sum = calloc(v->ng, sizeof(*sum));
+	int64_t *threads = calloc(v->ng, sizeof(*threads));
+	if (!sum || !threads) {
+		free(sum);
+		free(threads);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (pgi[i] == NONE)
+			continue;
+		group_sum_add(&sum[pgi[i]], procs[i]);
+		threads[pgi[i]] = threads_add(threads[pgi[i]], procs[i]->nthreads);
+	}
+	for (size_t g = v->ng; g-- > 0;) {
+		size_t p = v->parent[g];
+		if (p == NONE || v->row[g] == NONE)
+			continue;
+		group_sum_merge(&sum[p], &sum[g]);
+		threads[p] = threads_add(threads[p], threads[g]);
+	}
+	for (size_t g = 0; g < v->ng; g++)
+		if (v->row[g] != NONE)
+			group_task(&b->out->groups[v->row[g]], v->s->cgroups[g], &sum[g], threads[g]);
+	free(sum);
+	free(threads);
+	return 0;
 }
 
 static void gview_free(struct gview *v)
@@ -118,10 +147,7 @@ static int gview_members(struct gview *v, struct builder *b, const struct tv_tas
 			struct row_group *rg = &out->groups[v->row[g]];
 			out->members[(size_t)(rg->members - out->members) + rg->nmembers++] = procs[i];
 		}
-	for (size_t g = 0; g < v->ng; g++)
-		if (v->row[g] != NONE)
-			group_task(&out->groups[v->row[g]], v->s->cgroups[g]);
-	return 0;
+	return gview_sums(v, b, procs, n, pgi);
 }
 
 /* What follows each group's row, sorted: its own processes, then its
