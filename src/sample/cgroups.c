@@ -338,12 +338,9 @@ const struct tv_cgroup *cgroups_listed(struct cgroups *c, int32_t pid)
 {
 	struct listed key = {pid, NULL};
 	const struct listed *l = c->nknown ? bsearch(&key, c->known, c->nknown, sizeof(*c->known), cmp_listed) : NULL;
-	if (!l || !l->path)
-		return NULL;
-	/* the path belongs to an entry that use() may move: copy it first */
-	char path[CG_PATH_MAX];
-	snprintf(path, sizeof(path), "%s", l->path);
-	return member_of(c, path);
+	/* the entry's path string stays where it is until cgroups_end, however
+	 * use() moves the entries */
+	return l && l->path ? member_of(c, l->path) : NULL;
 }
 
 static int64_t read_bytes(struct cgroups *c, struct entry *e, int f)
