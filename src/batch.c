@@ -63,6 +63,9 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	bool groups = o->group == CLI_GROUP_CGROUP;
 	/* the group view needs every process's group and each group's files */
 	unsigned needs = app_needs(a) | (groups ? NEED_CGROUP : 0);
+	/* JSON group rows carry the group's memory and pressure whatever the columns */
+	if (groups && json)
+		needs |= NEED_CGROUP_MEM | NEED_CGROUP_PSI;
 	/* JSON without -o carries every column, so it reads what every column needs */
 	const struct colsel *json_sel = o->columns ? &a->sel : NULL;
 	if (json && !o->columns)

@@ -124,7 +124,7 @@ static const struct column builtin_columns[] = {
 	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_size, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"vm_rss", N_("RES"), N_("Resident memory (VmRSS), KiB; group rows: the group's memory.current"),
-	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_rss, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS | NEED_CGROUP_MEM, COST_STATUS, get_vm_rss, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"rss_virt", N_("RES/VIRT"),
 	 /* xgettext:no-c-format */
@@ -135,7 +135,7 @@ static const struct column builtin_columns[] = {
 	 COL_KIB, 5, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_pte, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"vm_swap", N_("SWAP"), N_("Swapped-out memory (VmSwap), KiB; group rows: the group's memory.swap.current"),
-	 COL_KIB, 5, COL_ALIGN_RIGHT, true, false, NEED_STATUS, COST_STATUS, get_vm_swap, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_KIB, 5, COL_ALIGN_RIGHT, true, false, NEED_STATUS | NEED_CGROUP_MEM, COST_STATUS, get_vm_swap, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"ctxt_vol", N_("VCSW"), N_("Voluntary context switches, total (process rows: sum over threads)"),
 	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_vol, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_VOL + 1, COL_GROUP_TOO},
@@ -216,32 +216,32 @@ static const struct column builtin_columns[] = {
 	{"cpu_pressure", N_("CPUP%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which some of the group's tasks waited for a CPU (cpu.pressure, some)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP, COST_PSI, get_pressure, TV_RES_CPU, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_CPU, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"io_pressure", N_("IOP%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which some of the group's tasks waited for block I/O (io.pressure, some)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP, COST_PSI, get_pressure, TV_RES_IO, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_IO, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"memory_pressure", N_("MEMP%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which some of the group's tasks waited for memory (memory.pressure, some)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP, COST_PSI, get_pressure, TV_RES_MEMORY, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_MEMORY, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"cpu_pressure_full", N_("CPUPF%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which all of the group's runnable tasks waited for a CPU (cpu.pressure, full)"),
-	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP, COST_PSI, get_pressure, TV_RES_N + TV_RES_CPU, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_N + TV_RES_CPU, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"io_pressure_full", N_("IOPF%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which all of the group's non-idle tasks waited for block I/O (io.pressure, full)"),
-	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP, COST_PSI, get_pressure, TV_RES_N + TV_RES_IO, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_N + TV_RES_IO, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"memory_pressure_full", N_("MEMPF%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which all of the group's non-idle tasks waited for memory (memory.pressure, full)"),
-	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP, COST_PSI, get_pressure, TV_RES_N + TV_RES_MEMORY, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_N + TV_RES_MEMORY, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
 	/* TRANSLATORS: column header, at most 22 characters */
 	{"unit", N_("UNIT"), N_("The control group's readable name: systemd unit, container, Kubernetes pod, or the group's last part"),
 	 COL_STRING, 20, COL_ALIGN_LEFT, false, false, NEED_CGROUP, N_("/proc/PID/cgroup of each process"), get_unit, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},

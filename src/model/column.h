@@ -33,7 +33,9 @@ enum col_need {
 	NEED_USER    = 1u << 5, /* passwd lookup, cached per uid */
 	NEED_PLUGIN  = 1u << 6, /* a plugin's own reads */
 	NEED_TSTAT   = 1u << 7, /* thread rows: task/TID/stat of each thread row shown */
-	NEED_CGROUP  = 1u << 8, /* /proc/PID/cgroup of each process; each group's files once */
+	NEED_CGROUP  = 1u << 8, /* each process's group (its group's cgroup.procs, or /proc/PID/cgroup) */
+	NEED_CGROUP_MEM = 1u << 9, /* with NEED_CGROUP: each group's memory files, once */
+	NEED_CGROUP_PSI = 1u << 10, /* with NEED_CGROUP: each group's pressure files, once */
 };
 
 enum col_applies { COL_ROWS_BOTH, COL_ROWS_PROCESS, COL_ROWS_THREAD };

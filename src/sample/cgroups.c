@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/column.h"
 #include "model/task.h"
 #include "sample/proc_read.h"
 #include "util/clock.h"
@@ -307,6 +308,12 @@ static struct entry *use(struct cgroups *c, const char *path)
 /* The group of path for a process in it, with its ancestors: the view nests them. */
 static const struct tv_cgroup *member_of(struct cgroups *c, const char *group)
 {
+	/* most processes share a group with another: its ancestors are in already */
+	struct entry *known = find(c, group);
+	if (known && known->used && known->now) {
+		known->members++;
+		return known->now;
+	}
 	char path[CG_PATH_MAX];
 	size_t len = strlen(group);
 	if (len >= sizeof(path))
@@ -398,12 +405,19 @@ static const char *memory_why(struct cgroups *c, const struct entry *e)
 	return _("the memory controller is not enabled for this group (its parent's cgroup.subtree_control)");
 }
 
+/* A group's own files, those the shown columns need (out->needs). */
 static void read_group(struct cgroups *c, struct entry *e, const struct snapshot *out)
 {
 	struct tv_cgroup *g = e->now;
-	g->mem_bytes = read_bytes(c, e, F_MEM);
-	/* without swap accounting there is no memory.swap.current: that alone is no reason */
-	g->swap_bytes = g->mem_bytes == TV_UNKNOWN ? TV_UNKNOWN : read_bytes(c, e, F_SWAP);
+	if (out->needs & NEED_CGROUP_MEM) {
+		g->mem_bytes = read_bytes(c, e, F_MEM);
+		/* without swap accounting there is no memory.swap.current: that alone is no reason */
+		g->swap_bytes = g->mem_bytes == TV_UNKNOWN ? TV_UNKNOWN : read_bytes(c, e, F_SWAP);
+		if (g->mem_bytes == TV_UNKNOWN)
+			g->mem_why = memory_why(c, e);
+	}
+	if (!(out->needs & NEED_CGROUP_PSI))
+		return;
 	int err = 0;
 	for (int r = 0; r < TV_RES_N; r++) {
 		struct psi psi;
@@ -414,8 +428,6 @@ static void read_group(struct cgroups *c, struct entry *e, const struct snapshot
 			err = (int)-n;
 	}
 	g->t_read = clock_now(CLOCK_MONOTONIC);
-	if (g->mem_bytes == TV_UNKNOWN)
-		g->mem_why = memory_why(c, e);
 	bool none = !g->psi[TV_RES_CPU].some_known && !g->psi[TV_RES_IO].some_known &&
 		    !g->psi[TV_RES_MEMORY].some_known;
 	if (none)
@@ -447,9 +459,10 @@ void cgroups_end(struct cgroups *c, struct snapshot *out)
 		} else {
 			e->now->mem_why = e->now->psi_why = out->cgroups_why;
 		}
-		if (out->cgroups)
+		if (out->cgroups) {
+			e->now->index = k;
 			out->cgroups[k++] = e->now;
-		else
+		} else
 			cgroup_free(e->now);
 		e->now = NULL;
 		c->v[w++] = *e;

@@ -23,7 +23,7 @@
 #include "util/text.h"
 
 /* Read while the panel is open, whatever the columns: it shows all of it. */
-#define PANEL_NEEDS (NEED_STATUS | NEED_CTXT | NEED_DELAY | NEED_CMDLINE)
+#define PANEL_NEEDS (NEED_STATUS | NEED_CTXT | NEED_DELAY | NEED_CMDLINE | NEED_CGROUP_MEM | NEED_CGROUP_PSI)
 
 /* One screen line: a detail line, or one piece of a wrapped note. */
 struct pline {

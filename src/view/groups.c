@@ -28,21 +28,10 @@ struct gview {
 	size_t *first, *nitems;
 };
 
-/* The index of path in the snapshot's groups (sorted by path), or NONE. */
+/* The index of a group in the snapshot's groups, or NONE when it is not one of them. */
 static size_t group_index(const struct snapshot *s, const struct tv_cgroup *g)
 {
-	size_t lo = 0, hi = s->ncgroups;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->cgroups[mid]->path, g->path);
-		if (c == 0)
-			return s->cgroups[mid] == g ? mid : NONE;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NONE;
+	return g->index < s->ncgroups && s->cgroups[g->index] == g ? g->index : NONE;
 }
 
 /* The row's values: the sums of its members, the group's own memory. */

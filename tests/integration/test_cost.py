@@ -145,6 +145,10 @@ def test_group_view_reads():
         for f, g in zip(folded, grouped):
             check(g["proc_reads"] == f["proc_reads"] == 2 * PROCS + SYSTEM, f"proc reads: list {f}, groups {g}")
             check(g["proc_opens"] == 0, f"nothing opened again: {g}")
+        # the cgroup column alone: the workloads' group lists them, nothing else is read of it
+        _, column = selves(pids, "-o", "pid,cpu,cgroup,comm")
+        for c in column:
+            check(c["proc_reads"] == 2 * PROCS + SYSTEM and c["cgroup_reads"] == 1, f"cgroup column: {c}")
         mount = cgroup2_mount()
         for doc, g, o in zip(docs[1:], grouped, one):
             check(any(t["kind"] == "group" for t in doc["tasks"]) or doc["cgroups"]["reason"],

@@ -72,6 +72,8 @@ static void setup(void)
 	snap.cgroups[2] = group("/system.slice/a.service", "a.service");
 	snap.cgroups[3] = group("/system.slice/b.service", "b.service");
 	snap.cgroups[4] = group("/user.slice", "user.slice");
+	for (size_t i = 0; i < snap.ncgroups; i++)
+		snap.cgroups[i]->index = i;
 	snap.cgroups[1]->parent = snap.cgroups[4]->parent = snap.cgroups[0];
 	snap.cgroups[2]->parent = snap.cgroups[3]->parent = snap.cgroups[1];
 	struct tv_cgroup *a = snap.cgroups[2];
