@@ -2,9 +2,13 @@
 """taskview next to htop and top on the same workload, in one run.
 
 Starts PROCS processes of THREADS sleeping threads (bench/load.c), then runs
-each reader in its own tmux server at 200x50 with a 1 s refresh and measures
-the CPU time (user + system, its helper processes included) it spends per
-refresh, and its resident size. Readers alternate, ROUNDS times, so a change
+each reader in its own tmux server at 200x50 with a 1 s refresh (--delay) and
+measures the CPU time (user + system, its helper processes included) it spends
+per refresh, and its resident size. The figure is CPU time per second of the
+run times the interval: a reader whose scan takes longer than the interval
+refreshes less often than asked and looks cheaper than it is, so at large
+thread counts give an interval longer than the slowest scan (--delay 3 at
+50,000 threads here). Readers alternate, ROUNDS times, so a change
 of the machine's load hits them all alike; the ratios come from the same run.
 
     sudo python3 bench/side_by_side.py build/src/taskview [--procs 100 --threads 100]
@@ -17,6 +21,7 @@ answer while refreshes are being sampled.
 """
 import argparse
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -34,16 +39,16 @@ def tree_cpu_ticks(pid):
         if not d.isdigit():
             continue
         try:
-            with open(f"/proc/{d}/stat") as f:
-                s = f.read()
+            with open(f"/proc/{d}/stat", "rb") as f:
+                s = f.read().decode("utf-8", "replace")  # names may be any bytes
         except OSError:
             continue
         fields = s[s.rfind(")") + 2:].split()
         kids.setdefault(int(fields[1]), []).append((int(d), int(fields[11]) + int(fields[12])))
     total, todo = 0, [pid]
     try:
-        with open(f"/proc/{pid}/stat") as f:
-            s = f.read()
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            s = f.read().decode("utf-8", "replace")
         fields = s[s.rfind(")") + 2:].split()
         total += int(fields[11]) + int(fields[12])
     except OSError:
@@ -76,7 +81,8 @@ class Tmux:
 
     def start(self, argv, user=None):
         if user:
-            argv = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *argv]
+            pw = pwd.getpwnam(user)  # nobody's group is nogroup on Debian
+            argv = ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups", *argv]
         env = f"env TERM=xterm-256color HOME={self.home} XDG_CONFIG_HOME={self.home}/.config"
         self.cmd("new-session", "-d", "-s", "b", "-x", "200", "-y", "50", f"exec {env} " + " ".join(argv))
         return int(self.cmd("list-panes", "-t", "b", "-F", "#{pane_pid}").stdout.split()[0])
@@ -137,6 +143,8 @@ def main():
     ap.add_argument("--procs", type=int, default=100)
     ap.add_argument("--threads", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=15)
+    ap.add_argument("--delay", type=float, default=1.0,
+                    help="refresh interval of every reader (s); longer than the slowest reader's scan")
     ap.add_argument("--warmup", type=float, default=4)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--nobody", action="store_true", help="also run taskview -H and htop as nobody")
@@ -165,16 +173,18 @@ def main():
                        and os.path.isdir(f"/proc/{d}/task"))
         print(f"workload: {a.procs} processes x {a.threads} threads; {nthreads} threads on the machine")
         readers = []
+        d = f"{a.delay:g}"
+        htop_d = str(round(a.delay * 10))  # tenths of a second
         if shutil.which("top"):
-            readers.append(("top", ["top", "-d", "1"], None))
+            readers.append(("top", ["top", "-d", d], None))
         if shutil.which("htop"):
-            readers.append(("htop", ["htop", "-d", "10"], None))
-        readers += [("taskview", [tv, "-d", "1", "--no-plugins"], None),
-                    ("taskview -H", [tv, "-d", "1", "-H", "--no-plugins"], None)]
+            readers.append(("htop", ["htop", "-d", htop_d], None))
+        readers += [("taskview", [tv, "-d", d, "--no-plugins"], None),
+                    ("taskview -H", [tv, "-d", d, "-H", "--no-plugins"], None)]
         if a.nobody:
             if shutil.which("htop"):
-                readers.append(("htop (nobody)", ["htop", "-d", "10"], "nobody"))
-            readers.append(("taskview -H (nobody)", [tv, "-d", "1", "-H", "--no-plugins"], "nobody"))
+                readers.append(("htop (nobody)", ["htop", "-d", htop_d], "nobody"))
+            readers.append(("taskview -H (nobody)", [tv, "-d", d, "-H", "--no-plugins"], "nobody"))
         if a.only:
             keep = set(a.only.split(","))
             readers = [r for r in readers if r[0] in keep]
@@ -183,7 +193,7 @@ def main():
         for _ in range(a.rounds):
             for name, argv, user in readers:
                 ms, kib = measure(tm, argv, user, a.warmup, a.seconds)
-                cpu[name].append(ms)
+                cpu[name].append(ms * a.delay if ms is not None else None)
                 rss[name] = kib
         best = {k: min(v) for k, v in cpu.items() if v and None not in v}
         print(f"{'reader':24} {'ms CPU per refresh':>28} {'RSS KiB':>8} {'x top':>6} {'x htop':>7}")

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "metrics.h"
 #include "model/delta.h"
 #include "render/json.h"
 #include "render/text.h"
@@ -60,9 +61,15 @@ static size_t batch_count_shown(const struct snapshot *s, const struct view_opts
 int batch_run(struct app *a, const struct cli_opts *o)
 {
 	bool json = o->format == CLI_FORMAT_JSON;
-	bool groups = o->group == CLI_GROUP_CGROUP;
-	/* the group view needs every process's group and each group's files */
-	unsigned needs = app_needs(a) | (groups ? NEED_CGROUP : 0);
+	bool om = o->format == CLI_FORMAT_OPENMETRICS;
+	/* with --textfile, samples reach stdout only in a --format asked for */
+	bool rows_out = !om && (!o->textfile || o->format_set);
+	bool groups = rows_out && o->group == CLI_GROUP_CGROUP;
+	/* metrics alone need no column: no command lines, users or plugins */
+	unsigned needs = rows_out ? app_needs(a) : NEED_STAT;
+	/* the group view needs every process's group */
+	if (groups)
+		needs |= NEED_CGROUP;
 	/* JSON group rows carry the group's memory and pressure whatever the columns */
 	if (groups && json)
 		needs |= NEED_CGROUP_MEM | NEED_CGROUP_PSI;
@@ -71,6 +78,15 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	if (json && !o->columns)
 		for (size_t i = 0; i < a->cs.n; i++)
 			needs |= a->cs.cols[i].needs;
+	struct metrics *m = NULL;
+	if (om || o->textfile) {
+		m = metrics_new(o);
+		if (!m) {
+			fprintf(stderr, "taskview: %s\n", _("out of memory"));
+			return 1;
+		}
+		needs |= metrics_needs();
+	}
 	app_open_taskstats(a, json ? (needs | NEED_DELAY) : needs);
 
 	char *err = NULL;
@@ -78,12 +94,17 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	if (!s) {
 		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
 		free(err);
+		metrics_free(m);
 		return 1;
 	}
 	sampler_set_taskstats(s, a->ts);
 	size_t nslots = plugin_host_nslots(a->plugins);
 	sampler_set_plugins(s, a->plugins, nslots);
-	bool *pshown = json && !o->columns ? NULL : app_plugin_shown(a);
+	bool *pshown;
+	if (!rows_out)
+		pshown = nslots ? calloc(nslots, sizeof(*pshown)) : NULL;
+	else
+		pshown = json && !o->columns ? NULL : app_plugin_shown(a);
 
 	/* the text filter is matched by the view: against the command line and
 	 * the names of every thread, which are then read */
@@ -91,11 +112,11 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	struct sample_opts so = {
 		.needs = needs | (text ? NEED_CMDLINE : 0),
 		.filter = &o->filter,
-		.all_threads = o->threads,
+		.all_threads = o->threads && rows_out,
 		.plugin_shown = pshown,
 		/* every row is printed; a command line stuck behind a hung process
 		 * is not waited for longer than this */
-		.details_all = true,
+		.details_all = rows_out,
 		.cmdline_wait = 1.0,
 		.thread_names = text,
 	};
@@ -107,7 +128,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.filter = &o->filter,
 		.groups = groups,
 	};
-	if (a->ts && !json && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
+	if (a->ts && !json && !om && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
 		fprintf(stderr, "taskview: %s\n", ts_message(a->ts));
 
 	struct snapshot prev, cur;
@@ -134,15 +155,27 @@ int batch_run(struct app *a, const struct cli_opts *o)
 			break;
 		}
 		delta_apply(&prev, &cur, &a->cs);
+		buf_reset(&out);
+		if (m) {
+			char *merr = NULL;
+			if (metrics_sample(m, &prev, &cur, om ? &out : NULL, &merr) < 0) {
+				fprintf(stderr, "taskview: %s\n", merr ? merr : _("out of memory"));
+				free(merr);
+				rc = 1;
+				snapshot_free(&cur);
+				break;
+			}
+		}
 		struct rows rows;
-		if (rows_build(&cur, &vo, &rows) < 0) {
+		if (rows_out && rows_build(&cur, &vo, &rows) < 0) {
 			rc = 1;
 			snapshot_free(&cur);
 			break;
 		}
 		double interval = cur.mono - prev.mono;
-		buf_reset(&out);
-		if (json) {
+		if (!rows_out) {
+			/* metrics only */
+		} else if (json) {
 			const char *msg = NULL;
 			const char *state = app_delay_state(a, &msg);
 			struct json_state js = {"delayacct", state, msg};
@@ -153,7 +186,8 @@ int batch_run(struct app *a, const struct cli_opts *o)
 				buf_addc(&out, '\n');
 			text_render_sample(&out, &cur, &rows, &a->cs, &a->sel, &to);
 		}
-		rows_free(&rows);
+		if (rows_out)
+			rows_free(&rows);
 		snapshot_free(&prev);
 		prev = cur;
 		/* a closed pipe or a full disk ends the run, whether or not SIGPIPE would */
@@ -172,5 +206,6 @@ out:
 	free(err);
 	free(pshown);
 	sampler_free(s);
+	metrics_free(m);
 	return rc;
 }

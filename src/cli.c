@@ -7,11 +7,16 @@
 #include "util/i18n.h"
 #include "util/num.h"
 
-enum { OPT_FORMAT = 256, OPT_LIST_COLUMNS, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PLUGIN, OPT_NO_PLUGINS, OPT_CHECK_PLUGIN, OPT_GROUP };
+enum {
+	OPT_FORMAT = 256, OPT_LIST_COLUMNS, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PLUGIN, OPT_NO_PLUGINS, OPT_CHECK_PLUGIN,
+	OPT_TEXTFILE, OPT_TOP, OPT_GROUP,
+};
 
 static const struct option cli_long[] = {
 	{"batch", no_argument, NULL, 'b'},
 	{"format", required_argument, NULL, OPT_FORMAT},
+	{"textfile", required_argument, NULL, OPT_TEXTFILE},
+	{"top", required_argument, NULL, OPT_TOP},
 	{"iterations", required_argument, NULL, 'n'},
 	{"delay", required_argument, NULL, 'd'},
 	{"pid", required_argument, NULL, 'p'},
@@ -43,7 +48,13 @@ void cli_usage(FILE *f)
 		   "Show processes with their threads, memory, page tables, context switches\n"
 		   "and delay accounting. Interactive unless -b is given.\n\n"),
 		N_("  -b, --batch              print samples and exit\n"),
-		N_("      --format text|json   batch output format (default text; json: JSON Lines)\n"),
+		N_("      --format FORMAT      batch output format: text (default), json (JSON\n"
+		   "                           Lines) or openmetrics (one exposition per sample)\n"),
+		N_("      --textfile PATH      write each sample's metrics to PATH (through\n"
+		   "                           PATH.tmp) for node_exporter's textfile collector;\n"
+		   "                           implies -b, runs until stopped unless -n is given\n"),
+		N_("      --top N              metrics of the N processes using the most CPU\n"
+		   "                           besides those of their groups (default 0)\n"),
 		N_("  -n, --iterations N       number of samples (batch default 1)\n"),
 		N_("  -d, --delay SECONDS      interval between samples (default 1, 0.1 to 86400)\n"),
 		N_("  -p, --pid LIST           only these PIDs (comma-separated, repeatable; a TID\n"
@@ -101,8 +112,22 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 				o->format = CLI_FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
 				o->format = CLI_FORMAT_JSON;
+			else if (strcmp(optarg, "openmetrics") == 0)
+				o->format = CLI_FORMAT_OPENMETRICS;
 			else
-				return cli_fail(err, _("unknown format '%s' (use text or json)"), optarg);
+				return cli_fail(err, _("unknown format '%s' (use text, json or openmetrics)"), optarg);
+			o->format_set = true;
+			break;
+		case OPT_TEXTFILE:
+			if (!*optarg)
+				return cli_fail(err, "%s", _("--textfile needs a file name"));
+			o->textfile = optarg;
+			o->batch = true;
+			break;
+		case OPT_TOP:
+			if (!num_parse_int(optarg, 0, 100000, &n))
+				return cli_fail(err, _("bad process count '%s' for --top (0 to 100000)"), optarg);
+			o->top = n;
 			break;
 		case 'n':
 			if (!num_parse_int(optarg, 1, INT32_MAX, &n))
@@ -193,8 +218,11 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	}
 	if (optind < argc)
 		return cli_fail(err, _("unexpected argument '%s'"), argv[optind]);
+	if (o->top > 0 && !o->textfile && o->format != CLI_FORMAT_OPENMETRICS)
+		return cli_fail(err, "%s", _("--top applies to metrics: use it with --format openmetrics or --textfile"));
+	/* a text file of counters is for a collector that reads it again and again */
 	if (o->iterations < 0)
-		o->iterations = o->batch ? 1 : 0;
+		o->iterations = o->textfile ? INT64_MAX : o->batch ? 1 : 0;
 	return 0;
 }
 

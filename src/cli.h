@@ -9,14 +9,17 @@
 #include "util/buf.h"
 #include "view/filter.h"
 
-enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON };
+enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_OPENMETRICS };
 /* --group: how processes are grouped above the process level */
 enum cli_group { CLI_GROUP_UNSET, CLI_GROUP_NONE, CLI_GROUP_CGROUP };
 
 struct cli_opts {
 	bool batch;
 	enum cli_format format;
-	int64_t iterations;      /* 0: until quit (TUI), default 1 in batch */
+	bool format_set;         /* --format given (with --textfile: also print samples) */
+	const char *textfile;    /* --textfile PATH: metrics written there (implies -b) */
+	int64_t top;             /* --top N: per-process metrics for the N busiest */
+	int64_t iterations;      /* 0: until quit (TUI), default 1 in batch; INT64_MAX: until stopped */
 	double delay;            /* seconds */
 	bool delay_set;
 	struct filter filter;

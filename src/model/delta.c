@@ -249,8 +249,8 @@ static void sums_add_exited(struct sums *s, const struct change *ch)
 static void sums_apply(struct tv_task *p, const struct sums *s)
 {
 	/* the group's own CPU time counts exited threads too: where their share
-	 * is unknown, it beats a lower bound (at clock-tick resolution) */
-	bool own_cpu = (s->partial & TV_PART_BIT(TV_PART_CPU)) && !isnan(p->cpu_pct) && !p->cpu_fine;
+	 * is unknown, it beats a lower bound */
+	bool own_cpu = (s->partial & TV_PART_BIT(TV_PART_CPU)) && !isnan(p->cpu_pct);
 	if (s->cpu_ok && !own_cpu) {
 		p->cpu_pct = s->cpu / 1e9 * 100.0;
 		p->partial |= s->partial & TV_PART_BIT(TV_PART_CPU);

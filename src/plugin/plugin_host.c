@@ -220,6 +220,11 @@ struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct co
 	return h;
 }
 
+pid_t plugin_host_helper_pid(const struct plugin_host *h)
+{
+	return h && h->child && !h->child->reaped ? h->child->pid : 0;
+}
+
 size_t plugin_host_nslots(const struct plugin_host *h)
 {
 	return h ? h->nslots : 0;

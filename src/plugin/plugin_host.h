@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "model/column.h"
 #include "model/task.h"
@@ -45,6 +46,9 @@ struct plugin_host_opts {
 struct plugin_host *plugin_host_load(const struct plugin_host_opts *o, struct colset *cs,
                                      void (*msg_cb)(void *ctx, const char *line), void *ctx,
                                      bool *fatal);
+/* The helper process plugins run in, 0 when none runs (h may be NULL): its
+ * cost is part of taskview's own. */
+pid_t plugin_host_helper_pid(const struct plugin_host *h);
 /* Number of plugin slots (0 when no plugin columns; h may be NULL). */
 size_t plugin_host_nslots(const struct plugin_host *h);
 

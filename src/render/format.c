@@ -143,6 +143,24 @@ size_t format_col_width(const struct column *col, bool utf8)
 	return w > (size_t)col->width ? w : (size_t)col->width;
 }
 
+const char *format_delay_id(enum tv_delay_class c)
+{
+	static const char *const ids[TV_DELAY_NCLASS] = {
+		"cpu_delay", "io_delay", "swapin_delay", "reclaim_delay",
+		"thrashing_delay", "compact_delay", "wpcopy_delay", "irq_delay",
+	};
+	return (unsigned)c < TV_DELAY_NCLASS ? ids[c] : "?";
+}
+
+void format_reject(struct buf *out, const struct tv_reject *r)
+{
+	/* TRANSLATORS: %1$s thread or process, %2$d its ID, %3$s a column id such as io_delay,
+	   %4$.1f and %5$.1f seconds */
+	buf_addf(out, _("%s %d: %s grew by %.1f s, more than its tasks can have waited (%.1f s): "
+			"a kernel counter jump, shown as unknown"),
+		 r->is_thread ? _("thread") : _("process"), r->tid, format_delay_id(r->cls), r->step_s, r->bound_s);
+}
+
 const char *format_tree_prefix(bool last, bool utf8)
 {
 	if (utf8)

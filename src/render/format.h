@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "model/column.h"
+#include "model/snapshot.h"
 #include "util/buf.h"
 
 /* Follows a value that is a lower bound (part of its contribution is known missing). */
@@ -28,6 +29,12 @@ void format_cell(struct buf *out, const struct column *col, const struct tv_valu
 
 /* Width of a column: its minimal width or its translated header, whichever is wider. */
 size_t format_col_width(const struct column *col, bool utf8);
+
+/* The column id of a delay class's percentage ("io_delay"). */
+const char *format_delay_id(enum tv_delay_class c);
+
+/* One sentence on a delay step rejected as a kernel counter jump (translated). */
+void format_reject(struct buf *out, const struct tv_reject *r);
 
 /* Tree glyphs before a thread row's name. */
 const char *format_tree_prefix(bool last, bool utf8);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "render/format.h"
 #include "util/json.h"
 
 static void json_value(struct buf *out, const struct column *col, const struct tv_value *v)
@@ -23,11 +24,6 @@ static void json_value(struct buf *out, const struct column *col, const struct t
 		break;
 	}
 }
-
-static const char *const delay_ids[TV_DELAY_NCLASS] = {
-	"cpu_delay", "io_delay", "swapin_delay", "reclaim_delay",
-	"thrashing_delay", "compact_delay", "wpcopy_delay", "irq_delay",
-};
 
 static void json_opt_double(struct buf *out, double v, int decimals)
 {
@@ -108,7 +104,7 @@ static void json_render_rejects(struct buf *out, const struct snapshot *s)
 	for (size_t i = 0; i < s->nrejects; i++) {
 		const struct tv_reject *r = &s->rejects[i];
 		buf_addf(out, "%s{\"kind\": \"%s\", \"pid\": %d, \"tgid\": %d, \"column\": \"%s\", \"step_s\": ",
-			 i ? ", " : "", r->is_thread ? "thread" : "process", r->tid, r->tgid, delay_ids[r->cls]);
+			 i ? ", " : "", r->is_thread ? "thread" : "process", r->tid, r->tgid, format_delay_id(r->cls));
 		json_add_double(out, r->step_s, 3);
 		buf_adds(out, ", \"bound_s\": ");
 		json_add_double(out, r->bound_s, 3);

@@ -101,4 +101,10 @@ void text_render_sample(struct buf *out, const struct snapshot *s, const struct 
 		buf_addc(out, '\n');
 	}
 	free(widths);
+	for (size_t i = 0; i < s->nrejects; i++) {
+		/* TRANSLATORS: batch output, a line after the table */
+		buf_adds(out, _("note: "));
+		format_reject(out, &s->rejects[i]);
+		buf_addc(out, '\n');
+	}
 }

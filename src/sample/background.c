@@ -24,6 +24,8 @@ struct background {
 	pthread_mutex_t lock;   /* guards everything below */
 	pthread_cond_t wake;
 	struct request *waiting; /* the next to take, or NULL */
+	struct ts_client *ts;    /* to hand to the sampler before the next sample */
+	bool ts_changed;
 	bool taking;
 	bool quit;
 	unsigned next_ticket;
@@ -107,8 +109,13 @@ static void *run(void *arg)
 		struct request *r = b->waiting;
 		b->waiting = NULL;
 		b->taking = true;
+		bool ts_changed = b->ts_changed;
+		struct ts_client *ts = b->ts;
+		b->ts_changed = false;
 		pthread_mutex_unlock(&b->lock);
 
+		if (ts_changed)
+			sampler_set_taskstats(b->s, ts);
 		struct snapshot snap;
 		char *err = NULL;
 		int rc = sampler_take(b->s, &r->o, &snap, &err);
@@ -194,6 +201,14 @@ unsigned background_request(struct background *b, const struct sample_opts *o, s
 	unsigned t = r->ticket;
 	pthread_mutex_unlock(&b->lock);
 	return t;
+}
+
+void background_set_taskstats(struct background *b, struct ts_client *ts)
+{
+	pthread_mutex_lock(&b->lock);
+	b->ts = ts;
+	b->ts_changed = true;
+	pthread_mutex_unlock(&b->lock);
 }
 
 int background_fd(const struct background *b)

@@ -29,6 +29,11 @@ void background_stop(struct background *b);
  */
 unsigned background_request(struct background *b, const struct sample_opts *o, size_t nplugin_slots);
 
+/* Hands a taskstats client to the sampler, before the next sample it takes
+ * (the sampler is the sampling thread's: sampler_set_taskstats must not be
+ * called on it from elsewhere). */
+void background_set_taskstats(struct background *b, struct ts_client *ts);
+
 /* Readable when a result is ready (for poll()). */
 int background_fd(const struct background *b);
 

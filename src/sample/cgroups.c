@@ -262,6 +262,8 @@ void cgroups_begin(struct cgroups *c)
 static struct entry *find(struct cgroups *c, const char *path)
 {
 	struct entry key = {.path = (char *)path};
+	if (c->n == 0)
+		return NULL; /* bsearch must not be given a NULL array, even an empty one */
 	return bsearch(&key, c->v, c->n, sizeof(*c->v), cmp_entry);
 }
 

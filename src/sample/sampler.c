@@ -58,6 +58,7 @@ struct sampler *sampler_new(char **err)
 	for (int r = 0; r < 3; r++)
 		s->fd_pressure[r] = -1;
 	s->fd_loadavg = -1;
+	s->fd_self_statm = s->fd_helper_stat = s->fd_helper_statm = -1;
 	long hz = sysconf(_SC_CLK_TCK);
 	s->hz = hz > 0 ? (double)hz : 100.0;
 	if (!s->procdir || !s->buf || !s->users || !s->cmd || !s->cg) {
@@ -80,6 +81,9 @@ void sampler_free(struct sampler *s)
 	for (int r = 0; r < 3; r++)
 		fd_budget_close(&s->tr.fds, &s->fd_pressure[r]);
 	fd_budget_close(&s->tr.fds, &s->fd_loadavg);
+	fd_budget_close(&s->tr.fds, &s->fd_self_statm);
+	fd_budget_close(&s->tr.fds, &s->fd_helper_stat);
+	fd_budget_close(&s->tr.fds, &s->fd_helper_statm);
 	tracked_free(&s->tr);
 	users_free(s->users);
 	if (s->procdir)
@@ -275,8 +279,8 @@ static void system_counts(struct sampler *s, struct snapshot *out)
 	}
 }
 
-/* Fills what stat says of a process. */
-static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double hz, double when)
+/* Fills what stat says of a process (its CPU time comes later from its group reply when group_cpu). */
+static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double hz, double when, bool group_cpu)
 {
 	t->tid = t->tgid = st->pid;
 	t->ppid = st->ppid;
@@ -285,7 +289,7 @@ static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double
 	t->nice = st->nice;
 	t->prio = st->prio;
 	/* the group's time, exited threads included, in clock ticks */
-	t->cpu_ns = (int64_t)((double)(st->utime + st->stime) * (1e9 / hz));
+	t->cpu_ns = group_cpu ? TV_UNKNOWN : (int64_t)((double)(st->utime + st->stime) * (1e9 / hz));
 	t->cpu_fine = false;
 	t->t_cpu = when;
 	t->nthreads = st->nthreads;
@@ -331,6 +335,35 @@ void sampler_cmdline_fill(struct cmdline_cache *c, struct tv_task *t, double max
 		t->cmdline = bracketed(t->comm);
 }
 
+/*
+ * /proc/PID/stat sums times and faults over every thread of the process, two
+ * walks of its thread list in the kernel; a group reply walks it once more.
+ * Where the group reply is asked for anyway (switch or delay columns) and
+ * carries the CPU time of every thread (ts_group_cpu), the process's CPU time
+ * comes from it, exact to the nanosecond, and its stat is the leader's own
+ * task/PID/stat, whose cost does not grow with threads. The rest of what
+ * taskview takes from it (state, priority, start, thread count) reads the
+ * same in both files.
+ */
+static void stat_mode(struct sampler *s, const struct sample_opts *o)
+{
+	bool group_cpu = sampler_ts_usable(s) && (o->needs & (NEED_CTXT | NEED_DELAY)) && ts_group_cpu(s->ts);
+	if (group_cpu != s->group_cpu) {
+		/* the files kept open are the other kind */
+		for (size_t i = 0; i < s->tr.n; i++)
+			fd_budget_close(&s->tr.fds, &s->tr.v[i].fd_stat);
+		s->group_cpu = group_cpu;
+	}
+}
+
+static void stat_path(char *path, size_t n, int32_t pid, bool leader_only)
+{
+	if (leader_only)
+		snprintf(path, n, "%d/task/%d/stat", pid, pid);
+	else
+		snprintf(path, n, "%d/stat", pid);
+}
+
 /* Reads one process's stat and status. Returns -1 when it is gone or filtered out. */
 static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const struct filter *sel,
 			struct lead_status *lead)
@@ -339,7 +372,7 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 	struct tracked_proc *tp = tracked_get(&s->tr, pid);
 	if (!tp)
 		return -1;
-	snprintf(path, sizeof(path), "%d/stat", pid);
+	stat_path(path, sizeof(path), pid, s->group_cpu);
 	ssize_t n = sampler_read(s, &tp->fd_stat, path);
 	double when = clock_now(CLOCK_MONOTONIC);
 	struct proc_stat st;
@@ -349,13 +382,13 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 		/* a new task under this pid: what was kept belongs to the old one */
 		if (tp->start != TV_START_UNKNOWN) {
 			tracked_reset(&s->tr, tp);
-			snprintf(path, sizeof(path), "%d/stat", pid);
+			stat_path(path, sizeof(path), pid, s->group_cpu);
 			tp->fd_stat = fd_budget_open(&s->tr.fds, s->procfd, path);
 		}
 		tp->start = st.start_ticks;
 	}
 	task_init(t);
-	task_from_stat(t, &st, s->hz, when);
+	task_from_stat(t, &st, s->hz, when, s->group_cpu);
 
 	/* memory, owner and the leader's switches; every selected process */
 	struct proc_status *ps = &lead->ps;
@@ -401,24 +434,52 @@ static int cmp_task_tgid(const void *a, const void *b)
 	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
 }
 
-/* What taskview itself cost since the previous refresh. */
+/* Resident KiB of a process from its statm, through a kept file; 0 when unreadable. */
+static int64_t statm_rss(struct sampler *s, int *fd, const char *path)
+{
+	unsigned long size, res;
+	ssize_t n = sampler_read(s, fd, path);
+	if (n > 0 && sscanf(s->buf, "%lu %lu", &size, &res) == 2)
+		return (int64_t)res * (sysconf(_SC_PAGESIZE) / 1024);
+	return 0;
+}
+
+/* What taskview itself cost since the previous refresh, its plugin helper included. */
 static void self_cost(struct sampler *s, struct snapshot *out)
 {
 	struct rusage ru;
+	char path[48];
 	out->self.cpu_ms = NAN;
+	int64_t rss = statm_rss(s, &s->fd_self_statm, "self/statm");
+	double helper_ms = 0;
+	pid_t hp = plugin_host_helper_pid(s->ph);
+	if (hp != s->helper) {
+		/* a helper restarted since counts from now */
+		fd_budget_close(&s->tr.fds, &s->fd_helper_stat);
+		fd_budget_close(&s->tr.fds, &s->fd_helper_statm);
+		s->helper = 0;
+	}
+	struct proc_stat st;
+	snprintf(path, sizeof(path), "%d/stat", (int)hp);
+	ssize_t n = hp ? sampler_read(s, &s->fd_helper_stat, path) : -1;
+	if (n > 0 && proc_parse_stat(s->buf, (size_t)n, &st) == 0) {
+		double cpu = (double)(st.utime + st.stime) / s->hz;
+		if (s->helper == hp)
+			helper_ms = (cpu - s->last_helper) * 1000.0;
+		s->helper = hp;
+		s->last_helper = cpu;
+		snprintf(path, sizeof(path), "%d/statm", (int)hp);
+		rss += statm_rss(s, &s->fd_helper_statm, path);
+	}
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
 		double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 			     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 		if (s->have_cpu)
-			out->self.cpu_ms = (cpu - s->last_cpu) * 1000.0;
+			out->self.cpu_ms = (cpu - s->last_cpu) * 1000.0 + helper_ms;
 		s->last_cpu = cpu;
 		s->have_cpu = true;
 	}
-	out->self.rss_kib = TV_UNKNOWN;
-	ssize_t n = proc_read_at(s->procfd, "self/statm", s->buf, SAMPLER_READ_CAP);
-	unsigned long size, res;
-	if (n > 0 && sscanf(s->buf, "%lu %lu", &size, &res) == 2)
-		out->self.rss_kib = (int64_t)res * (sysconf(_SC_PAGESIZE) / 1024);
+	out->self.rss_kib = rss > 0 ? rss : TV_UNKNOWN;
 	out->self.opens = s->io.opens;
 	out->self.reads = s->io.reads;
 	out->self.queries = s->io.queries;
@@ -474,6 +535,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	if (s->ts)
 		ts_refresh_state(s->ts); /* the sysctl may change while we run */
+	stat_mode(s, o);
 	tracked_unsee(&s->tr);
 	size_t k = 0;
 	for (size_t i = 0; i < npids; i++) {

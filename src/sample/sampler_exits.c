@@ -34,7 +34,7 @@ static struct tv_task *owner_of(struct snapshot *out, int32_t tid)
 static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const struct snapshot *out)
 {
 	const struct ts_result *r = &rec->m.r;
-	e->cpu_ns = r->cpu_run_real_ns;
+	e->cpu_ns = r->cpu_ns;
 	e->cpu_fine = true;
 	e->t_cpu = e->t_ctxt = e->t_delay = rec->mono;
 	sampler_apply_ts(e, r, rec->mono);
@@ -71,10 +71,13 @@ static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_ex
 	/* a group's switch counts include its exited threads only on some kernels */
 	if (!ts_group_counts_exited(s->ts))
 		g->ctxt_vol = g->ctxt_invol = TV_UNKNOWN;
-	if (grp->utime_us != TV_UNKNOWN && grp->stime_us != TV_UNKNOWN) {
+	if (ts_group_cpu(s->ts) && grp->cpu_ns != TV_UNKNOWN) {
+		g->cpu_ns = grp->cpu_ns;
+		g->cpu_fine = true;
+	} else if (grp->utime_us != TV_UNKNOWN && grp->stime_us != TV_UNKNOWN) {
 		g->cpu_ns = (grp->utime_us + grp->stime_us) * 1000;
-		g->t_cpu = rec->mono;
 	}
+	g->t_cpu = rec->mono;
 }
 
 /* Returns true when the record must wait for the next refresh. */

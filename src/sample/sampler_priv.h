@@ -40,11 +40,17 @@ struct sampler {
 	int fd_pressure[3];      /* /proc/pressure/{cpu,io,memory} kept open, or -1 */
 	int fd_loadavg;
 	struct tracked tr;
+	/* a process's CPU time from its group reply, and from its stat only
+	 * what the leader's own task/PID/stat says (see stat_mode) */
+	bool group_cpu;
 	double hz;
 	char *buf;
 	struct sampler_io io;
 	double last_cpu;
 	bool have_cpu;
+	pid_t helper;            /* the plugin helper whose CPU time is last_helper */
+	double last_helper;
+	int fd_self_statm, fd_helper_stat, fd_helper_statm; /* kept open, or -1 */
 };
 
 /* A process's status as read, and when. */

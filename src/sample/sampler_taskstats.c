@@ -109,12 +109,17 @@ static void on_reply(void *ctx, size_t i, struct ts_result *r, double mono)
 	struct tv_task *t = tg->task[i];
 	tg->answered[i] = true;
 	sampler_apply_ts(t, r, mono);
+	if (!t->is_thread && tg->s->group_cpu) {
+		t->cpu_ns = r->cpu_ns;
+		t->cpu_fine = true;
+		t->t_cpu = mono;
+	}
 	if (t->is_thread) {
 		if (t->tid == tg->peaks_tid)
 			keep_peaks(t, r);
 		struct tracked_proc *tp = tracked_find(&tg->s->tr, t->tgid);
 		struct tracked_thread *th = tp ? tracked_thread_find(tp, t->tid) : NULL;
-		t->cpu_ns = r->cpu_run_real_ns;
+		t->cpu_ns = r->cpu_ns;
 		t->cpu_fine = true;
 		t->t_cpu = mono;
 		t->start_ticks = thread_start(th, r, mono, tg->out);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,8 +46,6 @@
 #define TS_MMSG 32       /* replies taken per recvmmsg(): one syscall instead of 32 */
 #define TS_MSG_SIZE 4096 /* one reply (about 600 bytes today) with room for longer structs */
 
-enum ts_acct { TS_ACCT_ON, TS_ACCT_OFF, TS_ACCT_ABSENT };
-
 struct ts_client {
 	struct nl_sock *sk;
 	int fd;
@@ -55,11 +54,13 @@ struct ts_client {
 	bool has_fault;        /* fault overrides the sysctl */
 	enum ts_state fault;
 	enum ts_acct acct;
+	bool acct_switch;      /* kernel.task_delayacct exists (5.14 on) */
 	bool seen_off;         /* the switch was off at some point while we ran */
 	uint64_t on_since;     /* boot ticks when it was seen on after being off */
 	bool started_on_by_sysctl; /* on at start, but not from the boot command line */
 	bool no_irq_acct;      /* the kernel lacks CONFIG_IRQ_TIME_ACCOUNTING */
 	bool group_exited;     /* TGID replies count exited threads' switches */
+	bool group_cpu;        /* TGID replies carry the CPU time of every thread, exited ones too */
 	uint32_t seq;
 	int rcvbuf;
 	size_t window, window_fixed;
@@ -77,6 +78,8 @@ static const char *const ts_msg_off =
 static const char *const ts_msg_on_late =
 	N_("delay accounting was switched on after boot: tasks started before that report zeros "
 	   "for every delay but CPU (add `delayacct` to the kernel command line to have it from boot)");
+static const char *const ts_msg_off_boot =
+	N_("delay accounting is off: the kernel was started with nodelayacct");
 static const char *const ts_msg_no_acct =
 	N_("the kernel was built without delay accounting (CONFIG_TASK_DELAY_ACCT)");
 
@@ -375,6 +378,15 @@ int ts_query_batch(struct ts_client *c, struct ts_query *q, size_t n)
 	return rc;
 }
 
+#define TS_PROBE_SPIN_NS 2000000 /* CPU time the probe thread burns before it exits */
+
+static int64_t ts_thread_cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 static void *ts_probe_thread(void *arg)
 {
 	(void)arg;
@@ -383,11 +395,13 @@ static void *ts_probe_thread(void *arg)
 		struct timespec d = {0, 100000};
 		nanosleep(&d, NULL);
 	}
+	while (ts_thread_cpu_ns() < TS_PROBE_SPIN_NS)
+		;
 	return NULL;
 }
 
-/* The sum of nvcsw over taskview's live threads, -1 on failure. */
-static int64_t ts_live_nvcsw(struct ts_client *c)
+/* Sums nvcsw and CPU time over taskview's live threads; -1 on failure. */
+static int ts_live_sums(struct ts_client *c, int64_t *nvcsw, int64_t *cpu_ns)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct ts_query q[64];
@@ -402,53 +416,70 @@ static int64_t ts_live_nvcsw(struct ts_client *c)
 	closedir(d);
 	if (ts_query_batch(c, q, n) < 0)
 		return -1;
-	int64_t sum = 0;
+	*nvcsw = *cpu_ns = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!q[i].ok || q[i].r.nvcsw == TV_UNKNOWN)
+		if (!q[i].ok || q[i].r.nvcsw == TV_UNKNOWN || q[i].r.cpu_ns == TV_UNKNOWN)
 			return -1;
-		sum += q[i].r.nvcsw;
+		*nvcsw += q[i].r.nvcsw;
+		*cpu_ns += q[i].r.cpu_ns;
 	}
-	return sum;
+	return 0;
 }
 
 /*
- * Do group replies count the switches of exited threads? A thread of ours
- * sleeps 20 times and exits; afterwards the group's count exceeds the sum over
- * the live threads by at least that much only if they do. Live threads are
- * asked first, so their own switches in between only make the excess smaller.
+ * Do group replies count what exited threads did? A thread of ours sleeps 20
+ * times, burns 2 ms of CPU and exits; afterwards the group's switches and CPU
+ * time exceed the sums over the live threads by that much only if they do
+ * (switches: kernels differ; CPU time: not when delay accounting is off on
+ * kernels before 5.14). Live threads are asked first, so what they do in
+ * between only makes the excess smaller.
  */
-static bool ts_probe_group(struct ts_client *c)
+static void ts_probe_group(struct ts_client *c)
 {
 	pthread_t th;
+	int64_t vol, cpu;
 	if (pthread_create(&th, NULL, ts_probe_thread, NULL) != 0)
-		return false;
+		return;
 	pthread_join(th, NULL);
-	int64_t live = ts_live_nvcsw(c);
 	struct ts_query g = {.id = (int32_t)getpid(), .tgid = true};
-	if (live < 0 || ts_query_batch(c, &g, 1) < 0 || !g.ok || g.r.nvcsw == TV_UNKNOWN)
-		return false;
-	return g.r.nvcsw - live >= 10;
+	if (ts_live_sums(c, &vol, &cpu) < 0 || ts_query_batch(c, &g, 1) < 0 || !g.ok)
+		return;
+	c->group_exited = g.r.nvcsw != TV_UNKNOWN && g.r.nvcsw - vol >= 10;
+	c->group_cpu = g.r.cpu_ns != TV_UNKNOWN && g.r.cpu_ns - cpu >= TS_PROBE_SPIN_NS / 2;
+}
+
+/* The kernel's command line, "" when unreadable. */
+static void ts_read_cmdline(char *b, size_t size)
+{
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, b, size - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	b[n > 0 ? n : 0] = '\0';
+}
+
+/* Delay accounting at open: the switch, or what the kernel had before there was one. */
+static void ts_open_acct(struct ts_client *c)
+{
+	c->acct = ts_read_acct();
+	c->acct_switch = c->acct != TS_ACCT_ABSENT;
+	if (!c->acct_switch) {
+		char cmdline[4096];
+		struct utsname u;
+		ts_read_cmdline(cmdline, sizeof(cmdline));
+		c->acct = uname(&u) == 0
+			? ts_acct_without_switch(u.release, cmdline, kconfig_running("CONFIG_TASK_DELAY_ACCT"))
+			: TS_ACCT_ABSENT;
+	}
+	c->seen_off = c->acct == TS_ACCT_OFF;
 }
 
 /* Was delay accounting asked for on the kernel command line? */
 static bool ts_acct_from_boot(void)
 {
 	char b[4096];
-	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ssize_t n = read(fd, b, sizeof(b) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	b[n] = '\0';
-	for (char *p = b; (p = strstr(p, "delayacct")); p += 9) {
-		bool starts = p == b || p[-1] == ' ';
-		bool ends = p[9] == '\0' || p[9] == ' ' || p[9] == '\n';
-		if (starts && ends)
-			return true;
-	}
-	return false;
+	ts_read_cmdline(b, sizeof(b));
+	return ts_cmdline_has(b, "delayacct");
 }
 
 struct ts_client *ts_open(void)
@@ -460,8 +491,7 @@ struct ts_client *ts_open(void)
 		return NULL;
 	c->fd = -1;
 	c->seq = (uint32_t)getpid() << 16; /* any start works; this one eases reading traces */
-	c->acct = ts_read_acct();
-	c->seen_off = c->acct == TS_ACCT_OFF;
+	ts_open_acct(c);
 	c->sk = nl_socket_alloc();
 	if (!c->sk) {
 		free(c);
@@ -497,9 +527,9 @@ struct ts_client *ts_open(void)
 	else if (rc == 0 && !self.ok)
 		ts_fail(c, TS_UNSUPPORTED, N_("the kernel did not answer a taskstats query about taskview itself"), NULL);
 	if (c->can_query) {
-		c->group_exited = ts_probe_group(c);
+		ts_probe_group(c);
 		c->no_irq_acct = kconfig_running("CONFIG_IRQ_TIME_ACCOUNTING") == KCONFIG_NO;
-		c->started_on_by_sysctl = c->acct == TS_ACCT_ON && !ts_acct_from_boot();
+		c->started_on_by_sysctl = c->acct_switch && c->acct == TS_ACCT_ON && !ts_acct_from_boot();
 	}
 	return c;
 }
@@ -531,6 +561,8 @@ enum ts_state ts_state(const struct ts_client *c)
 
 void ts_refresh_state(struct ts_client *c)
 {
+	if (!c->acct_switch)
+		return; /* fixed at boot */
 	enum ts_acct was = c->acct;
 	c->acct = ts_read_acct();
 	if (c->acct == TS_ACCT_OFF)
@@ -548,6 +580,11 @@ bool ts_group_counts_exited(const struct ts_client *c)
 	return c->group_exited;
 }
 
+bool ts_group_cpu(const struct ts_client *c)
+{
+	return c->group_cpu;
+}
+
 uint64_t ts_acct_on_since(const struct ts_client *c)
 {
 	return c->on_since;
@@ -561,7 +598,7 @@ const char *ts_message(const struct ts_client *c)
 	case TS_ACCT_ON:
 		return c->started_on_by_sysctl || c->on_since ? _(ts_msg_on_late) : "";
 	case TS_ACCT_OFF:
-		return _(ts_msg_off);
+		return c->acct_switch ? _(ts_msg_off) : _(ts_msg_off_boot);
 	case TS_ACCT_ABSENT:
 		break;
 	}

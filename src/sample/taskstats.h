@@ -48,6 +48,13 @@ struct ts_query {
 bool ts_group_counts_exited(const struct ts_client *c);
 
 /*
+ * Whether a group reply's CPU time (ts_result.cpu_ns) counts every thread
+ * the process had, exited ones included: measured the same way at open.
+ * false when unknown.
+ */
+bool ts_group_cpu(const struct ts_client *c);
+
+/*
  * Boot-time clock ticks at which taskview saw kernel.task_delayacct switch
  * on while it ran; tasks that started before that report zeros for every
  * class but cpu. 0 when it never saw the switch off.

@@ -71,6 +71,12 @@ bool ts_group_counts_exited(const struct ts_client *c)
 	return false;
 }
 
+bool ts_group_cpu(const struct ts_client *c)
+{
+	(void)c;
+	return false;
+}
+
 uint64_t ts_acct_on_since(const struct ts_client *c)
 {
 	(void)c;

@@ -2,6 +2,7 @@
 #include "sample/taskstats.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/genetlink.h>
@@ -37,7 +38,7 @@ struct ts_layout {
 	uint16_t count[TV_DELAY_NCLASS];
 	uint16_t max[TV_DELAY_NCLASS]; /* total is count + 8 in every layout */
 	uint16_t min[TV_DELAY_NCLASS];
-	uint16_t run_real, utime, stime, nvcsw, nivcsw;
+	uint16_t run_virtual, utime, stime, nvcsw, nivcsw;
 	uint16_t comm, pid, etime, tgid; /* comm: 32 bytes; pid: u32; tgid: u32, v12 on */
 	uint16_t uid, ppid;              /* u32 */
 };
@@ -54,7 +55,7 @@ static const struct ts_layout ts_layout_appended = {
 	.count = {16, 32, 48, 312, 328, 352, 400, 416},
 	.max = {432, 448, 464, 480, 496, 512, 528, 544},
 	.min = {440, 456, 472, 488, 504, 520, 536, 552},
-	.run_real = 64, .utime = 152, .stime = 160, .nvcsw = 272, .nivcsw = 280,
+	.run_virtual = 72, .utime = 152, .stime = 160, .nvcsw = 272, .nivcsw = 280,
 	.comm = 80, .pid = 128, .etime = 144, .tgid = 368, .uid = 120, .ppid = 132,
 };
 
@@ -66,7 +67,7 @@ static const struct ts_layout ts_layout_v15 = {
 	.count = {16, 48, 80, 360, 392, 432, 496, 528},
 	.max = {32, 64, 96, 376, 408, 448, 512, 544},
 	.min = {40, 72, 104, 384, 416, 456, 520, 552},
-	.run_real = 112, .utime = 200, .stime = 208, .nvcsw = 320, .nivcsw = 328,
+	.run_virtual = 120, .utime = 200, .stime = 208, .nvcsw = 320, .nivcsw = 328,
 	.comm = 128, .pid = 176, .etime = 192, .tgid = 464, .uid = 168, .ppid = 180,
 };
 
@@ -100,7 +101,7 @@ void ts_result_init(struct ts_result *out)
 	out->version = 0;
 	out->nvcsw = out->nivcsw = TV_UNKNOWN;
 	out->utime_us = out->stime_us = TV_UNKNOWN;
-	out->cpu_run_real_ns = TV_UNKNOWN;
+	out->cpu_ns = TV_UNKNOWN;
 	out->etime_us = TV_UNKNOWN;
 	out->uid = TV_UNKNOWN;
 	out->ppid = 0;
@@ -128,7 +129,7 @@ int ts_parse_stats(const void *payload, size_t len, struct ts_result *out)
 	l = version == TS_INSERTED_MINMAX_VERSION ? &ts_layout_v15 : &ts_layout_appended;
 	minmax = version >= TS_INSERTED_MINMAX_VERSION;
 
-	out->cpu_run_real_ns = ts_field(p, len, l->run_real);
+	out->cpu_ns = ts_field(p, len, l->run_virtual);
 	out->utime_us = ts_field(p, len, l->utime);
 	out->stime_us = ts_field(p, len, l->stime);
 	out->nvcsw = ts_field(p, len, l->nvcsw);
@@ -377,4 +378,26 @@ const char *ts_state_name(enum ts_state s)
 		break;
 	}
 	return "unsupported";
+}
+
+bool ts_cmdline_has(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = cmdline; n && (p = strstr(p, word)); p += n) {
+		bool starts = p == cmdline || p[-1] == ' ';
+		bool ends = p[n] == '\0' || p[n] == ' ' || p[n] == '\n';
+		if (starts && ends)
+			return true;
+	}
+	return false;
+}
+
+enum ts_acct ts_acct_without_switch(const char *release, const char *cmdline, enum kconfig_answer built)
+{
+	int major, minor;
+	if (built == KCONFIG_NO || sscanf(release, "%d.%d", &major, &minor) != 2)
+		return TS_ACCT_ABSENT;
+	if (major > 5 || (major == 5 && minor >= 14))
+		return TS_ACCT_ABSENT;
+	return ts_cmdline_has(cmdline, "nodelayacct") ? TS_ACCT_OFF : TS_ACCT_ON;
 }

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "model/task.h"
+#include "sample/kconfig.h"
 
 /* One delay class as the kernel reports it. */
 struct ts_delay {
@@ -19,7 +20,9 @@ struct ts_result {
 	uint16_t version;
 	int64_t nvcsw, nivcsw;          /* TV_UNKNOWN when absent */
 	int64_t utime_us, stime_us;
-	int64_t cpu_run_real_ns;        /* CPU time, ns (sum_exec_runtime) */
+	int64_t cpu_ns;                 /* CPU time, ns: cpu_run_virtual_total, the scheduler's
+	                                 * exact sum_exec_runtime (cpu_run_real_total is
+	                                 * utime + stime, sampled at clock ticks) */
 	int64_t etime_us;               /* the task's age at the reply, µs */
 	int32_t pid, tgid;              /* 0 when absent (tgid: before v12; both: group replies) */
 	int32_t ppid;                   /* 0 when absent */
@@ -101,5 +104,20 @@ size_t ts_build_listen(void *buf, size_t size, uint16_t family, uint32_t seq, co
  */
 size_t ts_build_request(void *buf, size_t size, uint16_t family, uint32_t seq,
 			int32_t id, bool tgid);
+
+/* Delay accounting as the kernel has it: switched on, off, or not at all. */
+enum ts_acct { TS_ACCT_ON, TS_ACCT_OFF, TS_ACCT_ABSENT };
+
+/* Whether word is one of the parameters of a kernel command line. */
+bool ts_cmdline_has(const char *cmdline, const char *word);
+
+/*
+ * Delay accounting on a kernel without the kernel.task_delayacct switch.
+ * Before 5.14 there was none: where built in, delay accounting was on from
+ * boot unless the command line said nodelayacct. From 5.14 on, a missing
+ * switch means a kernel built without it. release: uname's ("5.10.0-28-amd64");
+ * built: CONFIG_TASK_DELAY_ACCT as far as the kernel's config tells.
+ */
+enum ts_acct ts_acct_without_switch(const char *release, const char *cmdline, enum kconfig_answer built);
 
 #endif

@@ -84,16 +84,17 @@ static void act_groups(struct tui *t)
 		t->tree = false;
 	/* automatic columns make room for the groups' pressure */
 	tui_fit_columns(t);
+	/* the list until a sample with the groups arrives, when the one on
+	 * screen has none */
+	tui_rebuild_at(t, true);
+	bool has = t->have_cur && (t->cur.needs & NEED_CGROUP);
 	if (!tui_sample_sufficient(t) && !t->frozen)
 		tui_sample(t, true);
-	else
-		tui_rebuild_at(t, true);
 	if (!t->groups) {
 		tui_status(t, ROLE_STATUS, "%s", _("process list"));
-	} else if (t->cur.cgroups_why && t->cur.ncgroups == 0) {
+	} else if (has && t->cur.cgroups_why && t->cur.ncgroups == 0) {
 		tui_status(t, ROLE_ERROR, "%s", t->cur.cgroups_why);
-	} else if (!(t->cur.needs & NEED_CGROUP)) {
-		/* frozen: the sample on screen has no groups */
+	} else if (!has && t->frozen) {
 		tui_status(t, ROLE_STATUS, "%s", _("updates are frozen: groups appear after z"));
 	} else {
 		tui_status(t, ROLE_STATUS, "%s", _("group view: - and + fold and unfold a group, * all; G filters groups"));

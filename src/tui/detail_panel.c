@@ -11,6 +11,7 @@
 
 #include "model/column.h"
 #include "render/detail.h"
+#include "sample/background.h"
 #include "sample/sampler.h"
 #include "tui/dialogs.h"
 #include "tui/draw.h"
@@ -347,7 +348,7 @@ static void panel_scroll(struct panel *p, int key)
 /* As the main loop: wake for the next sample, and at least once a second. */
 static int panel_wait_ms(const struct tui *t)
 {
-	if (t->frozen)
+	if (t->frozen || t->sampling)
 		return 1000;
 	double ms = (t->next_due - clock_now(CLOCK_MONOTONIC)) * 1000.0;
 	if (ms < 0)
@@ -378,6 +379,8 @@ static void panel_run(struct tui *t, bool command)
 	/* the shown columns may not need status, taskstats, switches or the
 	 * command line: read them now, so the figures since start appear at
 	 * once (the interval's follow with the next sample) */
+	/* the thread whose panel is open keeps its delay extremes */
+	t->peaks_tid = p.thread ? p.tid : 0;
 	unsigned want = command ? NEED_CMDLINE : PANEL_NEEDS;
 	unsigned before = t->needs;
 	if ((t->needs & want) != want) {
@@ -394,23 +397,28 @@ static void panel_run(struct tui *t, bool command)
 		panel_paint(t, &p);
 		wnoutrefresh(stdscr);
 		doupdate();
-		int key = term_key(panel_wait_ms(t));
+		/* a failure is the main loop's to report: it samples next */
+		if (tui_tick(t) < 0)
+			break;
+		int key = term_key_or(panel_wait_ms(t), background_fd(t->bg));
 		if (term_quit_signal())
 			break;
-		if (key == ERR) {
-			if (!t->frozen && clock_now(CLOCK_MONOTONIC) >= t->next_due) {
-				/* a failure is the main loop's to report: it samples next */
-				if (tui_sample(t, false) < 0)
-					break;
+		if (key == TERM_KEY_WAKE) {
+			int c = tui_collect(t);
+			if (c < 0)
+				break;
+			if (c > 0)
 				panel_update(t, &p);
-			}
 			continue;
 		}
+		if (key == ERR)
+			continue;
 		if (key == 27 || key == 'q' || key == close_key)
 			break;
 		panel_scroll(&p, key);
 	}
 out:
+	t->peaks_tid = 0;
 	if (t->needs != before)
 		tui_columns_changed(t);
 	detail_lines_free(&p.dl);

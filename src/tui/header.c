@@ -240,6 +240,16 @@ static void header_info(struct tui *t)
 		snprintf(v, sizeof(v), _("%.1f s"), t->delay);
 	/* TRANSLATORS: header label */
 	header_pair(y, &x, _("Refresh:"), v);
+	/* what the monitor itself costs, its plugin helper included */
+	if (t->have_cur && !isnan(t->cur.self.cpu_ms)) {
+		char rss[16] = "-";
+		if (t->cur.self.rss_kib != TV_UNKNOWN)
+			fmt_kib(rss, sizeof(rss), t->cur.self.rss_kib);
+		/* TRANSLATORS: header: taskview's own CPU time since the previous refresh, and its memory */
+		snprintf(v, sizeof(v), _("%.1f ms CPU, %s"), t->cur.self.cpu_ms, rss);
+		/* TRANSLATORS: header label: what taskview itself costs */
+		header_pair(y, &x, _("Own cost:"), v);
+	}
 }
 
 /* A number of the pressure meters, or "-" when unknown. */

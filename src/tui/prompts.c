@@ -62,9 +62,14 @@ static bool prompt_run(struct tui *t, struct prompt *p)
 {
 	for (;;) {
 		prompt_paint(t, p);
-		int key = tui_dialog_key();
+		bool sampled;
+		int key = tui_dialog_key_live(t, &sampled);
 		if (key == TUI_KEY_QUIT)
 			return false;
+		/* a sample arrived (the one with names the prompt asked for, or
+		 * the refresh): the text is matched again on it */
+		if (sampled && p->changed)
+			p->changed(t, p->in.text);
 		if (key == ERR)
 			continue;
 		switch (input_key(&p->in, key)) {

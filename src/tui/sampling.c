@@ -1,10 +1,15 @@
-/* Taking samples for the screen. */
+/*
+ * Taking samples for the screen, off the input path: a request goes to the
+ * sampling thread (sample/background.c) and the screen goes on; the result
+ * is applied when it arrives, between keys.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "model/delta.h"
 #include "plugin/plugin_host.h"
+#include "sample/background.h"
 #include "sample/sampler.h"
 #include "tui/sampling.h"
 #include "tui/status.h"
@@ -16,26 +21,53 @@ int tui_sample(struct tui *t, bool immediate)
 {
 	struct sample_opts so;
 	tui_sample_opts(t, &so);
+	/* the sampling thread gets copies: the unfolded set as a list */
+	so.expanded = NULL;
+	so.expanded_ctx = NULL;
+	so.expanded_list = t->expanded.v;
+	so.nexpanded = t->expanded.n;
+	if (!background_request(t->bg, &so, plugin_host_nslots(t->app->plugins))) {
+		tui_status(t, ROLE_ERROR, "%s", _("out of memory"));
+		return -1;
+	}
+	t->sampling = true;
+	/* a key's request replaces a scheduled one still waiting: the result
+	 * counts as the refresh either way */
+	t->scheduled |= !immediate;
+	if (!immediate) {
+		/* a scheduled sample replaces prev: free it now, so that no more
+		 * than two samples are ever held (they are most of taskview's memory) */
+		if (t->have_prev) {
+			snapshot_free(&t->prev);
+			t->have_prev = false;
+		}
+		t->next_due = clock_now(CLOCK_MONOTONIC) + t->delay;
+	}
+	return 0;
+}
+
+int tui_collect(struct tui *t)
+{
 	struct snapshot s;
 	char *err = NULL;
-	/* a scheduled sample replaces prev: free it first, so that no more than
-	 * two samples are ever held (they are most of taskview's memory) */
-	if (!immediate && t->have_prev) {
-		snapshot_free(&t->prev);
-		t->have_prev = false;
-	}
-	if (sampler_take(t->sampler, &so, &s, &err) < 0) {
-		tui_status(t, ROLE_ERROR, "%s", err ? err : _("out of memory"));
+	if (!background_take(t->bg, &s, &err))
+		return 0;
+	if (err) {
+		tui_status(t, ROLE_ERROR, "%s", err);
 		free(err);
 		return -1;
 	}
+	bool scheduled = t->scheduled;
+	t->sampling = background_busy(t->bg);
+	t->scheduled = false;
 	/* the rows point into cur: drop them before cur goes */
 	rows_free(&t->rows);
-	if (!t->have_cur) {
+	bool first = !t->have_cur;
+	if (first) {
 		delta_apply(NULL, &s, &t->app->cs);
 		t->cur = s;
 		t->have_cur = true;
-	} else if (immediate && t->have_prev) {
+	} else if (!scheduled && t->have_prev) {
 		/* rates over prev → now: at least one full interval, never a
 		 * noisy fraction of one; tasks new to prev show "-" */
 		delta_apply(&t->prev, &s, &t->app->cs);
@@ -43,18 +75,31 @@ int tui_sample(struct tui *t, bool immediate)
 		t->cur = s;
 	} else {
 		delta_apply(&t->cur, &s, &t->app->cs);
+		if (t->have_prev)
+			snapshot_free(&t->prev);
 		t->prev = t->cur;
 		t->have_prev = true;
 		t->cur = s;
 	}
-	if (!immediate) {
+	if (scheduled) {
 		system_free(&t->sys_prev);
 		t->sys_prev = t->sys_cur;
 		t->sys_cur = (struct sys_info){0};
 		system_read(&t->sys_cur);
+		t->refreshes++;
+		/* the next refresh one delay after this one began; the first
+		 * rates sooner than a long delay: half a second is enough to
+		 * measure, and the screen is not all "-" for long */
+		t->next_due = t->cur.mono + (first && t->delay > 0.5 ? 0.5 : t->delay);
 	}
-	t->next_due = (t->cur.mono > 0 ? t->cur.mono : clock_now(CLOCK_MONOTONIC)) + t->delay;
 	tui_rebuild(t);
+	return scheduled ? 2 : 1;
+}
+
+int tui_tick(struct tui *t)
+{
+	if (!t->frozen && !t->sampling && clock_now(CLOCK_MONOTONIC) >= t->next_due && tui_sample(t, false) < 0)
+		return -1;
 	return 0;
 }
 
@@ -63,7 +108,12 @@ void tui_columns_changed(struct tui *t)
 	struct app *a = t->app;
 	t->needs = app_needs(a);
 	app_open_taskstats(a, t->needs);
-	sampler_set_taskstats(t->sampler, a->ts);
+	/* the sampling thread may be reading with the old settings: taskstats
+	 * is opened here, handed over before its next sample */
+	if (t->bg)
+		background_set_taskstats(t->bg, a->ts);
+	else
+		sampler_set_taskstats(t->sampler, a->ts);
 	free(t->plugin_shown);
 	t->plugin_shown = app_plugin_shown(a);
 }

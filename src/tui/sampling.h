@@ -4,10 +4,15 @@
 
 #include "tui/state.h"
 
-/* Takes a sample now. immediate: out of schedule (unfold, a column that
- * needs more), rates measured from the last scheduled sample. Returns 0 or
- * -1 (fatal). */
+/* Asks for a sample now; it is applied by tui_collect() when it arrives.
+ * immediate: out of schedule (unfold, a column that needs more), rates then
+ * measured from the last scheduled sample. Returns 0, or -1 (out of memory). */
 int tui_sample(struct tui *t, bool immediate);
+/* Applies the sample that arrived, if any: 0 none, 1 one a key asked for,
+ * 2 the scheduled refresh, -1 sampling failed (the status says why). */
+int tui_collect(struct tui *t);
+/* Asks for the scheduled refresh when it is due and none is out. 0, or -1. */
+int tui_tick(struct tui *t);
 /* Recomputes what the sampler reads after the columns or sort changed. */
 void tui_columns_changed(struct tui *t);
 

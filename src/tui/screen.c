@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "render/format.h"
+#include "sample/background.h"
 #include "tui/autocols.h"
 #include "tui/draw.h"
 #include "tui/header.h"
@@ -16,6 +18,23 @@
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
+
+int tui_dialog_key_live(struct tui *t, bool *sampled)
+{
+	wnoutrefresh(stdscr);
+	doupdate();
+	*sampled = false;
+	if (tui_tick(t) < 0)
+		return ERR;
+	int key = term_key_or(1000, background_fd(t->bg));
+	if (term_quit_signal())
+		return TUI_KEY_QUIT;
+	if (key == TERM_KEY_WAKE) {
+		*sampled = tui_collect(t) > 0;
+		return ERR;
+	}
+	return key == KEY_RESIZE ? ERR : key;
+}
 
 int tui_dialog_key(void)
 {
@@ -73,6 +92,8 @@ static void tui_default_status(struct tui *t, struct buf *b)
 	if (t->tags.n)
 		/* TRANSLATORS: status line: how many tasks are tagged */
 		buf_addf(b, P_("%zu tagged (U untags) ", "%zu tagged (U untags) ", t->tags.n), t->tags.n);
+	if (t->have_cur && t->cur.nrejects)
+		format_reject(b, &t->cur.rejects[0]);
 }
 
 static void tui_draw_status(struct tui *t)
@@ -80,6 +101,8 @@ static void tui_draw_status(struct tui *t)
 	int y = t->lay.status_row;
 	if (y < 0)
 		return;
+	if (t->msgs)
+		tui_msgs_pull(t->msgs);
 	if (t->msgs && t->msgs->shown < t->msgs->n) {
 		/* plugin messages: show the newest, say how many came with it */
 		size_t extra = t->msgs->n - t->msgs->shown - 1;

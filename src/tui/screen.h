@@ -13,6 +13,9 @@ void tui_draw(struct tui *t);
  * only something to repaint (no key, or a resize), else the key. */
 #define TUI_KEY_QUIT (-2)
 int tui_dialog_key(void);
+/* The same for a dialog over a live screen: the scheduled refresh goes on
+ * and a sample that arrives is applied (*sampled set, ERR returned). */
+int tui_dialog_key_live(struct tui *t, bool *sampled);
 /* Columns picked by width (none chosen) follow the screen's. */
 void tui_fit_columns(struct tui *t);
 /* The key of the key bar entry at screen column x, or 0. */

@@ -3,6 +3,7 @@
 #ifndef TV_TUI_STATE_H
 #define TV_TUI_STATE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -21,12 +22,19 @@
 #include "view/rows.h"
 
 struct sampler;
+struct background;
 
 struct tui {
 	struct app *app;
 	const struct cli_opts *opts;
 	struct tui_msgs *msgs;
 	struct sampler *sampler;
+	struct background *bg;       /* takes the samples on a thread of its own */
+	atomic_bool stopping;        /* quitting: a plugin call in progress may give up */
+	bool sampling;               /* a request is out, its result not applied yet */
+	bool scheduled;              /* ... and it is the scheduled refresh, not a key's */
+	int64_t refreshes;           /* scheduled samples applied (-n) */
+	int32_t peaks_tid;           /* the thread whose detail panel is open: its delay extremes are read */
 
 	/* what to sample and show; the TUI's own copies, changed by keys */
 	struct filter filter;        /* PIDs select what is read; user and text, what is shown */

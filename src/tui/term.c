@@ -326,6 +326,13 @@ int term_open(const struct term_opts *o, struct buf *err)
 		buf_addf(err, _("terminal type '%s' (TERM) cannot position the cursor; set TERM to a full-screen terminal type or use -b"), name);
 		return -1;
 	}
+	/* Until a screen has once been suspended and resumed, ncurses (6.4)
+	 * flushes at every cursor movement: some hundred write()s per refresh.
+	 * One endwin/refresh now, before anything is drawn, makes it send a
+	 * whole update at once. Typeahead checks would add a poll() per chunk. */
+	endwin();
+	refresh();
+	typeahead(-1);
 	utf8_ok = o->utf8;
 	cbreak();
 	noecho();
@@ -377,6 +384,28 @@ int term_key(int timeout_ms)
 	if (quit_signal)
 		return ERR;
 	timeout(timeout_ms);
+	return getch();
+}
+
+int term_key_or(int timeout_ms, int fd)
+{
+	if (quit_signal)
+		return ERR;
+	/* a key curses already holds (the rest of an escape sequence) comes first */
+	timeout(0);
+	int key = getch();
+	if (key != ERR || fd < 0)
+		return key != ERR ? key : term_key(timeout_ms);
+	struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+	int r = poll(p, 2, timeout_ms);
+	if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+		timeout(0);
+		return getch();
+	}
+	if (r > 0 && (p[1].revents & POLLIN))
+		return TERM_KEY_WAKE;
+	/* a signal (a resize: curses reports it as a key) or the time is up */
+	timeout(0);
 	return getch();
 }
 

@@ -61,6 +61,10 @@ int term_key(int timeout_ms);
 
 /* The signal that asked us to quit (SIGTERM, SIGINT, SIGHUP), or 0. */
 int term_quit_signal(void);
+/* Returned by term_key_or() when fd became readable before a key came. */
+#define TERM_KEY_WAKE (-3)
+/* Like term_key(), but also returns TERM_KEY_WAKE when fd (>= 0) becomes readable. */
+int term_key_or(int timeout_ms, int fd);
 /* A key is waiting to be read (without reading it). */
 bool term_input_pending(void);
 /* A key is waiting to be read (without reading it). */

@@ -10,6 +10,7 @@
 #include <curses.h>
 
 #include "plugin/plugin_host.h"
+#include "sample/background.h"
 #include "sample/sampler.h"
 #include "tui/actions.h"
 #include "tui/keymap.h"
@@ -44,6 +45,9 @@ static bool tui_color_wanted(const struct cli_opts *o)
 
 static void tui_free(struct tui *t)
 {
+	/* a plugin call in progress gives up; the sampling thread ends first */
+	atomic_store(&t->stopping, true);
+	background_stop(t->bg);
 	rows_free(&t->rows);
 	if (t->have_cur)
 		snapshot_free(&t->cur);
@@ -64,18 +68,19 @@ static void tui_free(struct tui *t)
 	buf_free(&t->status);
 }
 
-/* A slow plugin keeps the screen waiting no longer than the next key or a quit signal. */
+/* A slow plugin keeps taskview from quitting no longer than its quit (sampling runs on its own thread). */
 static bool tui_plugins_interrupted(void *ctx)
 {
-	(void)ctx;
-	return term_quit_signal() || term_input_pending();
+	struct tui *t = ctx;
+	return term_quit_signal() || atomic_load(&t->stopping);
 }
 
 /* Milliseconds until the next sample is due; keys are read until then. */
 static int tui_wait_ms(const struct tui *t)
 {
-	/* wake at least once a second: a signal must not wait for a long delay */
-	if (t->frozen)
+	/* wake at least once a second: a signal must not wait for a long delay;
+	 * a sample being taken wakes the loop itself when it arrives */
+	if (t->frozen || t->sampling)
 		return 1000;
 	double ms = (t->next_due - clock_now(CLOCK_MONOTONIC)) * 1000.0;
 	if (ms < 0)
@@ -86,23 +91,27 @@ static int tui_wait_ms(const struct tui *t)
 static int tui_loop(struct tui *t)
 {
 	bool dirty = true;
-	/* -n N: quit after N refreshes, as top does; 0 runs until quit */
-	int64_t left = t->opts->iterations > 0 ? t->opts->iterations : -1;
+	/* -n N: quit after N refreshes after the first screen, as top does; 0 runs until quit */
+	int64_t limit = t->opts->iterations > 0 ? t->opts->iterations : -1;
 	while (!t->quit && !term_quit_signal()) {
+		if (tui_tick(t) < 0)
+			return 1;
 		if (dirty)
 			tui_draw(t);
 		dirty = false;
-		int key = term_key(tui_wait_ms(t));
+		int key = term_key_or(tui_wait_ms(t), background_fd(t->bg));
+		if (key == TERM_KEY_WAKE) {
+			int c = tui_collect(t);
+			if (c < 0)
+				return 1;
+			dirty |= c > 0;
+			if (c == 2 && limit > 0 && t->refreshes > limit)
+				t->quit = true;
+			continue;
+		}
 		if (key == ERR) {
-			if (!t->frozen && clock_now(CLOCK_MONOTONIC) >= t->next_due) {
-				if (tui_sample(t, false) < 0)
-					return 1;
-				dirty = true;
-				if (left > 0 && --left == 0)
-					t->quit = true;
-			} else if (t->status.len && t->status_until && clock_now(CLOCK_MONOTONIC) >= t->status_until) {
+			if (t->status.len && t->status_until && clock_now(CLOCK_MONOTONIC) >= t->status_until)
 				dirty = true; /* a hint faded */
-			}
 			continue;
 		}
 		dirty = true;
@@ -148,7 +157,7 @@ int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
 		goto out;
 	}
 	sampler_set_plugins(t.sampler, a->plugins, plugin_host_nslots(a->plugins));
-	plugin_host_set_interrupt(a->plugins, tui_plugins_interrupted, NULL);
+	plugin_host_set_interrupt(a->plugins, tui_plugins_interrupted, &t);
 	tui_columns_changed(&t);
 
 	struct buf msg;
@@ -162,15 +171,13 @@ int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
 	buf_free(&msg);
 	tui_fit_columns(&t);
 	system_read(&t.sys_cur);
-	if (tui_sample(&t, false) < 0) {
+	/* from here on samples are taken on a thread of their own */
+	t.bg = background_start(t.sampler);
+	if (!t.bg || tui_sample(&t, false) < 0) {
 		term_close();
-		fprintf(stderr, "taskview: %s\n", buf_str(&t.status));
+		fprintf(stderr, "taskview: %s\n", t.bg ? buf_str(&t.status) : _("out of memory"));
 		goto out;
 	}
-	/* the first rates come sooner than a long delay: half a second is
-	 * enough to measure, and the screen is not all "-" for long */
-	if (t.delay > 0.5)
-		t.next_due = t.cur.mono + 0.5;
 	rc = tui_loop(&t);
 	term_close();
 	if (rc)

@@ -81,6 +81,7 @@ def text_seeds():
         put("text", f"hostile{i}", b"\x10\x01" + h)
         put("text", f"ascii{i}", b"\xff\x00" + h)
         put("json_string", f"hostile{i}", h)
+        put("om_label", f"hostile{i}", h)
     put("text", "own", b"\x20\x03\\, F4\x1b[2J")
 
 

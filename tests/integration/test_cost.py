@@ -17,8 +17,8 @@ from tvtest import Skip, Workload, check, is_root, main, run  # noqa: E402
 NOBODY = "65534"
 PROCS = 4
 SLEEPERS = 20  # threads besides the main one
-# every refresh: /proc/loadavg and /proc/pressure/{cpu,io,memory}, kept open
-SYSTEM = 4
+# every refresh: /proc/loadavg, /proc/pressure/{cpu,io,memory} and taskview's own statm, kept open
+SYSTEM = 5
 
 
 def selves(pids, *args, user=None, n=4):

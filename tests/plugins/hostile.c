@@ -61,6 +61,10 @@ static void misbehave(void)
 		if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) && write(fd, junk, sizeof(junk)) < 0)
 			continue;
 	}
+#elif defined(HOSTILE_DROWSY)
+	/* every refresh takes 1.5 s of the clock and no CPU: keys must not wait for it */
+	struct timespec ts = {1, 500 * 1000000L};
+	nanosleep(&ts, NULL);
 #elif defined(HOSTILE_SLEEPY)
 	/* slow on the clock, well within its CPU budget: a plugin on a busy machine */
 	struct timespec ts = {0, 150 * 1000000L};
@@ -75,7 +79,8 @@ static void hostile_collect(void *state, const struct taskview_host *host,
                             const struct taskview_task *task, struct taskview_values *values)
 {
 	(void)state;
-#if !defined(HOSTILE_LOOP_INIT) && !defined(HOSTILE_SEGV_INIT) && !defined(HOSTILE_SLEEPY)
+#if !defined(HOSTILE_LOOP_INIT) && !defined(HOSTILE_SEGV_INIT) && !defined(HOSTILE_SLEEPY) && \
+	!defined(HOSTILE_DROWSY)
 	misbehave();
 #endif
 	host->set_int(values, 0, host->task_tid(task));
@@ -84,7 +89,7 @@ static void hostile_collect(void *state, const struct taskview_host *host,
 static void hostile_begin(void *state, const struct taskview_host *host)
 {
 	(void)state, (void)host;
-#if defined(HOSTILE_SLEEPY)
+#if defined(HOSTILE_SLEEPY) || defined(HOSTILE_DROWSY)
 	misbehave();
 #endif
 }

@@ -268,9 +268,47 @@ START_TEST(error_unknown_format)
 }
 END_TEST
 
+START_TEST(error_metrics_options)
+{
+	expect_error(parse("--textfile", "", NULL), "--textfile needs a file name");
+	expect_error(parse("-b", "--format", "openmetrics", "--top", "-1", NULL), "bad process count '-1'");
+	expect_error(parse("-b", "--format", "openmetrics", "--top", "x", NULL), "bad process count 'x'");
+	/* per-process series exist only in metrics */
+	expect_error(parse("-b", "--top", "3", NULL), "--top applies to metrics");
+	expect_error(parse("-b", "--format", "json", "--top", "3", NULL), "--top applies to metrics");
+}
+END_TEST
+
 START_TEST(error_stray_argument)
 {
 	expect_error(parse("-b", "top", NULL), "unexpected argument 'top'");
+}
+END_TEST
+
+START_TEST(metrics_options)
+{
+	struct parsed *p = parse("-b", "--format", "openmetrics", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.format, CLI_FORMAT_OPENMETRICS);
+	ck_assert(p->o.format_set);
+	ck_assert_int_eq(p->o.iterations, 1);
+	ck_assert_int_eq(p->o.top, 0);
+	done(p);
+	/* a text file is for a collector that reads it again and again: batch, until stopped */
+	p = parse("--textfile", "/run/x.prom", "--top", "5", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(p->o.batch);
+	ck_assert_str_eq(p->o.textfile, "/run/x.prom");
+	ck_assert_int_eq(p->o.iterations, INT64_MAX);
+	ck_assert_int_eq(p->o.top, 5);
+	ck_assert(!p->o.format_set);
+	done(p);
+	p = parse("--textfile=t.prom", "-n", "3", "--format", "json", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.iterations, 3);
+	ck_assert(p->o.format_set);
+	ck_assert_int_eq(p->o.format, CLI_FORMAT_JSON);
+	done(p);
 }
 END_TEST
 
@@ -366,6 +404,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, plugin_repeatable);
 	tcase_add_test(tc, user_by_name_or_uid);
 	tcase_add_test(tc, delay_minimum_accepted);
+	tcase_add_test(tc, metrics_options);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
@@ -377,6 +416,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, error_unknown_user);
 	tcase_add_test(tc, error_unknown_format);
 	tcase_add_test(tc, group_option);
+	tcase_add_test(tc, error_metrics_options);
 	tcase_add_test(tc, error_stray_argument);
 	tcase_add_test(tc, parse_twice);
 	suite_add_tcase(s, tc);

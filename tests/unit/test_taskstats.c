@@ -176,7 +176,7 @@ static void check_version(int version, size_t expected_size, size_t extra)
 	ck_assert_int_eq(r.stime_us, (int64_t)expect(version, "ac_stime"));
 	ck_assert_int_eq(r.nvcsw, (int64_t)expect(version, "nvcsw"));
 	ck_assert_int_eq(r.nivcsw, (int64_t)expect(version, "nivcsw"));
-	ck_assert_int_eq(r.cpu_run_real_ns, (int64_t)expect(version, "cpu_run_real_total"));
+	ck_assert_int_eq(r.cpu_ns, (int64_t)expect(version, "cpu_run_virtual_total"));
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
 		const struct ts_delay *d = &r.delay[c];
 
@@ -214,7 +214,7 @@ START_TEST(test_layout_matches_header)
 	layout(v, NULL, &size);
 	ck_assert_uint_eq(size, sizeof(struct taskstats));
 #define AT(f) ck_assert_int_eq(layout(v, #f, NULL), (long)offsetof(struct taskstats, f))
-	AT(cpu_count); AT(blkio_count); AT(swapin_delay_total); AT(cpu_run_real_total);
+	AT(cpu_count); AT(blkio_count); AT(swapin_delay_total); AT(cpu_run_real_total); AT(cpu_run_virtual_total);
 	AT(ac_comm); AT(ac_sched); AT(ac_uid); AT(ac_btime); AT(ac_etime); AT(ac_utime);
 	AT(ac_stime); AT(nvcsw); AT(nivcsw); AT(freepages_count); AT(thrashing_delay_total);
 	AT(ac_btime64); AT(compact_count); AT(ac_tgid); AT(ac_tgetime); AT(ac_exe_inode);
@@ -335,7 +335,7 @@ static void assert_same(const struct ts_result *a, const struct ts_result *b)
 	ck_assert_int_eq(a->nivcsw, b->nivcsw);
 	ck_assert_int_eq(a->utime_us, b->utime_us);
 	ck_assert_int_eq(a->stime_us, b->stime_us);
-	ck_assert_int_eq(a->cpu_run_real_ns, b->cpu_run_real_ns);
+	ck_assert_int_eq(a->cpu_ns, b->cpu_ns);
 	ck_assert_mem_eq(a->delay, b->delay, sizeof(a->delay));
 }
 
@@ -697,6 +697,30 @@ START_TEST(test_window_overflow_simulation)
 }
 END_TEST
 
+/* Kernels before 5.14 have no kernel.task_delayacct: on from boot unless nodelayacct. */
+START_TEST(test_acct_without_switch)
+{
+	ck_assert(ts_cmdline_has("BOOT_IMAGE=/vmlinuz ro delayacct quiet\n", "delayacct"));
+	ck_assert(!ts_cmdline_has("ro nodelayacct quiet", "delayacct"));
+	ck_assert(ts_cmdline_has("ro nodelayacct", "nodelayacct"));
+	ck_assert(!ts_cmdline_has("ro delayacct=1", "delayacct"));
+	ck_assert(!ts_cmdline_has("", "delayacct"));
+
+	/* Debian 11, Ubuntu 20.04, RHEL 8: on, or off when booted so */
+	ck_assert_int_eq(ts_acct_without_switch("5.10.0-28-amd64", "ro quiet", KCONFIG_YES), TS_ACCT_ON);
+	ck_assert_int_eq(ts_acct_without_switch("5.4.0-150-generic", "ro", KCONFIG_UNKNOWN), TS_ACCT_ON);
+	ck_assert_int_eq(ts_acct_without_switch("4.18.0-513.el8.x86_64", "ro nodelayacct", KCONFIG_UNKNOWN),
+			 TS_ACCT_OFF);
+	ck_assert_int_eq(ts_acct_without_switch("5.13.19", "", KCONFIG_YES), TS_ACCT_ON);
+	/* built without it, as the config says */
+	ck_assert_int_eq(ts_acct_without_switch("5.10.0", "", KCONFIG_NO), TS_ACCT_ABSENT);
+	/* from 5.14 on the switch exists wherever delay accounting is built in */
+	ck_assert_int_eq(ts_acct_without_switch("5.14.0", "", KCONFIG_UNKNOWN), TS_ACCT_ABSENT);
+	ck_assert_int_eq(ts_acct_without_switch("6.1.0-13-amd64", "", KCONFIG_YES), TS_ACCT_ABSENT);
+	ck_assert_int_eq(ts_acct_without_switch("garbage", "", KCONFIG_YES), TS_ACCT_ABSENT);
+}
+END_TEST
+
 static Suite *taskstats_suite(void)
 {
 	Suite *s = suite_create("taskstats");
@@ -725,6 +749,7 @@ static Suite *taskstats_suite(void)
 	tc = tcase_create("arithmetic");
 	tcase_add_test(tc, test_pct);
 	tcase_add_test(tc, test_avg);
+	tcase_add_test(tc, test_acct_without_switch);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("window");

@@ -1,0 +1,144 @@
+#include "export/om_format.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/text.h"
+
+static void om_help_text(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			buf_adds(b, "\\\\");
+		else if (*s == '\n')
+			buf_adds(b, "\\n");
+		else
+			buf_addc(b, *s);
+	}
+}
+
+/* The name the samples carry. */
+static void om_sample_name(struct buf *b, const struct om_family *f)
+{
+	buf_adds(b, f->name);
+	if (f->type == OM_COUNTER)
+		buf_adds(b, "_total");
+}
+
+static void om_header(struct om_writer *w)
+{
+	const struct om_family *f = w->fam;
+	const char *type = f->type == OM_COUNTER ? "counter" : "gauge";
+	/* OpenMetrics names the family, the text format the samples: x_total */
+	struct buf *b = w->out;
+	buf_adds(b, "# HELP ");
+	if (w->dialect == OM_OPENMETRICS)
+		buf_adds(b, f->name);
+	else
+		om_sample_name(b, f);
+	buf_addc(b, ' ');
+	om_help_text(b, f->help);
+	buf_adds(b, "\n# TYPE ");
+	if (w->dialect == OM_OPENMETRICS)
+		buf_adds(b, f->name);
+	else
+		om_sample_name(b, f);
+	buf_addf(b, " %s\n", type);
+	if (w->dialect == OM_OPENMETRICS && f->unit)
+		buf_addf(b, "# UNIT %s %s\n", f->name, f->unit);
+	w->header_done = true;
+}
+
+void om_family_begin(struct om_writer *w, struct buf *out, enum om_dialect d, const struct om_family *f)
+{
+	w->out = out;
+	w->dialect = d;
+	w->fam = f;
+	w->header_done = false;
+}
+
+void om_sample(struct om_writer *w, const struct om_label *labels, size_t nlabels, int64_t v, int scale)
+{
+	if (!w->header_done)
+		om_header(w);
+	struct buf *b = w->out;
+	om_sample_name(b, w->fam);
+	if (nlabels) {
+		buf_addc(b, '{');
+		for (size_t i = 0; i < nlabels; i++) {
+			buf_addf(b, "%s%s=", i ? "," : "", labels[i].name);
+			om_add_label_value(b, labels[i].value, strlen(labels[i].value));
+		}
+		buf_addc(b, '}');
+	}
+	buf_addc(b, ' ');
+	om_add_decimal(b, v, scale);
+	buf_addc(b, '\n');
+}
+
+void om_end(struct buf *out, enum om_dialect d)
+{
+	if (d == OM_OPENMETRICS)
+		buf_adds(out, "# EOF\n");
+}
+
+/* Code points that could reorder or break the text around them where it is shown. */
+static bool om_replaced_cp(uint32_t cp)
+{
+	return (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+void om_add_label_value(struct buf *b, const char *s, size_t len)
+{
+	static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
+	const unsigned char *p = (const unsigned char *)s;
+	buf_addc(b, '"');
+	for (size_t i = 0; i < len;) {
+		unsigned char c = p[i];
+		if (c == '\\' || c == '"') {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)c);
+			i++;
+		} else if (c == '\n') {
+			buf_adds(b, "\\n");
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			buf_adds(b, replacement);
+			i++;
+		} else if (c < 0x80) {
+			buf_addc(b, (char)c);
+			i++;
+		} else {
+			uint32_t cp;
+			size_t n = utf8_decode(p + i, len - i, &cp);
+			if (n == 0 || om_replaced_cp(cp))
+				buf_adds(b, replacement);
+			else
+				buf_add(b, p + i, n);
+			i += n ? n : 1;
+		}
+	}
+	buf_addc(b, '"');
+}
+
+void om_add_decimal(struct buf *b, int64_t v, int scale)
+{
+	uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	uint64_t div = 1;
+	for (int i = 0; i < scale; i++)
+		div *= 10;
+	if (v < 0)
+		buf_addc(b, '-');
+	buf_addf(b, "%" PRIu64, mag / div);
+	uint64_t frac = mag % div;
+	if (frac == 0)
+		return;
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%0*" PRIu64, scale, frac);
+	while (n > 0 && digits[n - 1] == '0')
+		n--;
+	buf_addc(b, '.');
+	buf_add(b, digits, (size_t)n);
+}

@@ -1,0 +1,93 @@
+/* OpenMetrics label values: whatever the bytes, the output is one quoted
+ * value of valid UTF-8 whose only escapes are \\, \" and \n, with no raw
+ * newline, control, DEL, C1, bidi control or line separator, and it decodes
+ * back to the input with each invalid byte and each of those code points
+ * (a newline excepted) as U+FFFD. Exact decimals: the digits read back. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/om_format.h"
+#include "fuzz.h"
+#include "util/text.h"
+
+static bool replaced(uint32_t cp)
+{
+	return (cp < 0x20 && cp != '\n') || (cp >= 0x7f && cp <= 0x9f) || cp == 0x61c || cp == 0x200e ||
+	       cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Decodes the quoted value at s into out; false when it is not one. */
+static bool label_decode(const char *s, size_t len, struct buf *out)
+{
+	if (len < 2 || s[0] != '"' || s[len - 1] != '"')
+		return false;
+	for (size_t i = 1; i < len - 1;) {
+		uint32_t cp;
+		size_t k = utf8_decode((const unsigned char *)s + i, len - 1 - i, &cp);
+		if (k == 0 || cp == '"' || cp == '\n' || replaced(cp))
+			return false;
+		if (cp != '\\') {
+			buf_add(out, s + i, k);
+			i += k;
+			continue;
+		}
+		if (i + 1 >= len - 1)
+			return false;
+		char e = s[i + 1];
+		if (e != '\\' && e != '"' && e != 'n')
+			return false;
+		buf_addc(out, e == 'n' ? '\n' : e);
+		i += 2;
+	}
+	return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct buf l, back, want;
+	buf_init(&l);
+	buf_init(&back);
+	buf_init(&want);
+	om_add_label_value(&l, (const char *)data, size);
+	FUZZ_CHECK(label_decode(l.data, l.len, &back));
+	for (size_t i = 0; i < size;) {
+		uint32_t cp;
+		size_t k = utf8_decode(data + i, size - i, &cp);
+		if (k == 0 || replaced(cp))
+			buf_adds(&want, "\xef\xbf\xbd");
+		else
+			buf_add(&want, data + i, k);
+		i += k ? k : 1;
+	}
+	FUZZ_CHECK(back.len == want.len && (want.len == 0 || memcmp(back.data, want.data, want.len) == 0));
+
+	/* the first 8 bytes as a value, the next as its scale */
+	if (size >= 9) {
+		int64_t v;
+		memcpy(&v, data, sizeof(v));
+		int scale = data[8] % 10;
+		struct buf d;
+		buf_init(&d);
+		om_add_decimal(&d, v, scale);
+		const char *s = buf_str(&d);
+		const char *dot = strchr(s, '.');
+		FUZZ_CHECK(!dot || (dot[1] && s[d.len - 1] != '0' && (size_t)(s + d.len - dot - 1) <= (size_t)scale));
+		/* the digits without the point are v, its trailing zeros restored */
+		char digits[48];
+		size_t n = 0;
+		for (const char *p = s; *p && n + 1 < sizeof(digits); p++)
+			if (*p != '.')
+				digits[n++] = *p;
+		size_t frac = dot ? (size_t)(s + d.len - dot - 1) : 0;
+		for (size_t z = frac; z < (size_t)scale && n + 1 < sizeof(digits); z++)
+			digits[n++] = '0';
+		digits[n] = '\0';
+		FUZZ_CHECK(n > 0 && strtoll(digits, NULL, 10) == v);
+		buf_free(&d);
+	}
+	buf_free(&l);
+	buf_free(&back);
+	buf_free(&want);
+	return 0;
+}
