@@ -71,7 +71,8 @@ static int app_select(struct app *a, const struct cli_opts *o)
 			free(bad);
 			return 2;
 		}
-	} else if (colsel_default(&a->cs, &a->sel) < 0) {
+	} else if (colsel_default(&a->cs, &a->sel) < 0 ||
+		   (o->group == CLI_GROUP_CGROUP && colsel_add_group_columns(&a->cs, &a->sel) < 0)) {
 		return 1;
 	}
 	a->sort_col = colset_index(&a->cs, o->sort ? o->sort : "cpu");

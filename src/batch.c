@@ -137,8 +137,15 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	bool print = o->batch;
 	/* with --textfile, samples reach stdout only in a --format asked for */
 	bool rows_out = print && !om && (!o->textfile || o->format_set);
+	bool groups = rows_out && o->group == CLI_GROUP_CGROUP;
 	/* metrics alone need no column: no command lines, users or plugins */
 	unsigned needs = rows_out || o->record ? app_needs(a) : NEED_STAT;
+	/* the group view needs every process's group */
+	if (groups)
+		needs |= NEED_CGROUP;
+	/* JSON group rows carry the group's memory and pressure whatever the columns */
+	if (groups && json)
+		needs |= NEED_CGROUP_MEM | NEED_CGROUP_PSI;
 	/* JSON without -o carries every column, so it reads what every column
 	 * needs; so does a recording, to be replayed with any column */
 	bool every = (json && !o->columns) || o->record;
@@ -196,6 +203,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.reverse = a->reverse,
 		.all_threads = o->threads,
 		.filter = &o->filter,
+		.groups = groups,
 	};
 	if (a->ts && print && !json && !om && (needs & NEED_DELAY) && ts_state(a->ts) != TS_ON)
 		fprintf(stderr, "taskview: %s\n", ts_message(a->ts));

@@ -10,7 +10,7 @@
 
 enum {
 	OPT_FORMAT = 256, OPT_LIST_COLUMNS, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PLUGIN, OPT_NO_PLUGINS, OPT_CHECK_PLUGIN,
-	OPT_TEXTFILE, OPT_TOP, OPT_KEEP, OPT_BEGIN, OPT_END,
+	OPT_TEXTFILE, OPT_TOP, OPT_KEEP, OPT_BEGIN, OPT_END, OPT_GROUP,
 };
 
 static const struct option cli_long[] = {
@@ -25,6 +25,7 @@ static const struct option cli_long[] = {
 	{"filter", required_argument, NULL, 'F'},
 	{"cgroup", required_argument, NULL, 'c'},
 	{"threads", no_argument, NULL, 'H'},
+	{"group", required_argument, NULL, OPT_GROUP},
 	{"sort", required_argument, NULL, 's'},
 	{"reverse", no_argument, NULL, 'R'},
 	{"columns", required_argument, NULL, 'o'},
@@ -70,6 +71,8 @@ void cli_usage(FILE *f)
 		N_("  -c, --cgroup TEXT        only processes whose control group's path or name\n"
 		   "                           contains TEXT (case-insensitive)\n"),
 		N_("  -H, --threads            show every thread under its process\n"),
+		N_("      --group cgroup|none  cgroup: processes under their control group, with\n"
+		   "                           the group's sums, memory and pressure\n"),
 		N_("  -s, --sort ID            sort by this column\n"),
 		N_("  -R, --reverse            reverse the sort order\n"),
 		N_("  -o, --columns LIST       columns to show (comma-separated ids)\n"),
@@ -169,6 +172,14 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 			break;
 		case 'H':
 			o->threads = true;
+			break;
+		case OPT_GROUP:
+			if (strcmp(optarg, "cgroup") == 0)
+				o->group = CLI_GROUP_CGROUP;
+			else if (strcmp(optarg, "none") == 0)
+				o->group = CLI_GROUP_NONE;
+			else
+				return cli_fail(err, _("unknown grouping '%s' (use cgroup or none)"), optarg);
 			break;
 		case 's':
 			o->sort = optarg;

@@ -10,6 +10,8 @@
 #include "view/filter.h"
 
 enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_OPENMETRICS };
+/* --group: how processes are grouped above the process level */
+enum cli_group { CLI_GROUP_UNSET, CLI_GROUP_NONE, CLI_GROUP_CGROUP };
 
 struct cli_opts {
 	bool batch;
@@ -22,6 +24,7 @@ struct cli_opts {
 	bool delay_set;
 	struct filter filter;
 	bool threads;            /* -H */
+	enum cli_group group;    /* --group; UNSET: the settings file's (TUI), else none */
 	const char *sort;        /* column id or NULL */
 	bool reverse;
 	const char *columns;     /* -o list or NULL */

@@ -22,6 +22,7 @@ void settings_init(struct settings *s)
 	s->reverse = -1;
 	s->threads = -1;
 	s->tree = -1;
+	s->groups = -1;
 	s->kernel_threads = -1;
 	s->mouse = -1;
 	s->delay = -1;
@@ -177,6 +178,9 @@ static int parse_line(struct settings *s, char *line, unsigned no, struct parse_
 	} else if (strcmp(key, "tree") == 0) {
 		if (!parse_bool(val, &s->tree))
 			return bad_value(s, key, val, no, p, _("tree must be 0 or 1; ignored"));
+	} else if (strcmp(key, "groups") == 0) {
+		if (!parse_bool(val, &s->groups))
+			return bad_value(s, key, val, no, p, _("groups must be 0 or 1; ignored"));
 	} else if (strcmp(key, "kernel_threads") == 0) {
 		if (!parse_bool(val, &s->kernel_threads))
 			return bad_value(s, key, val, no, p, _("kernel_threads must be 0 or 1; ignored"));
@@ -256,6 +260,8 @@ void settings_format(struct buf *out, const struct settings *s)
 		buf_addf(out, "threads=%d\n", s->threads);
 	if (s->tree >= 0)
 		buf_addf(out, "tree=%d\n", s->tree);
+	if (s->groups >= 0)
+		buf_addf(out, "groups=%d\n", s->groups);
 	if (s->kernel_threads >= 0)
 		buf_addf(out, "kernel_threads=%d\n", s->kernel_threads);
 	if (s->mouse >= 0)
@@ -266,6 +272,7 @@ void settings_format(struct buf *out, const struct settings *s)
 		if ((s->columns && line_sets(l, "columns")) || (s->sort && line_sets(l, "sort")) ||
 		    (s->reverse >= 0 && line_sets(l, "reverse")) || (s->delay > 0 && line_sets(l, "delay")) ||
 		    (s->threads >= 0 && line_sets(l, "threads")) || (s->tree >= 0 && line_sets(l, "tree")) ||
+		    (s->groups >= 0 && line_sets(l, "groups")) ||
 		    (s->kernel_threads >= 0 && line_sets(l, "kernel_threads")) ||
 		    (s->mouse >= 0 && line_sets(l, "mouse")))
 			continue;

@@ -24,6 +24,7 @@ struct settings {
 	double delay;        /* seconds; negative: not set */
 	int threads;         /* 0/1; -1: not set */
 	int tree;            /* 0/1; -1: not set */
+	int groups;          /* 0/1: the group view by control group; -1: not set */
 	int kernel_threads;  /* 0/1: shown; -1: not set */
 	int mouse;           /* 0/1; -1: not set */
 	char **extra;        /* lines kept verbatim: keys this version does not know, and

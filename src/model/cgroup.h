@@ -3,6 +3,7 @@
 #define TV_MODEL_CGROUP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Pressure of one resource: some tasks stalled, or all of them. */
@@ -21,10 +22,13 @@ struct tv_cgroup {
 	char *path;                 /* relative to the hierarchy's root: "/system.slice/nginx.service" */
 	char *unit;                 /* a readable name: unit, container, pod or the path's last part */
 	const struct tv_cgroup *parent; /* NULL for the root */
+	size_t index;               /* its place in its snapshot's cgroups */
 	int64_t mem_bytes;          /* memory.current; TV_UNKNOWN without the memory controller */
 	int64_t swap_bytes;         /* memory.swap.current */
 	struct tv_pressure psi[TV_RES_N];
 	double t_read;              /* CLOCK_MONOTONIC of its pressure reads */
+	/* why its memory, or its pressure, is unknown (static, translated), or NULL */
+	const char *mem_why, *psi_why;
 };
 
 void cgroup_free(struct tv_cgroup *g);

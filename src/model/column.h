@@ -33,10 +33,20 @@ enum col_need {
 	NEED_USER    = 1u << 5, /* passwd lookup, cached per uid */
 	NEED_PLUGIN  = 1u << 6, /* a plugin's own reads */
 	NEED_TSTAT   = 1u << 7, /* thread rows: task/TID/stat of each thread row shown */
-	NEED_CGROUP  = 1u << 8, /* /proc/PID/cgroup of each process; each group's files once */
+	NEED_CGROUP  = 1u << 8, /* each process's group (its group's cgroup.procs, or /proc/PID/cgroup) */
+	NEED_CGROUP_MEM = 1u << 9, /* with NEED_CGROUP: each group's memory files, once */
+	NEED_CGROUP_PSI = 1u << 10, /* with NEED_CGROUP: each group's pressure files, once */
 };
 
 enum col_applies { COL_ROWS_BOTH, COL_ROWS_PROCESS, COL_ROWS_THREAD };
+
+/* Whether a column has a value on the control-group rows of the group view;
+ * zero (plugin columns among them) is unknown there. */
+enum col_groups {
+	COL_GROUP_NONE,  /* unknown on group rows (a process's own value) */
+	COL_GROUP_TOO,   /* a sum of the members, or the group's own figure */
+	COL_GROUP_ONLY,  /* a figure of the group itself: unknown on process and thread rows */
+};
 
 struct column;
 typedef struct tv_value (*column_get_fn)(const struct column *col, const struct tv_task *t);
@@ -57,6 +67,7 @@ struct column {
 	enum col_applies applies;
 	bool counter;            /* plugin counters become rates */
 	int part;                /* enum tv_part + 1 when a value can be a lower bound, else 0 */
+	enum col_groups groups;  /* its value on group rows */
 };
 
 /* The table of columns of one run: built-ins, then plugin columns appended. */
@@ -87,6 +98,10 @@ int colsel_parse(const struct colset *cs, const char *list, struct colsel *out, 
 int colsel_default(const struct colset *cs, struct colsel *out);
 void colsel_free(struct colsel *sel);
 bool colsel_has(const struct colsel *sel, int idx);
+/* The group view's own columns (pressure of cpu, io and memory) added to a
+ * selection chosen for the user, before its last column when that is a
+ * name; those already there stay where they are. Returns 0 or -1. */
+int colsel_add_group_columns(const struct colset *cs, struct colsel *sel);
 unsigned colsel_needs(const struct colset *cs, const struct colsel *sel);
 char *colset_ids_joined(const struct colset *cs); /* "pid, tgid, …", malloc'd */
 

@@ -57,6 +57,28 @@ void group_sum_add(struct group_sum *g, const struct tv_task *t)
 	}
 }
 
+static void acc_merge(struct group_acc *a, const struct group_acc *b)
+{
+	a->sum += b->sum;
+	a->known += b->known;
+	a->short_of |= b->short_of;
+}
+
+void group_sum_merge(struct group_sum *g, const struct group_sum *src)
+{
+	g->n += src->n;
+	acc_merge(&g->cpu, &src->cpu);
+	acc_merge(&g->ctxt_vol, &src->ctxt_vol);
+	acc_merge(&g->ctxt_invol, &src->ctxt_invol);
+	acc_merge(&g->ctxt_vol_rate, &src->ctxt_vol_rate);
+	acc_merge(&g->ctxt_invol_rate, &src->ctxt_invol_rate);
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		acc_merge(&g->delay_pct[c], &src->delay_pct[c]);
+		g->events[c] += src->events[c];
+		g->avg_unknown[c] |= src->avg_unknown[c];
+	}
+}
+
 static double acc_value(const struct group_acc *a)
 {
 	return a->known ? a->sum : NAN;

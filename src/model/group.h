@@ -30,6 +30,8 @@ struct group_sum {
 void group_sum_init(struct group_sum *g);
 /* Adds one process (its own row values: process rows already sum their threads). */
 void group_sum_add(struct group_sum *g, const struct tv_task *t);
+/* Adds the members of src to g, as if each had been added to g itself. */
+void group_sum_merge(struct group_sum *g, const struct group_sum *src);
 /* Writes the sums into out (a copy of the group's head process): cpu_pct,
  * ctxt_vol/ctxt_invol, their rates, delay_pct and delay_avg_ms, and the
  * partial bits of those quantities. Every other field is left as it is. */

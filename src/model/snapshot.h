@@ -25,6 +25,8 @@ struct tv_self {
 	uint64_t opens, reads; /* /proc files opened and read in this refresh */
 	uint64_t queries;     /* taskstats queries in this refresh */
 	size_t kept_fds;      /* /proc files kept open across refreshes */
+	/* control-group files (cgroup.procs, memory, pressure) opened and read */
+	uint64_t cgroup_opens, cgroup_reads;
 };
 
 struct snapshot {

@@ -91,6 +91,11 @@ struct tv_task {
 	/* PF_KTHREAD in the flags field of stat: a kernel thread (the TUI hides
 	 * them unless asked); process rows only */
 	bool kthread;
+	/* a control group's row in the group view (view/groups.c): cgroup is
+	 * the group; CPU, switches, delays and threads sum its processes,
+	 * vm_rss and vm_swap are the group's own memory.current and
+	 * memory.swap.current; IDs are 0 and every other field is unknown */
+	bool is_group;
 
 	uint64_t start_ticks; /* clock ticks after boot; with tid, the identity of a task across refreshes */
 	int64_t uid;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cgroup.h"
 #include "util/fmt.h"
 #include "util/i18n.h"
 
@@ -362,4 +363,107 @@ void detail_command(const struct tv_task *t, struct detail_lines *out)
 	/* the whole command line, which the table cuts; raw bytes of the task */
 	if (t->cmdline)
 		push(out, DETAIL_NOTE, t->cmdline, NULL);
+}
+
+/* ---- a control group's row ---- */
+
+/* One resource's pressure: "some: avg10 2.16%, 3.1% of the interval; full: ...". */
+static void pressure_row(struct detail_lines *l, const char *label, const struct tv_pressure *p)
+{
+	char v[256], a[64], b[64];
+	if (!p->some_known && !p->full_known) {
+		row(l, label, UNKNOWN_TEXT);
+		return;
+	}
+	v[0] = '\0';
+	fmt_pct(a, sizeof(a), p->some_known ? p->some_avg10 : NAN);
+	fmt_pct(b, sizeof(b), p->some_pct);
+	/* TRANSLATORS: pressure stall information: the kernel's 10 s average, then
+	   the share of taskview's interval; both are percentages such as "2.5%" */
+	cat(v, sizeof(v), _("some: avg10 %s, %s of the interval"), a, b);
+	fmt_pct(a, sizeof(a), p->full_known ? p->full_avg10 : NAN);
+	fmt_pct(b, sizeof(b), p->full_pct);
+	cat(v, sizeof(v), "; ");
+	/* TRANSLATORS: as "some: ...": all non-idle tasks stalled at once */
+	cat(v, sizeof(v), _("full: avg10 %s, %s of the interval"), a, b);
+	row(l, label, v);
+}
+
+static void bytes_row(struct detail_lines *l, const char *label, int64_t bytes)
+{
+	kib_row(l, label, bytes == TV_UNKNOWN ? TV_UNKNOWN : bytes / 1024);
+}
+
+void detail_build_group(const struct row_group *g, double interval, struct detail_lines *out)
+{
+	const struct tv_task *t = &g->task;
+	const struct tv_cgroup *cg = t->cgroup;
+	char v[256], a[64], b[64];
+
+	detail_lines_free(out);
+	push(out, DETAIL_HEADING, _("Control group"), NULL);
+	row(out, _("Path"), cg->path);
+	row(out, _("Name"), cg->unit);
+	size_t own = 0;
+	for (size_t i = 0; i < g->nmembers; i++)
+		own += g->members[i]->cgroup == cg;
+	/* TRANSLATORS: processes a group row sums: %1$zu in all, %2$zu of them directly in the group */
+	snprintf(v, sizeof(v), P_("%zu shown, %zu of them in the group itself", "%zu shown, %zu of them in the group itself",
+				  g->nmembers), g->nmembers, own);
+	row(out, _("Processes"), v);
+	fmt_int(a, sizeof(a), t->nthreads);
+	row(out, _("Threads"), a);
+
+	if (interval > 0 && isfinite(interval))
+		/* TRANSLATORS: section title; %.1f is the interval in seconds */
+		snprintf(v, sizeof(v), _("Sums of its processes (interval %.1f s)"), interval);
+	else
+		snprintf(v, sizeof(v), "%s", _("Sums of its processes"));
+	push(out, DETAIL_HEADING, v, NULL);
+	fmt_pct(a, sizeof(a), t->cpu_pct);
+	mark(a, sizeof(a), t, TV_PART_CPU);
+	row(out, _("CPU in the interval"), a);
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		fmt_pct(a, sizeof(a), t->delay_pct[c]);
+		mark(a, sizeof(a), t, TV_PART_DELAY + c);
+		fmt_ms(b, sizeof(b), t->delay_avg_ms[c]);
+		mark(b, sizeof(b), t, TV_PART_DELAY + c);
+		v[0] = '\0';
+		cat(v, sizeof(v), _("%s of the interval"), a);
+		cat(v, sizeof(v), "; ");
+		cat(v, sizeof(v), _("avg %s"), b);
+		row(out, _(class_names[c]), v);
+	}
+	ctxt_row(out, _("Voluntary"), t, true);
+	ctxt_row(out, _("Involuntary"), t, false);
+	push(out, DETAIL_NOTE,
+	     /* xgettext:no-c-format */
+	     _("A group sums the processes shown in it and in its nested groups, their exited threads included; "
+	       "shares of the interval can pass 100%."),
+	     NULL);
+
+	push(out, DETAIL_HEADING, _("Memory of the group"), NULL);
+	bytes_row(out, _("Charged (memory.current)"), cg->mem_bytes);
+	bytes_row(out, _("Swap (memory.swap.current)"), cg->swap_bytes);
+	if (cg->mem_bytes == TV_UNKNOWN && cg->mem_why)
+		push(out, DETAIL_NOTE, cg->mem_why, NULL);
+	else
+		push(out, DETAIL_NOTE, _("What the kernel charges to the group, page cache included: not a sum of its processes' RSS."),
+		     NULL);
+
+	push(out, DETAIL_HEADING, _("Pressure of the group"), NULL);
+	pressure_row(out, _("CPU"), &cg->psi[TV_RES_CPU]);
+	pressure_row(out, _("Block I/O"), &cg->psi[TV_RES_IO]);
+	pressure_row(out, _("Memory"), &cg->psi[TV_RES_MEMORY]);
+	if (cg->psi_why)
+		push(out, DETAIL_NOTE, cg->psi_why, NULL);
+	else
+		push(out, DETAIL_NOTE,
+		     _("some: at least one of its tasks waited for the resource; full: all of its non-idle tasks did at once."),
+		     NULL);
+	if (t->partial)
+		push(out, DETAIL_NOTE,
+		     _("A value followed by + is a lower bound: threads exited without telling what they did last "
+		       "(taskview sees their final counters only with CAP_NET_ADMIN)."),
+		     NULL);
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "model/task.h"
+#include "view/rows.h"
 
 enum detail_kind {
 	DETAIL_HEADING, /* a section title in label; value is NULL */
@@ -50,6 +51,14 @@ void detail_lines_free(struct detail_lines *l);
  */
 void detail_build(const struct tv_task *t, const struct tv_task *prev, double interval, bool is_thread,
 		  struct detail_lines *out);
+
+/*
+ * Replaces the content of out with the details of a control group's row:
+ * its path, name, processes and threads, the sums of its processes (CPU,
+ * delays, switches), its own memory and pressure (avg10 and the share of
+ * the interval), and why what is unknown is.
+ */
+void detail_build_group(const struct row_group *g, double interval, struct detail_lines *out);
 
 /* Appends a process's command line as a note; nothing when it was not read. */
 void detail_command(const struct tv_task *t, struct detail_lines *out);

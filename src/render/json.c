@@ -53,7 +53,8 @@ static void json_render_self(struct buf *out, const struct snapshot *s)
 	else
 		buf_addf(out, "%" PRId64, me->rss_kib);
 	buf_addf(out, ", \"proc_opens\": %" PRIu64 ", \"proc_reads\": %" PRIu64 ", \"taskstats_queries\": %" PRIu64
-		 ", \"kept_fds\": %zu}", me->opens, me->reads, me->queries, me->kept_fds);
+		 ", \"kept_fds\": %zu, \"cgroup_opens\": %" PRIu64 ", \"cgroup_reads\": %" PRIu64 "}",
+		 me->opens, me->reads, me->queries, me->kept_fds, me->cgroup_opens, me->cgroup_reads);
 	buf_addf(out, ", \"exits\": {\"watched\": %s, \"reason\": ", s->exits_watched ? "true" : "false");
 	json_opt_string(out, s->exits_watched ? NULL : s->exits_why);
 	buf_addf(out, ", \"records\": %zu, \"lost\": %" PRIu64 "}", s->nexits_seen, s->exits_lost);
@@ -112,6 +113,45 @@ static void json_render_rejects(struct buf *out, const struct snapshot *s)
 	buf_addc(out, ']');
 }
 
+static void json_opt_bytes(struct buf *out, int64_t v)
+{
+	if (v == TV_UNKNOWN)
+		buf_adds(out, "null");
+	else
+		buf_addf(out, "%" PRId64, v);
+}
+
+/* A control group's row: its identity, the processes it sums, its own
+ * memory and pressure (each with why it is unknown). */
+static void json_render_group(struct buf *out, const struct row_group *rg)
+{
+	static const char *const names[TV_RES_N] = {"cpu", "io", "memory"};
+	const struct tv_cgroup *g = rg->task.cgroup;
+	buf_adds(out, "\"kind\": \"group\", \"cgroup\": ");
+	json_add_string(out, g->path, strlen(g->path));
+	buf_adds(out, ", \"name\": ");
+	json_add_string(out, g->unit, strlen(g->unit));
+	buf_adds(out, ", \"parent\": ");
+	json_opt_string(out, g->parent ? g->parent->path : NULL);
+	buf_adds(out, ", \"pids\": [");
+	for (size_t i = 0; i < rg->nmembers; i++)
+		buf_addf(out, "%s%d", i ? ", " : "", rg->members[i]->tgid);
+	buf_adds(out, "], \"memory\": {\"current\": ");
+	json_opt_bytes(out, g->mem_bytes);
+	buf_adds(out, ", \"swap\": ");
+	json_opt_bytes(out, g->swap_bytes);
+	buf_adds(out, ", \"reason\": ");
+	json_opt_string(out, g->mem_bytes == TV_UNKNOWN ? g->mem_why : NULL);
+	buf_adds(out, "}, \"pressure\": {");
+	for (int r = 0; r < TV_RES_N; r++) {
+		buf_addf(out, "%s\"%s\": ", r ? ", " : "", names[r]);
+		json_add_pressure(out, &g->psi[r]);
+	}
+	buf_adds(out, ", \"reason\": ");
+	json_opt_string(out, g->psi_why);
+	buf_addc(out, '}');
+}
+
 void json_render_sample(struct buf *out, const struct snapshot *s, double interval, const struct rows *rows,
 			const struct colset *cs, const struct colsel *sel, const struct json_state *extra)
 {
@@ -131,18 +171,27 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 	}
 	json_render_self(out, s);
 	json_render_pressure(out, s);
+	/* when the sample read control groups: why they have no files, or none at all */
+	if (s->needs & NEED_CGROUP) {
+		buf_adds(out, ", \"cgroups\": {\"reason\": ");
+		json_opt_string(out, s->cgroups_why);
+		buf_addc(out, '}');
+	}
 	buf_adds(out, ", \"tasks\": [");
 	size_t ncols = sel ? sel->n : cs->n;
 	for (size_t r = 0; r < rows->n; r++) {
 		const struct row *row = &rows->v[r];
 		buf_adds(out, r ? ", {" : "{");
-		buf_adds(out, row->is_thread ? "\"kind\": \"thread\"" : "\"kind\": \"process\"");
+		if (row->group)
+			json_render_group(out, row->group);
+		else
+			buf_adds(out, row->is_thread ? "\"kind\": \"thread\"" : "\"kind\": \"process\"");
 		if (row->exited)
 			buf_adds(out, ", \"exited\": true");
 		/* with -o, the identity of each task is still carried */
-		if (sel && colset_index(cs, "pid") >= 0 && !colsel_has(sel, colset_index(cs, "pid")))
+		if (!row->group && sel && colset_index(cs, "pid") >= 0 && !colsel_has(sel, colset_index(cs, "pid")))
 			buf_addf(out, ", \"pid\": %d", row->task->tid);
-		if (sel && colset_index(cs, "tgid") >= 0 && !colsel_has(sel, colset_index(cs, "tgid")))
+		if (!row->group && sel && colset_index(cs, "tgid") >= 0 && !colsel_has(sel, colset_index(cs, "tgid")))
 			buf_addf(out, ", \"tgid\": %d", row->task->tgid);
 		size_t npartial = 0;
 		for (size_t c = 0; c < ncols; c++) {

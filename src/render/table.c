@@ -209,47 +209,54 @@ void table_marker(char *out, size_t n, const struct row *r, bool with_count)
 		snprintf(out, n, "%c ", sign);
 }
 
-/* A tree row's lead: a line or a blank for each level above it, its own
- * branch, then for processes the fold mark: + something beneath is hidden,
- * - everything beneath is shown, a line when there is nothing beneath. */
-static void tree_prefix(char *out, size_t n, const struct row *r, bool utf8)
+/* Appends s to out at *k when it fits with room for the fold mark after it. */
+static bool lead_add(char *out, size_t n, size_t *k, const char *s)
 {
+	size_t l = strlen(s);
+	if (*k + l + 8 >= n)
+		return false;
+	memcpy(out + *k, s, l + 1);
+	*k += l;
+	return true;
+}
+
+void table_tree_prefix(char *out, size_t n, const struct row *r, bool utf8)
+{
+	/* memcpy, not printf: batch output draws one for every row */
 	const char *rail = utf8 ? "\xe2\x94\x82 " : "| ";
 	const char *tee = utf8 ? "\xe2\x94\x9c\xe2\x94\x80" : "|-";
 	const char *ell = utf8 ? "\xe2\x94\x94\xe2\x94\x80" : "`-";
 	const char *dash = utf8 ? "\xe2\x94\x80" : "-";
 	size_t k = 0;
 	out[0] = '\0';
-	for (unsigned l = 0; l + 1 < r->depth && k + 8 < n; l++)
-		k += (size_t)snprintf(out + k, n - k, "%s", (r->rails & (1u << l)) ? rail : "  ");
-	if (r->depth && k + 8 < n)
-		k += (size_t)snprintf(out + k, n - k, "%s", r->last ? ell : tee);
-	if (k + 8 >= n)
+	for (unsigned l = 0; l + 1 < r->depth; l++)
+		if (!lead_add(out, n, &k, (r->rails & (1u << l)) ? rail : "  "))
+			return;
+	if (r->depth && !lead_add(out, n, &k, r->last ? ell : tee))
 		return;
 	if (r->is_thread) {
-		snprintf(out + k, n - k, " ");
+		lead_add(out, n, &k, " ");
 		return;
 	}
-	bool threads = r->task->nthreads > 1;
+	bool threads = !r->group && r->task->nthreads > 1;
 	bool hidden = r->collapsed || (threads && !r->unfolded);
 	bool beneath = r->has_children || threads;
-	const char *m = hidden ? "+" : beneath ? "-" : r->depth ? dash : " ";
-	snprintf(out + k, n - k, "%s ", m);
+	lead_add(out, n, &k, hidden ? "+ " : beneath ? "- " : r->depth ? dash : "  ");
+	if (!hidden && !beneath && r->depth)
+		lead_add(out, n, &k, " ");
 }
 
 /* What goes before the name in the name column: fold mark, tree glyphs. */
 static const char *row_prefix(const struct table_cols *tc, const struct row *r, char *buf, size_t n)
 {
 	if (r->tree)
-		tree_prefix(buf, n, r, tc->utf8);
+		table_tree_prefix(buf, n, r, tc->utf8);
 	else if (r->is_thread)
 		snprintf(buf, n, "  %s", format_tree_prefix(r->last_thread, tc->utf8));
 	else
 		table_marker(buf, n, r, !tc->thr_shown);
 	return buf;
 }
-
-#define PREFIX_MAX (ROW_DEPTH_MAX * 8 + 32)
 
 void table_format_row(struct buf *out, const struct table_cols *tc, const struct row *r)
 {

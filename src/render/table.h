@@ -51,6 +51,13 @@ void table_format_row(struct buf *out, const struct table_cols *tc, const struct
 /* The marker before a process name in the flat view: "+ " folded, "- "
  * unfolded, "  " with one thread; with_count adds the number of threads. */
 void table_marker(char *out, size_t n, const struct row *r, bool with_count);
+/* Room for a tree row's lead at the deepest level drawn. */
+#define PREFIX_MAX (ROW_DEPTH_MAX * 8 + 32)
+/* A tree row's lead (the tree and the group view): a line or a blank for
+ * each level above it, its own branch, then for processes and groups the
+ * fold mark: + something beneath is hidden, - everything beneath is shown,
+ * a line when there is nothing beneath. */
+void table_tree_prefix(char *out, size_t n, const struct row *r, bool utf8);
 /* The screen column of a process row's fold mark, or -1 (no name column, a
  * thread row, scrolled out of sight). */
 int table_marker_x(const struct table_cols *tc, const struct row *r);

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "render/format.h"
+#include "render/table.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
@@ -73,17 +74,24 @@ void text_render_sample(struct buf *out, const struct snapshot *s, const struct 
 	for (size_t r = 0; r < rows->n; r++) {
 		const struct row *row = &rows->v[r];
 		bool tree_done = false;
+		char lead[PREFIX_MAX];
 		size_t line_start = out->len;
-		char mark[64];
+		char mark[PREFIX_MAX + 64];
 		bool marked = false;
 		for (size_t c = 0; c < sel->n; c++) {
 			const struct column *col = &cs->cols[sel->idx[c]];
 			struct tv_value v = column_value(col, row->task);
 			const char *prefix = NULL;
-			/* thread rows are indented under their process in the first name column */
-			if (row->is_thread && !tree_done && v.kind == TV_V_STR && col->type == COL_STRING &&
+			/* thread rows are indented under their process in the first name
+			 * column; in the group view every row, as on the screen */
+			if ((row->is_thread || row->tree) && !tree_done && v.kind == TV_V_STR && col->type == COL_STRING &&
 			    col->align == COL_ALIGN_LEFT && (strcmp(col->id, "command") == 0 || strcmp(col->id, "comm") == 0)) {
-				prefix = format_tree_prefix(row->last_thread, o->utf8);
+				if (row->tree) {
+					table_tree_prefix(lead, sizeof(lead), row, o->utf8);
+					prefix = lead;
+				} else {
+					prefix = format_tree_prefix(row->last_thread, o->utf8);
+				}
 				tree_done = true;
 			}
 			/* an ended task is marked where its name is */

@@ -245,6 +245,29 @@ void cgroup_unit_name(const char *path, char *out, size_t cap)
 	snprintf(out, cap, "%.*s", (int)last_n, last);
 }
 
+/* A decimal such as "12.34" (all of v), without strtod: a refresh parses
+ * six of them per pressure file and group. */
+static bool parse_decimal(const char *v, double *out)
+{
+	double whole = 0, frac = 0, scale = 1;
+	const char *p = v;
+	while (*p >= '0' && *p <= '9')
+		whole = whole * 10 + (*p++ - '0');
+	if (p == v)
+		return false;
+	if (*p == '.') {
+		const char *f = ++p;
+		while (*p >= '0' && *p <= '9') {
+			frac = frac * 10 + (*p++ - '0');
+			scale *= 10;
+		}
+		if (p == f)
+			return false;
+	}
+	*out = whole + frac / scale;
+	return *p == '\0';
+}
+
 static bool parse_psi_line(const char *s, size_t n, struct psi_line *out)
 {
 	bool a10 = false, total = false;
@@ -261,12 +284,11 @@ static bool parse_psi_line(const char *s, size_t n, struct psi_line *out)
 				*eq = '\0';
 				const char *v = eq + 1;
 				if (strcmp(tok, "avg10") == 0) {
-					out->avg10 = strtod(v, &ep);
-					a10 = *ep == '\0' && ep != v;
+					a10 = parse_decimal(v, &out->avg10);
 				} else if (strcmp(tok, "avg60") == 0) {
-					out->avg60 = strtod(v, &ep);
+					parse_decimal(v, &out->avg60);
 				} else if (strcmp(tok, "avg300") == 0) {
-					out->avg300 = strtod(v, &ep);
+					parse_decimal(v, &out->avg300);
 				} else if (strcmp(tok, "total") == 0) {
 					out->total_us = strtoull(v, &ep, 10);
 					total = *ep == '\0' && ep != v && v[0] != '-';

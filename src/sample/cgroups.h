@@ -8,6 +8,7 @@
 #define TV_SAMPLE_CGROUPS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/cgroup.h"
 #include "model/snapshot.h"
@@ -25,6 +26,10 @@ enum cgroup_version cgroups_version(const struct cgroups *c);
 
 /* A refresh: begin, the group of each process, end (which reads every group's files and hands them to out). */
 void cgroups_begin(struct cgroups *c);
+/* The group of process pid when the group it was in last time (or another
+ * group known from then) lists it now in its cgroup.procs, read at
+ * cgroups_begin: its /proc/PID/cgroup need not be read. NULL: read it. */
+const struct tv_cgroup *cgroups_listed(struct cgroups *c, int32_t pid);
 /* The group named in a /proc/PID/cgroup text; NULL when it names none. Valid in out after cgroups_end. */
 const struct tv_cgroup *cgroups_member(struct cgroups *c, const char *buf, size_t len);
 void cgroups_end(struct cgroups *c, struct snapshot *out);

@@ -256,12 +256,15 @@ static void system_pressure(struct sampler *s, struct snapshot *out)
 /* The control group of a process, through its cgroup file kept open. false when the cgroup filter leaves it out. */
 static bool process_cgroup(struct sampler *s, struct tv_task *t, const struct filter *f)
 {
-	struct tracked_proc *tp = tracked_find(&s->tr, t->tgid);
-	char path[48];
-	snprintf(path, sizeof(path), "%d/cgroup", t->tgid);
-	ssize_t n = sampler_read(s, tp ? &tp->fd_cgroup : NULL, path);
-	if (n > 0)
-		t->cgroup = cgroups_member(s->cg, s->buf, (size_t)n);
+	t->cgroup = cgroups_listed(s->cg, t->tgid);
+	if (!t->cgroup) {
+		struct tracked_proc *tp = tracked_find(&s->tr, t->tgid);
+		char path[48];
+		snprintf(path, sizeof(path), "%d/cgroup", t->tgid);
+		ssize_t n = sampler_read(s, tp ? &tp->fd_cgroup : NULL, path);
+		if (n > 0)
+			t->cgroup = cgroups_member(s->cg, s->buf, (size_t)n);
+	}
 	return filter_matches_cgroup(f, t->cgroup ? t->cgroup->path : NULL, t->cgroup ? t->cgroup->unit : NULL);
 }
 

@@ -14,6 +14,7 @@
 #include "tui/keymap.h"
 #include "tui/sampling.h"
 #include "tui/status.h"
+#include "tui/screen.h"
 #include "tui/search.h"
 #include "tui/table.h"
 #include "tui/view.h"
@@ -51,7 +52,7 @@ static void act_pid_jump(struct tui *t, int key)
 	t->pid_typed_at = now;
 	for (size_t i = 0; i < t->rows.n; i++) {
 		char pid[16];
-		if (t->rows.v[i].is_thread)
+		if (t->rows.v[i].is_thread || t->rows.v[i].group)
 			continue;
 		snprintf(pid, sizeof(pid), "%d", t->rows.v[i].task->tid);
 		if (strncmp(pid, t->pid_typed, n + 1) == 0) {
@@ -66,9 +67,38 @@ static void act_pid_jump(struct tui *t, int key)
 static void act_tree(struct tui *t)
 {
 	t->tree = !t->tree;
+	/* one or the other: the tree orders processes by parent, the group view by group */
+	if (t->tree)
+		t->groups = false;
+	tui_fit_columns(t);
 	tui_rebuild_at(t, true);
 	tui_status(t, ROLE_STATUS, "%s", t->tree ? _("process tree: - and + fold and unfold, * all")
 						 : _("process list"));
+}
+
+/* g: processes under their control group, or a list again. */
+static void act_groups(struct tui *t)
+{
+	t->groups = !t->groups;
+	if (t->groups)
+		t->tree = false;
+	/* automatic columns make room for the groups' pressure */
+	tui_fit_columns(t);
+	/* the list until a sample with the groups arrives, when the one on
+	 * screen has none */
+	tui_rebuild_at(t, true);
+	bool has = t->have_cur && (t->cur.needs & NEED_CGROUP);
+	if (!tui_sample_sufficient(t) && !t->frozen)
+		tui_sample(t, true);
+	if (!t->groups) {
+		tui_status(t, ROLE_STATUS, "%s", _("process list"));
+	} else if (has && t->cur.cgroups_why && t->cur.ncgroups == 0) {
+		tui_status(t, ROLE_ERROR, "%s", t->cur.cgroups_why);
+	} else if (!has && t->frozen) {
+		tui_status(t, ROLE_STATUS, "%s", _("updates are frozen: groups appear after z"));
+	} else {
+		tui_status(t, ROLE_STATUS, "%s", _("group view: - and + fold and unfold a group, * all; G filters groups"));
+	}
 }
 
 static void act_kthreads(struct tui *t)
@@ -115,8 +145,9 @@ static void act_scroll(struct tui *t, long delta)
 
 static void act_escape(struct tui *t)
 {
-	bool any = t->filter.text || t->filter.uid != TV_UNKNOWN || t->search;
+	bool any = t->filter.text || t->filter.cgroup || t->filter.uid != TV_UNKNOWN || t->search;
 	filter_set_text(&t->filter, NULL);
+	filter_set_cgroup(&t->filter, NULL);
 	t->filter.uid = TV_UNKNOWN;
 	free(t->search);
 	t->search = NULL;
@@ -131,12 +162,41 @@ static void act_follow(struct tui *t)
 		tui_status(t, ROLE_STATUS, "%s", _("not following any more"));
 }
 
+/* Space and c on a group row: every process the group sums, or (Space,
+ * when all of them are tagged already) none of them. */
+static void act_tag_group(struct tui *t, const struct row_group *g, bool toggle)
+{
+	bool all = toggle;
+	for (size_t i = 0; i < g->nmembers && all; i++)
+		all = tags_has(&t->tags, g->members[i]);
+	size_t n = 0;
+	for (size_t i = 0; i < g->nmembers; i++) {
+		if (all) {
+			n += !tags_toggle(&t->tags, g->members[i]);
+			continue;
+		}
+		if (!tags_has(&t->tags, g->members[i]))
+			n += tags_add(&t->tags, g->members[i]) == 0;
+	}
+	if (all)
+		/* TRANSLATORS: %2$s is a control group's name */
+		tui_status(t, ROLE_STATUS, P_("%zu process of %s untagged", "%zu processes of %s untagged", n), n,
+			   g->task.cgroup->unit);
+	else
+		/* TRANSLATORS: %2$s is a control group's name */
+		tui_status(t, ROLE_STATUS, P_("%zu process of %s tagged", "%zu processes of %s tagged", n), n,
+			   g->task.cgroup->unit);
+}
+
 static void act_tag(struct tui *t)
 {
 	const struct row *r = tui_current(t);
 	if (!r)
 		return;
-	tags_toggle(&t->tags, r->task);
+	if (r->group)
+		act_tag_group(t, r->group, true);
+	else
+		tags_toggle(&t->tags, r->task);
 	act_move(t, 1);
 }
 
@@ -146,6 +206,10 @@ static void act_tag_children(struct tui *t)
 	const struct row *r = tui_current(t);
 	if (!r)
 		return;
+	if (r->group) {
+		act_tag_group(t, r->group, false);
+		return;
+	}
 	int32_t root = r->task->tgid;
 	struct view_opts vo;
 	tui_view_opts(t, &vo);
@@ -183,6 +247,7 @@ void tui_act(struct tui *t, int action, int key)
 	case ACT_UNFOLD_ALL: fold_all(t); break;
 	case ACT_TOGGLE_THREADS: fold_toggle_threads(t); break;
 	case ACT_TREE: act_tree(t); break;
+	case ACT_GROUPS: act_groups(t); break;
 	case ACT_KTHREADS: act_kthreads(t); break;
 	case ACT_SORT_MENU: dialog_sort(t); break;
 	case ACT_SORT_CPU: act_sort_id(t, "cpu"); break;
@@ -205,6 +270,7 @@ void tui_act(struct tui *t, int action, int key)
 			tui_status(t, ROLE_ERROR, _("no match for '%s'"), t->search);
 		break;
 	case ACT_FILTER: dialog_filter(t); break;
+	case ACT_CGROUP_FILTER: dialog_cgroup(t); break;
 	case ACT_ESCAPE: act_escape(t); break;
 	case ACT_USER: dialog_user(t); break;
 	case ACT_PIDS: dialog_pids(t); break;

@@ -10,7 +10,8 @@
 
 #define AUTOCOLS_COMMAND_MIN 15
 
-/* Fills out with the columns for a screen cols wide. Returns 0 or -1. */
-int autocols_pick(const struct colset *cs, int cols, bool utf8, struct colsel *out);
+/* Fills out with the columns for a screen cols wide; groups: for the group
+ * view, with the groups' pressure. Returns 0 or -1. */
+int autocols_pick(const struct colset *cs, int cols, bool utf8, bool groups, struct colsel *out);
 
 #endif

@@ -17,13 +17,14 @@
 #include "tui/draw.h"
 #include "tui/sampling.h"
 #include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/view.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
 /* Read while the panel is open, whatever the columns: it shows all of it. */
-#define PANEL_NEEDS (NEED_STATUS | NEED_CTXT | NEED_DELAY | NEED_CMDLINE)
+#define PANEL_NEEDS (NEED_STATUS | NEED_CTXT | NEED_DELAY | NEED_CMDLINE | NEED_CGROUP_MEM | NEED_CGROUP_PSI)
 
 /* One screen line: a detail line, or one piece of a wrapped note. */
 struct pline {
@@ -38,6 +39,7 @@ struct panel {
 	/* the task shown: it keeps the panel when the selection would move */
 	int32_t tid, tgid;
 	bool thread;
+	char *group;              /* a control group's row: its path */
 	bool gone;                /* not in the last sample: the lines are its last */
 	char comm[TV_COMM_MAX];   /* raw; sanitized when drawn */
 	struct detail_lines dl;
@@ -52,9 +54,19 @@ struct panel {
 static void panel_update(const struct tui *t, struct panel *p)
 {
 	const struct tv_task *task = NULL;
+	if (p->group) {
+		const struct row_group *g = NULL;
+		for (size_t i = 0; i < t->rows.n && !g; i++)
+			if (t->rows.v[i].group && strcmp(t->rows.v[i].task->cgroup->path, p->group) == 0)
+				g = t->rows.v[i].group;
+		p->gone = g == NULL;
+		if (g)
+			detail_build_group(g, t->have_prev ? t->cur.mono - t->prev.mono : 0, &p->dl);
+		return;
+	}
 	for (size_t i = 0; i < t->rows.n && !task; i++) {
 		const struct row *r = &t->rows.v[i];
-		if (r->task->tid == p->tid && r->is_thread == p->thread)
+		if (!r->group && r->task->tid == p->tid && r->is_thread == p->thread)
 			task = r->task;
 	}
 	p->gone = task == NULL;
@@ -253,7 +265,10 @@ static void panel_paint(const struct tui *t, struct panel *p)
 	buf_init(&title);
 	buf_init(&line);
 	/* the name is raw kernel bytes: put_fit sanitizes the whole title */
-	if (p->command)
+	if (p->group)
+		/* TRANSLATORS: title of the detail panel of a control group: its name and path */
+		buf_addf(&title, _("Control group %s (%s)"), p->comm, p->group);
+	else if (p->command)
 		/* TRANSLATORS: title of the w panel */
 		buf_addf(&title, _("Command line of process %d: %s"), (int)p->tgid, p->comm);
 	else if (p->thread)
@@ -346,6 +361,10 @@ static void panel_run(struct tui *t, bool command)
 	const struct row *r = tui_current(t);
 	if (!r)
 		return;
+	if (r->group && command) {
+		tui_status(t, ROLE_ERROR, "%s", _("a control group has no command line: i shows its details"));
+		return;
+	}
 	struct panel p;
 	memset(&p, 0, sizeof(p));
 	detail_lines_init(&p.dl);
@@ -353,6 +372,8 @@ static void panel_run(struct tui *t, bool command)
 	p.tid = r->task->tid;
 	p.tgid = r->task->tgid;
 	p.thread = r->is_thread;
+	if (r->group && !(p.group = strdup(r->task->cgroup->path)))
+		return;
 	snprintf(p.comm, sizeof(p.comm), "%s", r->task->comm);
 
 	/* the shown columns may not need status, taskstats, switches or the
@@ -402,6 +423,7 @@ out:
 		tui_columns_changed(t);
 	detail_lines_free(&p.dl);
 	free(p.pl);
+	free(p.group);
 }
 
 void dialog_detail(struct tui *t)

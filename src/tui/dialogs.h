@@ -12,10 +12,14 @@ void dialog_setup(struct tui *t);     /* setup.c */
 void dialog_help(struct tui *t);      /* help.c */
 void dialog_search(struct tui *t);    /* prompts.c */
 void dialog_filter(struct tui *t);    /* prompts.c */
+void dialog_cgroup(struct tui *t);    /* prompts.c: the control-group filter */
 void dialog_pids(struct tui *t);      /* prompts.c */
 void dialog_delay(struct tui *t);     /* prompts.c */
 void dialog_detail(struct tui *t);    /* detail_panel.c: the selected task, kept up to date */
 void dialog_command(struct tui *t);   /* detail_panel.c: the selected process's command line, wrapped */
+/* confirm.c: the lines, wrapped, drawn right above the status line (the last
+ * in the error colour); returns the key pressed (ERR after a quit signal) */
+int tui_confirm(struct tui *t, const char *const *lines, size_t n);
 /* renice.c: changes the nice value of the tagged tasks, or the selected one */
 void tui_renice(struct tui *t, int delta);
 

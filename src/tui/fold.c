@@ -34,6 +34,14 @@ void fold_unfold(struct tui *t)
 	const struct row *r = tui_current(t);
 	if (!r || r->is_thread)
 		return;
+	if (r->group) {
+		/* a group has no threads of its own: its rows open */
+		if (r->collapsed) {
+			pathset_remove(&t->collapsed_groups, r->task->cgroup->path);
+			tui_rebuild_at(t, true);
+		}
+		return;
+	}
 	if (r->collapsed) {
 		expset_remove(&t->collapsed, r->task->tgid);
 		tui_rebuild_at(t, true);
@@ -60,6 +68,13 @@ void fold_fold(struct tui *t)
 	const struct row *r = tui_current(t);
 	if (!r)
 		return;
+	if (r->group) {
+		if (r->has_children && !r->collapsed) {
+			pathset_add(&t->collapsed_groups, r->task->cgroup->path);
+			tui_rebuild_at(t, true);
+		}
+		return;
+	}
 	int32_t tgid = r->task->tgid;
 	if (!t->all_threads && (r->is_thread || r->unfolded)) {
 		fold_threads(t, tgid);
@@ -78,6 +93,17 @@ void fold_fold(struct tui *t)
  * subtree opened, or all collapsed. */
 void fold_all(struct tui *t)
 {
+	if (t->groups && t->cur.ncgroups) {
+		if (t->collapsed_groups.n) {
+			pathset_clear(&t->collapsed_groups);
+		} else {
+			for (size_t i = 0; i < t->rows.n; i++)
+				if (t->rows.v[i].group && t->rows.v[i].has_children)
+					pathset_add(&t->collapsed_groups, t->rows.v[i].task->cgroup->path);
+		}
+		tui_rebuild_at(t, true);
+		return;
+	}
 	if (t->tree) {
 		if (t->collapsed.n) {
 			expset_clear(&t->collapsed);

@@ -1,5 +1,5 @@
 /* The header: CPU and memory bars, task counts, load, uptime, host, delay
- * accounting and refresh interval. */
+ * accounting and refresh interval, the system's pressure. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -252,10 +252,71 @@ static void header_info(struct tui *t)
 	}
 }
 
+/* A number of the pressure meters, or "-" when unknown. */
+static void psi_num(char *out, size_t n, bool known, double v, int decimals)
+{
+	if (!known || !isfinite(v))
+		snprintf(out, n, "-");
+	else
+		snprintf(out, n, "%.*f", decimals, v);
+}
+
+/* One resource's meter: the bar is the share of the interval in which some
+ * tasks stalled (the part where all of them did in the full colour); the
+ * text the interval's some/full share, then the kernel's avg10 as room allows. */
+static void header_psi_meter(int y, int x, int w, const char *label, const struct tv_pressure *p)
+{
+	char s[16], f[16], as[16], af[16], text[128];
+	psi_num(s, sizeof(s), p->some_known, p->some_pct, 1);
+	psi_num(f, sizeof(f), p->full_known, p->full_pct, 1);
+	psi_num(as, sizeof(as), p->some_known, p->some_avg10, 2);
+	psi_num(af, sizeof(af), p->full_known, p->full_avg10, 2);
+	int inner = w - (int)text_width(label, strlen(label), term_utf8()) - 2;
+	/* TRANSLATORS: a pressure meter: some/full share of the interval in %,
+	   then the kernel's 10-second averages; keep "avg10" */
+	snprintf(text, sizeof(text), _("%s/%s%% avg10 %s/%s"), s, f, as, af);
+	if ((int)strlen(text) > inner)
+		snprintf(text, sizeof(text), "%s/%s%% (%s/%s)", s, f, as, af);
+	if ((int)strlen(text) > inner)
+		snprintf(text, sizeof(text), "%s/%s%%", s, f);
+	double some = p->some_known && isfinite(p->some_pct) ? p->some_pct / 100.0 : 0;
+	double full = p->full_known && isfinite(p->full_pct) ? p->full_pct / 100.0 : 0;
+	if (full > some)
+		full = some;
+	struct bar_part parts[] = {{full, ROLE_BAR_SYSTEM}, {some - full, ROLE_BAR_CACHE}};
+	header_bar(y, x, w, label, parts, 2, text);
+}
+
+/* The system's pressure stall information: cpu, io and memory side by side,
+ * or why it is unknown (never zeros). */
+static void header_psi(struct tui *t)
+{
+	int y = t->lay.psi_row;
+	if (y < 0 || !t->have_cur)
+		return;
+	/* TRANSLATORS: header label of the pressure meters (pressure stall information) */
+	const char *lead = _("PSI");
+	int x = (int)text_width(lead, strlen(lead), term_utf8()) + 1;
+	tui_put(y, 0, COLS, lead, term_attr(ROLE_HEADER_LABEL));
+	if (t->cur.pressure_why) {
+		tui_put(y, x, COLS - x, t->cur.pressure_why, term_attr(ROLE_STATUS));
+		return;
+	}
+	/* TRANSLATORS: the three pressure meters' labels; short */
+	const char *labels[TV_RES_N] = {_("cpu"), _("io"), _("mem")};
+	int w = (COLS - x) / TV_RES_N;
+	for (int r = 0; r < TV_RES_N && w > 4; r++) {
+		int ww = r + 1 == TV_RES_N ? COLS - x : w - 1;
+		header_psi_meter(y, x, ww, labels[r], &t->cur.pressure[r]);
+		x += w;
+	}
+}
+
 void tui_draw_header(struct tui *t)
 {
 	header_cpus(t);
 	header_mem(t);
 	header_tasks(t);
 	header_info(t);
+	header_psi(t);
 }

@@ -28,7 +28,7 @@ void layout_compute(int lines, int cols, size_t ncpu, struct layout *o)
 	lines = imax(lines, 0);
 	cols = imax(cols, 0);
 	*o = (struct layout){.lines = lines, .cols = cols, .cpu_row = -1, .mem_row = -1,
-			     .tasks_row = -1, .info_row = -1, .table_head_row = -1,
+			     .tasks_row = -1, .info_row = -1, .psi_row = -1, .table_head_row = -1,
 			     .status_row = -1, .keybar_row = -1};
 	if (lines == 0 || cols == 0)
 		return;
@@ -41,8 +41,8 @@ void layout_compute(int lines, int cols, size_t ncpu, struct layout *o)
 		o->status_row = --rest;
 	/* keep a table head and at least 3 rows; the header never takes more than half */
 	int budget = imin(rest - 4, lines / 2);
-	bool tasks = budget >= 1, info = budget >= 2, mem = budget >= 3;
-	budget -= (int)tasks + (int)info + (int)mem;
+	bool tasks = budget >= 1, info = budget >= 2, mem = budget >= 3, psi = budget >= 4;
+	budget -= (int)tasks + (int)info + (int)mem + (int)psi;
 	int cpu_lines = 0;
 	if (budget >= 1 && ncpu > 0) {
 		o->cpu_per_line = layout_cpu_grid(ncpu, budget, cols);
@@ -61,6 +61,8 @@ void layout_compute(int lines, int cols, size_t ncpu, struct layout *o)
 		o->tasks_row = row++;
 	if (info)
 		o->info_row = row++;
+	if (psi)
+		o->psi_row = row++;
 	o->header_lines = row;
 	o->table_head_row = row;
 	o->table_top = row + 1;

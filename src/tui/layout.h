@@ -15,6 +15,7 @@ struct layout {
 	int mem_row;       /* memory and swap bars */
 	int tasks_row;     /* tasks, load, uptime */
 	int info_row;      /* host, delay accounting, refresh */
+	int psi_row;       /* the system's pressure stall information */
 	int header_lines;
 	int table_head_row;
 	int table_top;     /* first row of the table body */

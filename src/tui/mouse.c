@@ -20,7 +20,7 @@ static void mouse_mark(struct tui *t, size_t i)
 	const struct row *r = tui_current(t);
 	if (!r)
 		return;
-	bool threads = r->task->nthreads > 1;
+	bool threads = !r->group && r->task->nthreads > 1;
 	if (r->collapsed || (threads && !r->unfolded)) {
 		tui_act(t, ACT_UNFOLD, 0);
 		return;

@@ -100,6 +100,13 @@ void prefs_load(struct tui *t, struct prefs *p)
 		t->all_threads = s->threads;
 	if (s->tree >= 0)
 		t->tree = s->tree;
+	if (t->opts->group != CLI_GROUP_UNSET)
+		t->groups = t->opts->group == CLI_GROUP_CGROUP;
+	else if (s->groups >= 0)
+		t->groups = s->groups;
+	/* the group view and the tree exclude each other: the group view asked for wins */
+	if (t->groups)
+		t->tree = false;
 	if (s->kernel_threads >= 0)
 		t->show_kthreads = s->kernel_threads;
 	if (s->mouse == 0)
@@ -110,6 +117,7 @@ void prefs_load(struct tui *t, struct prefs *p)
 	p->start_delay = t->delay;
 	p->start_threads = t->all_threads;
 	p->start_tree = t->tree;
+	p->start_groups = t->groups;
 	p->start_kthreads = t->show_kthreads;
 	p->start_cols_auto = t->cols_auto;
 }
@@ -224,6 +232,10 @@ void prefs_save(struct tui *t, struct prefs *p)
 	}
 	if (t->tree != p->start_tree) {
 		s->tree = t->tree;
+		changed = true;
+	}
+	if (t->groups != p->start_groups) {
+		s->groups = t->groups;
 		changed = true;
 	}
 	if (t->show_kthreads != p->start_kthreads) {

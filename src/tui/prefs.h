@@ -20,7 +20,7 @@ struct prefs {
 	bool start_reverse;
 	double start_delay;
 	bool start_threads;
-	bool start_tree;
+	bool start_tree, start_groups;
 	bool start_kthreads;
 	bool start_cols_auto;   /* columns were picked by the screen width */
 };

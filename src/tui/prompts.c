@@ -171,6 +171,43 @@ void dialog_filter(struct tui *t)
 	}
 }
 
+static void cgroup_changed(struct tui *t, const char *text)
+{
+	filter_set_cgroup(&t->filter, text);
+	/* as the text filter: on the sample already taken */
+	tui_rebuild_at(t, false);
+}
+
+static bool cgroup_note(struct tui *t, struct buf *out)
+{
+	if (t->cur.ncgroups == 0 && t->cur.cgroups_why) {
+		buf_adds(out, t->cur.cgroups_why);
+		return true;
+	}
+	if (t->filter.cgroup && t->rows.n == 0) {
+		buf_adds(out, _("not found"));
+		return true;
+	}
+	return false;
+}
+
+void dialog_cgroup(struct tui *t)
+{
+	/* TRANSLATORS: prompt of the control-group filter; Esc clears it */
+	struct prompt p = {.label = _("Control group: "), .changed = cgroup_changed, .note = cgroup_note};
+	input_set(&p.in, t->filter.cgroup);
+	/* the groups of every process: one sample, when the one on screen lacks them */
+	t->typing_cgroup = true;
+	if (!tui_sample_sufficient(t) && !t->frozen)
+		tui_sample(t, true);
+	bool ok = prompt_run(t, &p);
+	t->typing_cgroup = false;
+	if (!ok && t->filter.cgroup) {
+		filter_set_cgroup(&t->filter, NULL);
+		tui_rebuild_at(t, false);
+	}
+}
+
 void dialog_pids(struct tui *t)
 {
 	struct buf cur;

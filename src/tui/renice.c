@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include <curses.h>
+
 #include "tui/dialogs.h"
 #include "tui/status.h"
 #include "tui/view.h"
@@ -105,11 +107,42 @@ static size_t targets_tagged(const struct tui *t, struct target *v)
 	return n;
 }
 
+/* A group row's processes, after the user says yes; 0 when not. */
+static size_t targets_group(struct tui *t, const struct row_group *g, int delta, struct target **out)
+{
+	struct buf q;
+	buf_init(&q);
+	/* TRANSLATORS: %1$+d is the step (+1 or -1), %3$s the group's name, %4$s its path */
+	buf_addf(&q, P_("Change the nice value by %+d of the %zu process of control group %s (%s), each thread from its own value? [y/N]",
+			"Change the nice value by %+d of the %zu processes of control group %s (%s), each thread from its own value? [y/N]",
+			g->nmembers),
+		 delta, g->nmembers, g->task.cgroup->unit, g->task.cgroup->path);
+	const char *lines[] = {buf_str(&q)};
+	/* the rows change with a sample the dialog may wait through: copy first */
+	struct target *v = calloc(g->nmembers ? g->nmembers : 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; v && i < g->nmembers; i++)
+		target_from(&v[n++], g->members[i]);
+	int key = v ? tui_confirm(t, lines, 1) : ERR;
+	buf_free(&q);
+	if (key != 'y' && key != 'Y') {
+		free(v);
+		return 0;
+	}
+	*out = v;
+	return n;
+}
+
 void tui_renice(struct tui *t, int delta)
 {
 	struct target one, *v = &one;
 	size_t n = 0;
-	if (t->tags.n) {
+	const struct row *cur = tui_current(t);
+	if (!t->tags.n && cur && cur->group) {
+		n = targets_group(t, cur->group, delta, &v);
+		if (!n)
+			return;
+	} else if (t->tags.n) {
 		v = calloc(t->tags.n, sizeof(*v));
 		if (!v)
 			return;

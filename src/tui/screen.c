@@ -65,11 +65,20 @@ static void tui_default_status(struct tui *t, struct buf *b)
 {
 	if (t->frozen)
 		buf_adds(b, _("[frozen: z resumes] "));
-	if (t->follow)
+	if (t->follow && t->sel_group)
+		/* TRANSLATORS: status line while F follows a control group; %s is its path */
+		buf_addf(b, _("[following %s: F stops] "), t->sel_group);
+	else if (t->follow)
 		/* TRANSLATORS: status line while F follows a task */
 		buf_addf(b, _("[following %d: F stops] "), t->sel_tid);
+	if (t->groups && t->have_cur && t->cur.ncgroups == 0 && t->cur.cgroups_why)
+		/* TRANSLATORS: the group view has no groups to show; %s says why */
+		buf_addf(b, _("[no groups: %s] "), t->cur.cgroups_why);
 	if (t->filter.text)
 		buf_addf(b, _("Filter: %s (Esc clears) "), t->filter.text);
+	if (t->filter.cgroup)
+		/* TRANSLATORS: status line: the control-group filter (G) */
+		buf_addf(b, _("Cgroup: %s (Esc clears) "), t->filter.cgroup);
 	if (t->filter.uid != TV_UNKNOWN)
 		status_user(t, b);
 	if (t->filter.npids) {
@@ -169,14 +178,15 @@ int tui_keybar_key(int x)
 
 void tui_fit_columns(struct tui *t)
 {
-	if (!t->cols_auto || t->cols_auto_width == COLS)
+	if (!t->cols_auto || (t->cols_auto_width == COLS && t->cols_auto_groups == t->groups))
 		return;
 	struct colsel sel;
-	if (autocols_pick(&t->app->cs, COLS, term_utf8(), &sel) < 0)
+	if (autocols_pick(&t->app->cs, COLS, term_utf8(), t->groups, &sel) < 0)
 		return;
 	colsel_free(&t->app->sel);
 	t->app->sel = sel;
 	t->cols_auto_width = COLS;
+	t->cols_auto_groups = t->groups;
 	tui_columns_changed(t);
 }
 

@@ -12,6 +12,8 @@ static bool row_matches(const struct row *r, const char *text, const char **tn)
 {
 	const struct tv_task *k = r->task;
 	*tn = NULL;
+	if (r->group)
+		return text_contains_icase(k->cgroup->unit, text) || text_contains_icase(k->cgroup->path, text);
 	if (text_contains_icase(k->comm, text) || (!r->is_thread && k->cmdline && text_contains_icase(k->cmdline, text)))
 		return true;
 	if (r->is_thread || r->unfolded || r->collapsed)

@@ -106,12 +106,13 @@ static size_t setup_move(struct tui *t, struct setup *s, size_t i, int dir)
 static void setup_defaults(struct tui *t, struct setup *s)
 {
 	struct colsel sel;
-	if (autocols_pick(&t->app->cs, COLS, term_utf8(), &sel) < 0)
+	if (autocols_pick(&t->app->cs, COLS, term_utf8(), t->groups, &sel) < 0)
 		return;
 	colsel_free(&t->app->sel);
 	t->app->sel = sel;
 	t->cols_auto = true;
 	t->cols_auto_width = COLS;
+	t->cols_auto_groups = t->groups;
 	setup_fill(s, t->app);
 }
 

@@ -63,9 +63,25 @@ static void target_from(struct target *g, const struct tui *t, const struct tv_t
 	snprintf(g->pcomm, sizeof(g->pcomm), "%s", p ? p->comm : k->comm);
 }
 
-/* The tagged tasks still in the current sample, else the selected row. */
+/* The processes a group row sums, as the last sample found them. */
+static size_t targets_group(const struct tui *t, const struct row_group *g, struct target **out)
+{
+	struct target *v = calloc(g->nmembers ? g->nmembers : 1, sizeof(*v));
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < g->nmembers; i++)
+		target_from(&v[i], t, g->members[i]);
+	*out = v;
+	return g->nmembers;
+}
+
+/* The tagged tasks still in the current sample, else the selected row (a
+ * group row: its processes). */
 static size_t targets_collect(const struct tui *t, struct target **out)
 {
+	const struct row *cur = tui_current(t);
+	if (!t->tags.n && cur && cur->group)
+		return targets_group(t, cur->group, out);
 	size_t n = 0;
 	struct target *v = calloc(t->tags.n ? t->tags.n : 1, sizeof(*v));
 	if (!v)
@@ -132,69 +148,6 @@ static int send_to(const struct target *g, int sig, bool thread_only)
 	return kill(lead.tgid, sig) < 0 ? errno : 0;
 }
 
-/* Splits s at blanks into pieces of at most width columns (a word wider
- * than that is cut by the drawing). Returns how many were stored. */
-static size_t wrap(const char *s, size_t width, const char **start, size_t *len, size_t max)
-{
-	size_t n = 0;
-	while (*s && n < max) {
-		while (*s == ' ')
-			s++;
-		if (!*s)
-			break;
-		size_t take = 0;
-		for (size_t i = 0;;) {
-			size_t j = i;
-			while (s[j] && s[j] != ' ')
-				j++;
-			if (take && text_width(s, j, term_utf8()) > width)
-				break;
-			take = j;
-			if (!s[j])
-				break;
-			i = j + 1;
-		}
-		start[n] = s;
-		len[n++] = take;
-		s += take;
-	}
-	return n;
-}
-
-#define BOX_MAX 16
-
-/* The lines, wrapped, drawn right above the status line (the last in the
- * error colour); returns the key pressed (ERR after a quit signal). */
-static int confirm_box(struct tui *t, const char *const *lines, size_t n)
-{
-	for (;;) {
-		tui_paint(t);
-		const char *start[BOX_MAX];
-		size_t len[BOX_MAX], last_from = 0, k = 0;
-		size_t width = COLS > 0 ? (size_t)COLS : 1;
-		for (size_t i = 0; i < n && k < BOX_MAX; i++) {
-			if (i + 1 == n)
-				last_from = k;
-			k += wrap(lines[i], width, start + k, len + k, BOX_MAX - k);
-		}
-		int bottom = t->lay.status_row >= 0 ? t->lay.status_row : LINES - 1;
-		int top = bottom - (int)k + 1;
-		for (size_t i = 0; i < k; i++) {
-			if (top + (int)i < 0)
-				continue;
-			char *piece = strndup(start[i], len[i]);
-			if (piece)
-				tui_put_line(top + (int)i, piece, term_attr(i >= last_from ? ROLE_ERROR : ROLE_DIALOG));
-			free(piece);
-		}
-		int key = tui_dialog_key();
-		if (key == TUI_KEY_QUIT)
-			return ERR;
-		if (key != ERR)
-			return key;
-	}
-}
-
 /* What the signal's default action does to the process of a thread. */
 static void default_action(struct buf *b, int sig, const char *name, enum sig_default def, const struct target *g)
 {
@@ -237,7 +190,7 @@ static void kill_thread(struct tui *t, const struct target *g, int sig, const ch
 	default_action(&l2, sig, name, def, g);
 	buf_adds(&l3, _("t: this thread only (tgkill)   p: the whole process (kill)   other keys: cancel"));
 	const char *lines[] = {buf_str(&l1), buf_str(&l2), buf_str(&l3)};
-	int key = confirm_box(t, lines, 3);
+	int key = tui_confirm(t, lines, 3);
 	buf_free(&l1);
 	buf_free(&l2);
 	buf_free(&l3);
@@ -293,8 +246,20 @@ void dialog_kill(struct tui *t)
 		return;
 	}
 	size_t which = 0;
-	char title[64];
-	if (t->tags.n)
+	char title[160];
+	const struct row *cur = tui_current(t);
+	/* the group of the selected row, when its processes are the targets; its
+	 * name is copied: the rows change with the next sample */
+	char group[256] = "", gpath[256] = "";
+	if (!t->tags.n && cur && cur->group) {
+		snprintf(group, sizeof(group), "%s", cur->group->task.cgroup->unit);
+		snprintf(gpath, sizeof(gpath), "%s", cur->group->task.cgroup->path);
+	}
+	if (group[0])
+		/* TRANSLATORS: title of the signal menu on a control group's row; %s is its name */
+		snprintf(title, sizeof(title), P_("Send signal to the %zu process of %s:", "Send signal to the %zu processes of %s:", n),
+			 n, group);
+	else if (t->tags.n)
 		snprintf(title, sizeof(title), P_("Send signal to %zu tagged task:", "Send signal to %zu tagged tasks:", n), n);
 	else
 		snprintf(title, sizeof(title), "%s", _("Send signal:"));
@@ -313,7 +278,18 @@ void dialog_kill(struct tui *t)
 	buf_init(&q);
 	bool threads = false;
 	/* names are raw: the box sanitizes whatever it shows */
-	if (n == 1) {
+	if (group[0]) {
+		/* a group's processes are listed, as many as fit */
+		buf_addf(&q, P_("Send SIG%s to the %zu process of control group %s (%s):",
+				"Send SIG%s to the %zu processes of control group %s (%s):", n), name, n, group, gpath);
+		size_t shown = n > 12 ? 10 : n;
+		for (size_t i = 0; i < shown; i++)
+			buf_addf(&q, " %d (%s)%s", v[i].tid, v[i].comm, i + 1 < n ? "," : "?");
+		if (shown < n)
+			/* TRANSLATORS: after the first PIDs of a control group in the signal confirmation */
+			buf_addf(&q, P_(" and %zu more?", " and %zu more?", n - shown), n - shown);
+		buf_adds(&q, _(" [y/N]"));
+	} else if (n == 1) {
 		buf_addf(&q, _("Send SIG%s to process %d (%s)? [y/N]"), name, v[0].tid, v[0].comm);
 	} else {
 		buf_addf(&q, P_("Send SIG%s to %zu tagged task:", "Send SIG%s to %zu tagged tasks:", n), name, n);
@@ -327,8 +303,11 @@ void dialog_kill(struct tui *t)
 	buf_init(&note);
 	if (threads)
 		buf_adds(&note, _("Tagged threads get it with tgkill; a default action that ends or stops still takes their whole process."));
+	else if (group[0])
+		buf_adds(&note, _("These are the group's processes shown at the last refresh, those of its nested groups "
+				  "included; one hidden by a filter, or that joined the group since, does not get the signal."));
 	const char *lines[] = {buf_str(&note), buf_str(&q)};
-	int key = threads ? confirm_box(t, lines, 2) : confirm_box(t, lines + 1, 1);
+	int key = note.len ? tui_confirm(t, lines, 2) : tui_confirm(t, lines + 1, 1);
 	buf_free(&note);
 	buf_free(&q);
 	if (key == 'y' || key == 'Y') {

@@ -14,6 +14,7 @@
 #include "tui/expset.h"
 #include "tui/layout.h"
 #include "tui/msgs.h"
+#include "tui/pathset.h"
 #include "tui/tags.h"
 #include "tui/term.h"
 #include "util/buf.h"
@@ -48,9 +49,12 @@ struct tui {
 	/* how the sample is shown */
 	bool tree;                   /* t, F5: processes under their parents */
 	struct expset collapsed;     /* tree: subtrees hidden (and summed) */
+	bool groups;                 /* g: processes under their control group (not with the tree) */
+	struct pathset collapsed_groups; /* the group view's groups whose rows are hidden */
 	bool show_kthreads;          /* K */
 	bool cols_auto;              /* no columns chosen: picked by the screen width */
 	int cols_auto_width;         /* the width they were picked for */
+	bool cols_auto_groups;       /* and for the group view or not */
 	size_t hscroll;              /* table columns scrolled off to the left */
 	bool mouse;
 
@@ -68,6 +72,7 @@ struct tui {
 	size_t sel, top;
 	int32_t sel_tid, sel_tgid;
 	bool sel_thread, have_sel;
+	char *sel_group;          /* a control group's row is selected: its path */
 	bool follow;
 	double key_at;            /* CLOCK_MONOTONIC of the last key or click */
 	/* a row to select when a sample brings it: a thread that search found
@@ -78,6 +83,7 @@ struct tui {
 
 	char *search;             /* last search text, for F3/n */
 	bool typing;              /* a search or filter prompt is open */
+	bool typing_cgroup;       /* the control-group filter's prompt is open */
 	bool search_missed;       /* the search text matches no row */
 	char pid_typed[12];       /* digits typed to jump to a PID */
 	double pid_typed_at;

@@ -27,14 +27,29 @@ static void table_scroll(struct tui *t)
 		t->top = t->rows.n > h ? t->rows.n - h : 0;
 }
 
+/* A group row looks tagged when every process it sums is. */
+static bool row_tagged(const struct tui *t, const struct row *r)
+{
+	if (!r->group)
+		return tags_has(&t->tags, r->task);
+	if (!t->tags.n || !r->group->nmembers)
+		return false;
+	for (size_t i = 0; i < r->group->nmembers; i++)
+		if (!tags_has(&t->tags, r->group->members[i]))
+			return false;
+	return true;
+}
+
 static int row_attr(const struct tui *t, size_t i)
 {
 	const struct row *r = &t->rows.v[i];
-	bool tagged = tags_has(&t->tags, r->task);
+	bool tagged = row_tagged(t, r);
 	if (i == t->sel)
 		return term_attr(ROLE_SELECTED) | (tagged ? (int)(A_BOLD | A_UNDERLINE) : 0);
 	if (tagged)
 		return term_attr(ROLE_TAGGED);
+	if (r->group)
+		return A_BOLD;
 	return r->is_thread ? term_attr(ROLE_THREAD) : (int)A_NORMAL;
 }
 
@@ -64,7 +79,8 @@ void tui_draw_table(struct tui *t)
 	struct tv_task *shown[512];
 	size_t nshown = 0;
 	for (size_t k = 0; k < h && t->top + k < t->rows.n && nshown < 512; k++)
-		shown[nshown++] = (struct tv_task *)t->rows.v[t->top + k].task;
+		if (!t->rows.v[t->top + k].group) /* a group's row is the view's, not a task */
+			shown[nshown++] = (struct tv_task *)t->rows.v[t->top + k].task;
 	sampler_fill_rows(t->sampler, shown, nshown, t->needs);
 	for (size_t k = 0; k < h && t->top + k < t->rows.n; k++) {
 		size_t i = t->top + k;

@@ -33,7 +33,7 @@ static int tui_copy_filter(struct filter *dst, const struct filter *src)
 		memcpy(dst->pids, src->pids, src->npids * sizeof(*dst->pids));
 		dst->npids = src->npids;
 	}
-	return filter_set_text(dst, src->text);
+	return filter_set_text(dst, src->text) < 0 ? -1 : filter_set_cgroup(dst, src->cgroup);
 }
 
 static bool tui_color_wanted(const struct cli_opts *o)
@@ -59,6 +59,8 @@ static void tui_free(struct tui *t)
 	filter_free(&t->filter);
 	expset_free(&t->expanded);
 	expset_free(&t->collapsed);
+	pathset_free(&t->collapsed_groups);
+	free(t->sel_group);
 	tags_free(&t->tags);
 	free(t->plugin_shown);
 	free(t->search);

@@ -2,6 +2,9 @@
  * rows, and the selection kept on its screen row (htop's way) or its task. */
 #include "tui/view.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "model/column.h"
 #include "tui/status.h"
 #include "util/clock.h"
@@ -14,6 +17,12 @@ static bool tui_wants_names(const struct tui *t)
 	return t->filter.text || t->search || t->typing;
 }
 
+/* The group view and the cgroup filter need every process's group. */
+static bool tui_wants_groups(const struct tui *t)
+{
+	return t->groups || t->filter.cgroup || t->typing_cgroup;
+}
+
 void tui_sample_opts(struct tui *t, struct sample_opts *so)
 {
 	/* the sampler reads the processes the PIDs select; user and text are
@@ -23,7 +32,7 @@ void tui_sample_opts(struct tui *t, struct sample_opts *so)
 	t->sample_filter.npids = t->filter.npids;
 	bool names = tui_wants_names(t);
 	*so = (struct sample_opts){
-		.needs = t->needs | (names ? NEED_CMDLINE : 0),
+		.needs = t->needs | (names ? NEED_CMDLINE : 0) | (tui_wants_groups(t) ? NEED_CGROUP : 0),
 		.filter = &t->sample_filter,
 		.all_threads = t->all_threads,
 		.expanded = expset_query,
@@ -40,9 +49,11 @@ void tui_sample_opts(struct tui *t, struct sample_opts *so)
 
 bool tui_sample_sufficient(const struct tui *t)
 {
-	if (!t->have_cur || !tui_wants_names(t))
+	if (!t->have_cur)
 		return true;
-	return t->cur.thread_names && (t->cur.needs & NEED_CMDLINE);
+	if (tui_wants_groups(t) && !(t->cur.needs & NEED_CGROUP))
+		return false;
+	return !tui_wants_names(t) || (t->cur.thread_names && (t->cur.needs & NEED_CMDLINE));
 }
 
 void tui_view_opts(struct tui *t, struct view_opts *vo)
@@ -59,6 +70,9 @@ void tui_view_opts(struct tui *t, struct view_opts *vo)
 		.tree = t->tree,
 		.collapsed = expset_query,
 		.collapsed_ctx = &t->collapsed,
+		.groups = t->groups,
+		.group_collapsed = pathset_query,
+		.group_collapsed_ctx = &t->collapsed_groups,
 	};
 }
 
@@ -67,12 +81,16 @@ void tui_select(struct tui *t, size_t i)
 	if (t->rows.n == 0) {
 		t->sel = t->top = 0;
 		t->have_sel = false;
+		free(t->sel_group);
+		t->sel_group = NULL;
 		return;
 	}
 	if (i >= t->rows.n)
 		i = t->rows.n - 1;
 	t->sel = i;
 	const struct row *r = &t->rows.v[i];
+	free(t->sel_group);
+	t->sel_group = r->group ? strdup(r->task->cgroup->path) : NULL;
 	t->sel_tid = r->task->tid;
 	t->sel_tgid = r->task->tgid;
 	t->sel_thread = r->is_thread;
@@ -84,12 +102,19 @@ const struct row *tui_current(const struct tui *t)
 	return t->have_sel && t->sel < t->rows.n ? &t->rows.v[t->sel] : NULL;
 }
 
-/* Row of a task; a thread not shown falls back to its process. */
+/* Row of the selected task or group; a thread not shown falls back to its process. */
 static bool tui_find(const struct tui *t, int32_t tid, int32_t tgid, bool thread, size_t *out)
 {
+	for (size_t i = 0; t->sel_group && i < t->rows.n; i++)
+		if (t->rows.v[i].group && strcmp(t->rows.v[i].task->cgroup->path, t->sel_group) == 0) {
+			*out = i;
+			return true;
+		}
+	if (t->sel_group)
+		return false;
 	for (size_t i = 0; i < t->rows.n; i++) {
 		const struct row *r = &t->rows.v[i];
-		if (r->task->tid == tid && r->is_thread == thread) {
+		if (!r->group && r->task->tid == tid && r->is_thread == thread) {
 			*out = i;
 			return true;
 		}
@@ -107,7 +132,7 @@ bool tui_select_task(struct tui *t, int32_t tid, bool thread)
 {
 	for (size_t i = 0; i < t->rows.n; i++) {
 		const struct row *r = &t->rows.v[i];
-		if (r->task->tid == tid && r->is_thread == thread) {
+		if (!r->group && r->task->tid == tid && r->is_thread == thread) {
 			tui_select(t, i);
 			return true;
 		}
@@ -133,8 +158,12 @@ void tui_rebuild_at(struct tui *t, bool keep_task)
 	size_t i = t->sel;
 	if (keep_task && t->have_sel && !tui_find(t, t->sel_tid, t->sel_tgid, t->sel_thread, &i) && t->follow) {
 		t->follow = false;
-		/* TRANSLATORS: F stopped following because the task is gone */
-		tui_status(t, ROLE_STATUS, _("%d is no longer shown: not following it any more"), t->sel_tid);
+		if (t->sel_group)
+			/* TRANSLATORS: F stopped following because the control group is gone; %s is its path */
+			tui_status(t, ROLE_STATUS, _("%s is no longer shown: not following it any more"), t->sel_group);
+		else
+			/* TRANSLATORS: F stopped following because the task is gone */
+			tui_status(t, ROLE_STATUS, _("%d is no longer shown: not following it any more"), t->sel_tid);
 	}
 	tui_select(t, i);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/group.h"
+#include "view/rows_priv.h"
 #include "view/sort.h"
 
 bool view_threads_shown(const struct view_opts *vo, const struct tv_task *proc)
@@ -19,27 +20,21 @@ bool view_wants(const struct view_opts *vo, const struct tv_task *proc)
 	bool listed = f && f->npids && filter_wants_pid(f, proc->tgid);
 	if (vo->hide_kthreads && proc->kthread && !listed)
 		return false;
-	return filter_wants_uid(f, proc->uid) && filter_matches_task(f, proc);
+	const struct tv_cgroup *g = proc->cgroup;
+	return filter_wants_uid(f, proc->uid) && filter_matches_task(f, proc) &&
+	       filter_matches_cgroup(f, g ? g->path : NULL, g ? g->unit : NULL);
 }
 
 /* A process's thread rows follow it when it is unfolded, unless its one
  * thread is its leader: that row would only repeat the process's. */
-static bool rows_show_threads(const struct view_opts *vo, const struct tv_task *p)
+bool rows_show_threads(const struct view_opts *vo, const struct tv_task *p)
 {
 	if (!view_threads_shown(vo, p) || p->nthreads_read == 0)
 		return false;
 	return p->nthreads_read > 1 || p->threads[0].tid != p->tgid;
 }
 
-struct builder {
-	const struct view_opts *vo;
-	const struct column *col;
-	bool desc;
-	struct rows *out;
-	const struct tv_task **threads; /* scratch for sorting one process's threads */
-};
-
-static struct row *rows_push(struct builder *b, const struct tv_task *t, bool is_thread)
+struct row *rows_push(struct builder *b, const struct tv_task *t, bool is_thread)
 {
 	struct row *r = &b->out->v[b->out->n++];
 	memset(r, 0, sizeof(*r));
@@ -48,9 +43,8 @@ static struct row *rows_push(struct builder *b, const struct tv_task *t, bool is
 	return r;
 }
 
-/* The thread rows of p, sorted like the processes; depth/rails as in the tree. */
-static int rows_push_threads(struct builder *b, const struct tv_task *p, bool tree, unsigned depth, uint32_t rails,
-			     bool children_follow)
+int rows_push_threads(struct builder *b, const struct tv_task *p, bool tree, unsigned depth, uint32_t rails,
+		      bool children_follow)
 {
 	for (size_t j = 0; j < p->nthreads_read; j++)
 		b->threads[j] = &p->threads[j];
@@ -66,7 +60,7 @@ static int rows_push_threads(struct builder *b, const struct tv_task *p, bool tr
 	return 0;
 }
 
-static void rows_flat(struct builder *b, const struct tv_task **procs, size_t n)
+void rows_flat(struct builder *b, const struct tv_task **procs, size_t n)
 {
 	sort_tasks(procs, n, b->col, b->desc);
 	for (size_t i = 0; i < n; i++) {
@@ -300,13 +294,20 @@ int rows_build(const struct snapshot *s, const struct view_opts *vo, struct rows
 				maxthreads = p->nthreads_read;
 		}
 	}
+	/* a row for each control group at most */
+	if (vo->groups)
+		total += s->ncgroups;
 	out->v = malloc((total ? total : 1) * sizeof(*out->v));
 	b.threads = malloc((maxthreads ? maxthreads : 1) * sizeof(*b.threads));
-	if (vo->tree)
+	bool tree = vo->tree && !vo->groups;
+	if (tree)
 		out->sums = malloc((nsel ? nsel : 1) * sizeof(*out->sums));
-	if (!out->v || !b.threads || (vo->tree && !out->sums))
+	if (!out->v || !b.threads || (tree && !out->sums))
 		goto fail;
-	if (vo->tree) {
+	if (vo->groups) {
+		if (rows_groups(&b, s, procs, nsel) < 0)
+			goto fail;
+	} else if (tree) {
 		if (rows_tree(&b, s, procs, nsel) < 0)
 			goto fail;
 	} else {
@@ -326,5 +327,7 @@ void rows_free(struct rows *r)
 {
 	free(r->v);
 	free(r->sums);
+	free(r->groups);
+	free(r->members);
 	memset(r, 0, sizeof(*r));
 }

@@ -13,19 +13,36 @@
 /* Tree levels drawn; deeper rows are drawn at this depth. */
 #define ROW_DEPTH_MAX 32
 
+struct row_group;
+
 struct row {
 	const struct tv_task *task;
+	/* the group view's control-group rows: their group and members; NULL
+	 * on process and thread rows (task->is_group tells the same) */
+	const struct row_group *group;
 	bool is_thread;
 	bool last_thread;     /* the last thread row of its process (tree glyphs) */
 	bool unfolded;        /* process rows: its threads follow */
 	/* the process tree (view_opts.tree); all zero in the flat view */
 	bool tree;
 	bool has_children;    /* child processes in the view */
-	bool collapsed;       /* they are hidden; task is a copy carrying their sums */
+	bool collapsed;       /* they are hidden; task is a copy carrying their sums
+	                         (a group row carries its sums, collapsed or not) */
 	bool last;            /* the last row under its parent */
 	unsigned depth;       /* 0 for a root, else its parent's + 1 (at most ROW_DEPTH_MAX) */
 	uint32_t rails;       /* bit k: the ancestor at depth k + 1 has rows below: a line at level k */
 	bool exited;          /* a task that ended in the interval (a replay lists them) */
+};
+
+/* A control group in the group view. */
+struct row_group {
+	/* the row's values: is_group set, cgroup the group, sums of the members'
+	 * CPU, switches, delays and threads, the group's own memory */
+	struct tv_task task;
+	/* the processes it sums: the shown ones in it and in its nested groups,
+	 * by tgid; they point into the snapshot */
+	const struct tv_task *const *members;
+	size_t nmembers;
 };
 
 struct rows {
@@ -36,6 +53,10 @@ struct rows {
 	 * snapshot's. */
 	struct tv_task *sums;
 	size_t nsums;
+	/* the group view's groups (rows point into it) and their members */
+	struct row_group *groups;
+	size_t ngroups;
+	const struct tv_task **members;
 };
 
 struct view_opts {
@@ -52,12 +73,18 @@ struct view_opts {
 	bool tree;           /* processes under their parents */
 	bool (*collapsed)(void *ctx, int32_t tgid); /* tree: subtrees hidden */
 	void *collapsed_ctx;
+	/* the group view: processes under their control group, nested groups
+	 * under their parent (instead of the tree); needs a sample that read
+	 * the groups (NEED_CGROUP), else the processes are listed flat */
+	bool groups;
+	bool (*group_collapsed)(void *ctx, const char *path); /* groups whose rows are hidden */
+	void *group_collapsed_ctx;
 };
 
 int rows_build(const struct snapshot *s, const struct view_opts *vo, struct rows *out);
 void rows_free(struct rows *r);
 bool view_threads_shown(const struct view_opts *vo, const struct tv_task *proc);
-/* Whether the view shows this process at all (filter, kernel threads). */
+/* Whether the view shows this process at all (filter, its control group, kernel threads). */
 bool view_wants(const struct view_opts *vo, const struct tv_task *proc);
 
 #endif

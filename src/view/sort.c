@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cgroup.h"
+
 /*
  * A task with its sort key, read once: a comparison sort asks for each
  * task's value about log2(n) times, and a column's value is not free (a
@@ -57,6 +59,8 @@ static int sort_cmp(const void *a, const void *b, void *arg)
 		c = ux - uy; /* unknown last in both directions */
 	else
 		c = descending ? -item_compare(x, y) : item_compare(x, y);
+	if (c == 0 && x->t->is_group && y->t->is_group)
+		c = strcmp(x->t->cgroup->path, y->t->cgroup->path);
 	if (c == 0)
 		c = (x->t->tid > y->t->tid) - (x->t->tid < y->t->tid);
 	return c;

@@ -8,6 +8,7 @@ reads every thread where a process sum would do, fails here.
 """
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -104,6 +105,64 @@ def test_threads_shown():
             w.stop()
 
 
+def cgroup2_mount():
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            left, right = line.split(" - ", 1)
+            if right.split(" ", 1)[0] == "cgroup2":
+                return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), left.split(" ")[4])
+    return None
+
+
+def expected_group_reads(mount, doc):
+    """What a refresh reads of the groups of a sample: cgroup.procs of each
+    group with a process of its own, then each group's memory and pressure
+    files that exist (swap only with memory). The hierarchy's
+    cgroup.controllers, which says why a group has no memory, is read at the
+    start and then every 30 refreshes only."""
+    groups = [t for t in doc["tasks"] if t["kind"] == "group"]
+    procs = [t for t in doc["tasks"] if t["kind"] == "process"]
+    n = sum(1 for g in groups if any(p["cgroup"] == g["cgroup"] for p in procs))
+    for g in groups:
+        d = os.path.join(mount, g["cgroup"].lstrip("/"))
+        mem = os.path.exists(os.path.join(d, "memory.current"))
+        n += mem + (mem and os.path.exists(os.path.join(d, "memory.swap.current")))
+        n += sum(os.path.exists(os.path.join(d, f"{r}.pressure")) for r in ("cpu", "io", "memory"))
+    return n
+
+
+def test_group_view_reads():
+    """The group view reads no per-process file more than the list does (a
+    process's group comes from its group's cgroup.procs), and each group's
+    files once, however many processes it holds."""
+    ws = workloads()
+    try:
+        pids = [w.pid for w in ws]
+        cols = ("-o", "pid,cpu,vm_rss,cgroup,comm")
+        _, folded = selves(pids, *cols)
+        docs, grouped = selves(pids, *cols, "--group", "cgroup")
+        _, one = selves(pids[:1], *cols, "--group", "cgroup")
+        for f, g in zip(folded, grouped):
+            check(g["proc_reads"] == f["proc_reads"] == 2 * PROCS + SYSTEM, f"proc reads: list {f}, groups {g}")
+            check(g["proc_opens"] == 0, f"nothing opened again: {g}")
+        # the cgroup column alone: the workloads' group lists them, nothing else is read of it
+        _, column = selves(pids, "-o", "pid,cpu,cgroup,comm")
+        for c in column:
+            check(c["proc_reads"] == 2 * PROCS + SYSTEM and c["cgroup_reads"] == 1, f"cgroup column: {c}")
+        mount = cgroup2_mount()
+        for doc, g, o in zip(docs[1:], grouped, one):
+            check(any(t["kind"] == "group" for t in doc["tasks"]) or doc["cgroups"]["reason"],
+                  "groups, or why there are none")
+            # the workloads are in the test's own group: one process or four, the same reads
+            check(g["cgroup_reads"] == o["cgroup_reads"], f"{PROCS} processes {g}, one {o}")
+            if mount and not doc["cgroups"]["reason"]:
+                want = expected_group_reads(mount, doc)
+                check(g["cgroup_reads"] == want, f"group files read {g['cgroup_reads']}, expected {want}")
+    finally:
+        for w in ws:
+            w.stop()
+
+
 def test_json_self_cost():
     docs, ss = selves([1], "-o", "pid")
     for s in ss:
@@ -116,5 +175,6 @@ if __name__ == "__main__":
         test_folded_reads_two_files_per_process,
         test_folded_switch_sums,
         test_threads_shown,
+        test_group_view_reads,
         test_json_self_cost,
     ]))

@@ -1,5 +1,6 @@
 /* Parsers for control groups and pressure: membership, mounts, readable names, PSI lines. */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sample/cgroup_parse.h"
@@ -120,6 +121,18 @@ START_TEST(pressure)
 	ck_assert(!p.some.known && !p.full.known);
 	const char neg[] = "some avg10=0.00 avg60=0.00 avg300=0.00 total=-5\n";
 	ck_assert_int_eq(psi_parse(neg, strlen(neg), &p), -1);
+	/* an average is digits and a point: no sign, exponent, nan or trailing junk */
+	static const char *const bad[] = {"-1.00", "1e3", "nan", "1.", ".5", "1.5x", ""};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char line[96];
+		snprintf(line, sizeof(line), "some avg10=%s avg60=0.00 avg300=0.00 total=5\n", bad[i]);
+		ck_assert_int_eq(psi_parse(line, strlen(line), &p), -1);
+	}
+	const char whole[] = "some avg10=100 avg60=7.5 avg300=0.125 total=5\n";
+	ck_assert_int_eq(psi_parse(whole, strlen(whole), &p), 0);
+	ck_assert_double_eq_tol(p.some.avg10, 100.0, 1e-9);
+	ck_assert_double_eq_tol(p.some.avg60, 7.5, 1e-9);
+	ck_assert_double_eq_tol(p.some.avg300, 0.125, 1e-9);
 }
 END_TEST
 

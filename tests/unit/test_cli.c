@@ -303,6 +303,25 @@ START_TEST(error_unknown_user)
 }
 END_TEST
 
+START_TEST(group_option)
+{
+	struct parsed *p = parse("--group", "cgroup", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.group, CLI_GROUP_CGROUP);
+	done(p);
+	p = parse("-b", "--group=none", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.group, CLI_GROUP_NONE);
+	done(p);
+	/* not given: the settings file decides (interactive), else none */
+	p = parse(NULL);
+	ck_assert_int_eq(p->o.group, CLI_GROUP_UNSET);
+	done(p);
+	expect_error(parse("--group", "user", NULL), "unknown grouping 'user'");
+	expect_error(parse("--group", NULL), "needs a value");
+}
+END_TEST
+
 START_TEST(error_unknown_format)
 {
 	expect_error(parse("-b", "--format", "xml", NULL), "unknown format 'xml'");
@@ -471,6 +490,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, error_bad_pid_list);
 	tcase_add_test(tc, error_unknown_user);
 	tcase_add_test(tc, error_unknown_format);
+	tcase_add_test(tc, group_option);
 	tcase_add_test(tc, error_metrics_options);
 	tcase_add_test(tc, error_stray_argument);
 	tcase_add_test(tc, error_record_replay);

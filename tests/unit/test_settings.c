@@ -44,6 +44,7 @@ START_TEST(good_file)
 				   "delay=2.5\r\n"
 				   "threads=false\n"
 				   "tree=1\n"
+				   "groups=1\n"
 				   "kernel_threads=yes\n"
 				   "mouse=0\n";
 	struct settings s;
@@ -57,6 +58,7 @@ START_TEST(good_file)
 	ck_assert_double_eq(s.delay, 2.5);
 	ck_assert_int_eq(s.threads, 0);
 	ck_assert_int_eq(s.tree, 1);
+	ck_assert_int_eq(s.groups, 1);
 	ck_assert_int_eq(s.kernel_threads, 1);
 	ck_assert_int_eq(s.mouse, 0);
 	settings_free(&s);
@@ -266,6 +268,7 @@ START_TEST(format_round_trip)
 	a.delay = 0.5;
 	a.threads = 1;
 	a.tree = 1;
+	a.groups = 0;
 	a.kernel_threads = 0;
 	struct buf b;
 	buf_init(&b);
@@ -280,6 +283,7 @@ START_TEST(format_round_trip)
 	ck_assert_double_eq(c.delay, 0.5);
 	ck_assert_int_eq(c.threads, 1);
 	ck_assert_int_eq(c.tree, 1);
+	ck_assert_int_eq(c.groups, 0);
 	ck_assert_int_eq(c.kernel_threads, 0);
 	ck_assert_int_eq(c.mouse, -1); /* not set, not written */
 	buf_free(&b);

@@ -43,8 +43,10 @@ START_TEST(layout_normal)
 	ck_assert_int_eq(l.mem_row, 1);
 	ck_assert_int_eq(l.tasks_row, 2);
 	ck_assert_int_eq(l.info_row, 3);
-	ck_assert_int_eq(l.table_head_row, 4);
-	ck_assert_int_eq(l.table_top, 5);
+	/* the system's pressure under the text lines */
+	ck_assert_int_eq(l.psi_row, 4);
+	ck_assert_int_eq(l.table_head_row, 5);
+	ck_assert_int_eq(l.table_top, 6);
 	ck_assert_int_eq(l.keybar_row, 39);
 	ck_assert_int_eq(l.status_row, 38);
 	ck_assert_int_eq(l.table_top + l.table_lines, l.status_row);
@@ -52,6 +54,11 @@ START_TEST(layout_normal)
 	layout_compute(24, 80, 2, &l);
 	ck_assert_int_eq(l.cpu_lines, 2);
 	ck_assert_int_eq(l.cpu_per_line, 1);
+	ck_assert_int_eq(l.psi_row, 5);
+	/* a short screen keeps the table: the pressure line goes before the text lines */
+	layout_compute(9, 80, 2, &l);
+	ck_assert_int_eq(l.psi_row, -1);
+	ck_assert_int_ge(l.tasks_row, 0);
 	/* 8 CPUs at 200 columns: 3 per line, 3 lines */
 	layout_compute(50, 200, 8, &l);
 	ck_assert_int_eq(l.cpu_per_line, 3);
@@ -79,7 +86,8 @@ END_TEST
 static void check_sane(const struct layout *l)
 {
 	int used[64] = {0};
-	int rows[] = {l->mem_row, l->tasks_row, l->info_row, l->table_head_row, l->status_row, l->keybar_row};
+	int rows[] = {l->mem_row, l->tasks_row, l->info_row, l->psi_row, l->table_head_row, l->status_row,
+		      l->keybar_row};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		if (rows[i] < 0)
 			continue;
@@ -371,13 +379,13 @@ START_TEST(hit_positions)
 END_TEST
 
 /* The ids autocols picks, joined by commas, and COMMAND's width. */
-static char *auto_ids(int cols, size_t *cmd_width)
+static char *auto_ids_for(int cols, bool groups, size_t *cmd_width)
 {
 	static char out[512];
 	struct colset cs;
 	struct colsel sel;
 	ck_assert_int_eq(colset_init(&cs), 0);
-	ck_assert_int_eq(autocols_pick(&cs, cols, true, &sel), 0);
+	ck_assert_int_eq(autocols_pick(&cs, cols, true, groups, &sel), 0);
 	size_t n = 0, used = 0;
 	out[0] = '\0';
 	for (size_t i = 0; i < sel.n; i++) {
@@ -389,6 +397,11 @@ static char *auto_ids(int cols, size_t *cmd_width)
 	colsel_free(&sel);
 	colset_free(&cs);
 	return out;
+}
+
+static char *auto_ids(int cols, size_t *cmd_width)
+{
+	return auto_ids_for(cols, false, cmd_width);
 }
 
 START_TEST(default_columns_by_width)
@@ -410,6 +423,24 @@ START_TEST(default_columns_by_width)
 }
 END_TEST
 
+/* The group view shows the groups' pressure from 80 columns on, in place of
+ * what group rows leave unknown. */
+START_TEST(group_view_columns_by_width)
+{
+	size_t w;
+	ck_assert_str_eq(auto_ids_for(80, true, &w), "pid,cpu,vm_rss,ctxt_vol_rate,cpu_delay,io_delay,cpu_pressure,"
+						     "io_pressure,memory_pressure,command");
+	ck_assert_uint_ge(w, AUTOCOLS_COMMAND_MIN);
+	ck_assert_str_eq(auto_ids_for(100, true, &w), "pid,user,state,cpu,threads,vm_rss,ctxt_vol_rate,cpu_delay,"
+						      "io_delay,cpu_pressure,io_pressure,memory_pressure,command");
+	ck_assert_uint_ge(w, AUTOCOLS_COMMAND_MIN);
+	auto_ids_for(140, true, &w);
+	ck_assert_uint_ge(w, AUTOCOLS_COMMAND_MIN);
+	auto_ids_for(200, true, &w);
+	ck_assert_uint_ge(w, 40);
+}
+END_TEST
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -427,6 +458,7 @@ int main(void)
 	tcase_add_test(tc, tree_glyphs);
 	tcase_add_test(tc, hit_positions);
 	tcase_add_test(tc, default_columns_by_width);
+	tcase_add_test(tc, group_view_columns_by_width);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

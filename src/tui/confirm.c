@@ -1,0 +1,73 @@
+/* A question right above the status line, answered with one key: the
+ * confirmations of signals and of a group's renice. */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/dialogs.h"
+#include "tui/draw.h"
+#include "tui/screen.h"
+#include "util/text.h"
+
+/* Splits s at blanks into pieces of at most width columns (a word wider
+ * than that is cut by the drawing). Returns how many were stored. */
+static size_t wrap(const char *s, size_t width, const char **start, size_t *len, size_t max)
+{
+	size_t n = 0;
+	while (*s && n < max) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		size_t take = 0;
+		for (size_t i = 0;;) {
+			size_t j = i;
+			while (s[j] && s[j] != ' ')
+				j++;
+			if (take && text_width(s, j, term_utf8()) > width)
+				break;
+			take = j;
+			if (!s[j])
+				break;
+			i = j + 1;
+		}
+		start[n] = s;
+		len[n++] = take;
+		s += take;
+	}
+	return n;
+}
+
+#define BOX_MAX 16
+
+/* The lines, wrapped, drawn right above the status line (the last in the
+ * error colour); returns the key pressed (ERR after a quit signal). */
+int tui_confirm(struct tui *t, const char *const *lines, size_t n)
+{
+	for (;;) {
+		tui_paint(t);
+		const char *start[BOX_MAX];
+		size_t len[BOX_MAX], last_from = 0, k = 0;
+		size_t width = COLS > 0 ? (size_t)COLS : 1;
+		for (size_t i = 0; i < n && k < BOX_MAX; i++) {
+			if (i + 1 == n)
+				last_from = k;
+			k += wrap(lines[i], width, start + k, len + k, BOX_MAX - k);
+		}
+		int bottom = t->lay.status_row >= 0 ? t->lay.status_row : LINES - 1;
+		int top = bottom - (int)k + 1;
+		for (size_t i = 0; i < k; i++) {
+			if (top + (int)i < 0)
+				continue;
+			char *piece = strndup(start[i], len[i]);
+			if (piece)
+				tui_put_line(top + (int)i, piece, term_attr(i >= last_from ? ROLE_ERROR : ROLE_DIALOG));
+			free(piece);
+		}
+		int key = tui_dialog_key();
+		if (key == TUI_KEY_QUIT)
+			return ERR;
+		if (key != ERR)
+			return key;
+	}
+}

@@ -1,0 +1,441 @@
+"""Control groups on real cgroups with real workloads (as root).
+
+The test makes its own groups below the cgroup2 mount (found in mountinfo):
+taskview-test-PID with a "hog" group (a CPU burner and a ping-pong) and an
+"io" group (an fdatasync loop), and where the hierarchy's root delegates
+the memory controller, a "mem" group with a low memory.high. It checks the
+group view against the members and the groups' own files, that a process
+that moves is found in its new group, and that a host without a cgroup2
+mount or without PSI (faked in a private mount namespace) shows groups and
+pressure as unknown, with the reason, never as 0.
+
+Creating a group below the mount changes nothing for any other process:
+the groups hold the test's own workloads only, no controller is enabled in
+a group the test did not create, and they are removed also when a check
+fails; what a killed run leaves behind is removed by the next run (see
+tests/README.md). Skips (77) unless root, with a cgroup2 mount.
+"""
+import errno
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tvtest import TASKVIEW, WORKLOAD, Skip, check, is_root, json_lines, main, run  # noqa: E402
+
+PREFIX = "taskview-test-"
+NOBODY = "65534"
+RESOURCES = ("cpu", "io", "memory")
+SUMMED = ("cpu", "ctxt_vol_rate", "ctxt_invol_rate", "cpu_delay", "io_delay")
+COLUMNS = "pid,cpu,ctxt_vol_rate,ctxt_invol_rate,cpu_delay,io_delay,vm_rss,vm_swap,cpu_pressure,io_pressure," \
+          "memory_pressure,cpu_pressure_full,io_pressure_full,memory_pressure_full,cgroup,comm"
+
+
+def unescape(field):
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
+
+
+def mounts():
+    """(mount point, fstype, super options) of every mount, from mountinfo."""
+    out = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            left, right = line.rstrip("\n").split(" - ", 1)
+            fields = left.split(" ")
+            fstype, _source, opts = right.split(" ", 2)
+            out.append((unescape(fields[4]), fstype, opts))
+    return out
+
+
+def cgroup2_mount():
+    for point, fstype, _ in mounts():
+        if fstype == "cgroup2":
+            return point
+    return None
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def pressure_totals(group_dir):
+    """{resource: {"some": total_us, "full": total_us}} from the group's files; missing: {}."""
+    out = {}
+    for r in RESOURCES:
+        try:
+            text = read(os.path.join(group_dir, f"{r}.pressure"))
+        except OSError:
+            continue
+        out[r] = {m.group(1): int(m.group(2)) for m in re.finditer(r"(some|full) .*total=(\d+)", text)}
+    return out
+
+
+def remove_tree(path):
+    """rmdir a group and its nested groups, deepest first; a group still
+    holding a dying process is busy for a moment: tried again for a while."""
+    for top, dirs, _ in sorted(os.walk(path), key=lambda w: -w[0].count("/")):
+        del dirs[:]
+        for _ in range(100):
+            try:
+                os.rmdir(top)
+                break
+            except FileNotFoundError:
+                break
+            except OSError as e:
+                if e.errno != errno.EBUSY:
+                    raise
+                time.sleep(0.05)
+
+
+class Groups:
+    """The test's own groups below the mount, removed with their workloads whatever happens."""
+
+    def __init__(self, mount):
+        self.mount = mount
+        # at the top of the hierarchy: not below the test's own group, which
+        # holds processes and so cannot hold nested groups in cgroup v2
+        self.base = os.path.join(mount, f"{PREFIX}{os.getpid()}")
+        self.procs = []
+        self.sweep_stale()
+        os.mkdir(self.base)
+
+    def sweep_stale(self):
+        """Groups a killed run left: their test process is gone."""
+        for d in glob.glob(os.path.join(os.path.dirname(self.base), PREFIX + "*")):
+            pid = d.rsplit("-", 1)[-1]
+            if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                try:
+                    remove_tree(d)
+                except OSError:
+                    pass
+
+    def make(self, name):
+        path = os.path.join(self.base, name)
+        os.mkdir(path)
+        return path
+
+    def rel(self, path):
+        """The group's path as taskview shows it (relative to the mount)."""
+        return "/" + os.path.relpath(path, self.mount)
+
+    def start(self, group_dir, *args):
+        """A workload started inside the group: it moves itself there before exec."""
+        procs_file = os.path.join(group_dir, "cgroup.procs")
+
+        def enter():
+            with open(procs_file, "w") as f:
+                f.write(str(os.getpid()))
+        p = subprocess.Popen([WORKLOAD, "--seconds", "120", *args], stdout=subprocess.PIPE, text=True,
+                             preexec_fn=enter)
+        self.procs.append(p)
+        line = p.stdout.readline()
+        if not line:
+            raise RuntimeError("workload did not start")
+        return json.loads(line)["pid"]
+
+    def move(self, pid, group_dir):
+        with open(os.path.join(group_dir, "cgroup.procs"), "w") as f:
+            f.write(str(pid))
+
+    def close(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+        remove_tree(self.base)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def need_root_mount():
+    if not is_root():
+        raise Skip("needs root to make control groups")
+    mount = cgroup2_mount()
+    if not mount:
+        raise Skip("no cgroup2 mount")
+    return mount
+
+
+def group_rows(doc):
+    return {t["cgroup"]: t for t in doc["tasks"] if t["kind"] == "group"}
+
+
+def process_rows(doc):
+    return {t["pid"]: t for t in doc["tasks"] if t["kind"] == "process"}
+
+
+def check_sum(group, members, col):
+    """A group's value is its members' sum; a lower bound when one member's
+    is unknown or a lower bound; unknown when none is known."""
+    vals = [m[col] for m in members]
+    known = [v for v in vals if v is not None]
+    if not known:
+        check(group[col] is None, f"{col}: no member known, the group says {group[col]}")
+        return
+    # each member's value is rounded to 2 decimals in JSON, as is the sum
+    check(abs(group[col] - sum(known)) <= 0.006 * (len(known) + 1),
+          f"{col}: group {group['cgroup']} {group[col]}, members {vals}")
+    short = len(known) < len(vals) or any(col in m["partial"] for m in members)
+    check((col in group["partial"]) == short,
+          f"{col}: lower bound {col in group['partial']}, expected {short} (members {vals})")
+
+
+def check_sample(g, k, docs, dirs, before, after, members_of):
+    """One sample of the group view against the members and the groups' own files."""
+    doc = docs[k]
+    groups, procs = group_rows(doc), process_rows(doc)
+    check(set(groups) >= set(dirs), f"groups {sorted(groups)}, expected {sorted(dirs)}")
+    for rel, pids in members_of.items():
+        check(set(groups[rel]["pids"]) == pids, f"{rel} members: {groups[rel]['pids']}, expected {sorted(pids)}")
+    controllers = read(os.path.join(g.mount, "cgroup.controllers")).split()
+    for rel in dirs:
+        grp = groups[rel]
+        check(grp["pid"] is None, "a group has no PID")
+        members = [procs[p] for p in grp["pids"]]
+        for m in members:
+            check(m["cpu_pressure"] is None, "pressure is unknown on process rows")
+        for col in SUMMED:
+            check_sum(grp, members, col)
+        # the pressure it reports was read from its own files during the run
+        for res in RESOURCES:
+            for half in ("some", "full"):
+                got = grp["pressure"][res][half]
+                lo = before[rel].get(res, {}).get(half)
+                hi = after[rel].get(res, {}).get(half)
+                if lo is None:
+                    check(got is None, f"{rel} {res} {half}: no file, yet {got}")
+                    continue
+                check(got is not None and lo <= got["total_us"] <= hi,
+                      f"{rel} {res}.pressure {half}: {got} outside [{lo}, {hi}]")
+                # the column is the share of the interval, the same figure
+                col = f"{res}_pressure" + ("_full" if half == "full" else "")
+                check(grp[col] == got["pct"], f"{col}: {grp[col]} vs {got['pct']}")
+                if k == 0:
+                    check(got["pct"] is not None, f"{rel} {res} {half}: no share after the priming sample")
+                else:
+                    prev = group_rows(docs[k - 1])[rel]["pressure"][res][half]
+                    grew = got["total_us"] - prev["total_us"]
+                    share = grew / (doc["interval"] * 1e6) * 100
+                    # a share of wall time; nothing stalled: exactly 0
+                    check(0 <= got["pct"] <= 100.5, f"{rel} {res} {half}: {got['pct']}% of the interval")
+                    check((grew == 0) <= (got["pct"] == 0), f"{rel} {res} {half}: {got['pct']}%, total unchanged")
+                    # measured between the group's own reads, which a busy machine
+                    # delays, not between the samples' starts: roughly the same
+                    check(abs(got["pct"] - share) <= 0.5 * share + 2.0,
+                          f"{rel} {res} {half}: {got['pct']}% of the interval, the totals say {share:.2f}%")
+        # memory: the group's own, or unknown with the reason
+        if os.path.exists(os.path.join(dirs[rel], "memory.current")):
+            check(grp["memory"]["current"] is not None and grp["vm_rss"] is not None,
+                  f"{rel}: memory.current is there, yet {grp['memory']}")
+        else:
+            check(grp["memory"]["current"] is None and grp["vm_rss"] is None,
+                  f"{rel}: no memory.current, yet {grp['memory']} / {grp['vm_rss']}")
+            check(grp["memory"]["reason"], f"{rel}: unknown memory without a reason")
+            if "memory" not in controllers:
+                check("not in the cgroup v2 hierarchy" in grp["memory"]["reason"], grp["memory"]["reason"])
+
+
+def test_group_sums_and_pressure():
+    mount = need_root_mount()
+    with Groups(mount) as g:
+        hog, io = g.make("hog"), g.make("io")
+        pids_hog = {g.start(hog, "--burn", "1", "--name", "tv-hog"), g.start(hog, "--ping", "--name", "tv-ping")}
+        # threads that come and go: without taskstats (as nobody) their last
+        # switches are missing, and the sums are lower bounds
+        pids_io = {g.start(io, "--fsync", tempfile.gettempdir(), "--churn", "100:3000", "--name", "tv-fsync")}
+        dirs = {g.rel(d): d for d in (g.base, hog, io)}
+        members_of = {g.rel(hog): pids_hog, g.rel(io): pids_io, g.rel(g.base): pids_hog | pids_io}
+        partial_seen = False
+        for user in (None, NOBODY):
+            before = {rel: pressure_totals(d) for rel, d in dirs.items()}
+            r = run("-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-c", os.path.basename(g.base),
+                    "-d", "1", "-n", "3", "-o", COLUMNS, timeout=60, user=user)
+            after = {rel: pressure_totals(d) for rel, d in dirs.items()}
+            check(r.returncode == 0, r.stderr)
+            docs = json_lines(r.stdout)
+            for k in range(len(docs)):
+                check_sample(g, k, docs, dirs, before, after, members_of)
+            partial_seen |= any("ctxt_vol_rate" in group_rows(d)[g.rel(io)]["partial"] for d in docs)
+            # the CPU burner shows in its group's sum
+            hog_cpu = [group_rows(d)[g.rel(hog)]["cpu"] for d in docs]
+            check(max(c or 0 for c in hog_cpu) > 20, f"hog group CPU {hog_cpu}")
+        check(partial_seen, "as nobody, exiting threads make the io group's switch rate a lower bound")
+
+
+def test_memory_pressure_child():
+    mount = need_root_mount()
+    # the memory controller is enabled only in a group of the test's own: it
+    # must be delegated to the level the test's groups are made at already
+    with Groups(mount) as g:
+        if "memory" not in read(os.path.join(g.base, "cgroup.controllers")).split():
+            raise Skip("the memory controller is not available to the test's group (here: "
+                       + (read(os.path.join(mount, "cgroup.controllers")).strip() or "no controller") + ")")
+        with open(os.path.join(g.base, "cgroup.subtree_control"), "w") as f:
+            f.write("+memory")
+        mem = g.make("mem")
+        with open(os.path.join(mem, "memory.high"), "w") as f:
+            f.write(str(4 << 20))
+        # synced writes through a page cache held to 4 MiB: reclaim, memory pressure
+        g.start(mem, "--fsync", tempfile.gettempdir(), "--name", "tv-memhigh")
+        before = pressure_totals(mem)
+        low = int(read(os.path.join(mem, "memory.current")))
+        r = run("-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-c", os.path.basename(g.base),
+                "-d", "1", "-n", "3", "-o", COLUMNS, timeout=60)
+        after = pressure_totals(mem)
+        check(r.returncode == 0, r.stderr)
+        for doc in json_lines(r.stdout):
+            grp = group_rows(doc)[g.rel(mem)]
+            cur = grp["memory"]["current"]
+            check(cur is not None and grp["memory"]["reason"] is None, f"memory of the group: {grp['memory']}")
+            check(grp["vm_rss"] == cur // 1024, f"RES of the group is memory.current: {grp['vm_rss']} vs {cur}")
+            check(0 < min(cur, low) and cur < 64 << 20, f"memory.current {cur} (at start {low})")
+            got = grp["pressure"]["memory"]["some"]
+            check(before["memory"]["some"] <= got["total_us"] <= after["memory"]["some"],
+                  f"memory.pressure some {got} outside the file's readings")
+
+
+def test_membership_follows_moves():
+    mount = need_root_mount()
+    with Groups(mount) as g:
+        a, b = g.make("a"), g.make("b")
+        pid = g.start(a, "--sleepers", "2", "--name", "tv-mover")
+        g.start(b, "--name", "tv-stay")
+        p = subprocess.Popen([TASKVIEW, "-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-c",
+                              os.path.basename(g.base), "-d", "0.5", "-n", "7", "-o", "pid,cgroup,comm"],
+                             stdout=subprocess.PIPE, text=True)
+        try:
+            docs, moves = [], []
+            for line in p.stdout:
+                docs.append(json.loads(line))
+                if len(docs) == 2:
+                    g.move(pid, b)          # into a group known from the last refresh
+                    moves.append((time.time(), g.rel(b)))
+                elif len(docs) == 4:
+                    c = g.make("c")         # into a group no process was in
+                    g.move(pid, c)
+                    moves.append((time.time(), g.rel(c)))
+            check(p.wait(timeout=30) == 0, "taskview failed")
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        for doc in docs:
+            want = g.rel(a)
+            for when, where in moves:
+                if doc["timestamp"] > when:
+                    want = where
+            procs = process_rows(doc)
+            check(pid in procs and procs[pid]["cgroup"] == want,
+                  f"sample at {doc['timestamp']:.2f}: {pid} in {procs.get(pid, {}).get('cgroup')}, expected {want} "
+                  f"(moves {moves})")
+            check(pid in group_rows(doc)[want]["pids"], f"{want} does not list {pid}")
+
+
+def in_namespace(script, *tv_args):
+    """taskview run by a shell in a private mount namespace after script
+    (mounts there are seen by nothing else)."""
+    cmd = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+           script + ' && exec "$0" "$@"', TASKVIEW, *tv_args]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    if r.returncode != 0 and "unshare" in r.stderr:
+        raise Skip(f"no private mount namespace: {r.stderr.strip()}")
+    return r
+
+
+JSON_ARGS = ("-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-n", "2", "-d", "0.3")
+
+
+def test_no_cgroup_hierarchy():
+    if not is_root() or not shutil.which("unshare"):
+        raise Skip("needs root and unshare")
+    # every cgroup mount unmounted in the namespace, deepest first
+    points = sorted({p for p, fstype, _ in mounts() if fstype in ("cgroup", "cgroup2")}, key=len, reverse=True)
+    if not points:
+        raise Skip("no cgroup mount to hide")
+    script = " && ".join(f"umount -l '{p}'" for p in points)
+    r = in_namespace(script, *JSON_ARGS, "-p", "1")
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    for doc in json_lines(r.stdout):
+        check(doc["cgroups"]["reason"] == "no control group hierarchy is mounted", f"reason: {doc['cgroups']}")
+        kinds = [t["kind"] for t in doc["tasks"]]
+        check(kinds == ["process"], f"no groups, the process listed: {kinds}")
+        check(doc["tasks"][0]["pid"] == 1, "process 1 shown")
+
+
+def test_cgroup2_mount_hidden():
+    mount = cgroup2_mount()
+    if not is_root() or not shutil.which("unshare") or not mount:
+        raise Skip("needs root, unshare and a cgroup2 mount")
+    empty = tempfile.mkdtemp()
+    try:
+        # the mount is still listed, its files are gone: groups from
+        # /proc/PID/cgroup, with nothing of their own
+        r = in_namespace(f"mount --bind '{empty}' '{mount}'", *JSON_ARGS, "-p", "1")
+        check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+        for doc in json_lines(r.stdout)[1:]:
+            groups = [t for t in doc["tasks"] if t["kind"] == "group"]
+            check(groups, "groups from /proc/PID/cgroup")
+            for grp in groups:
+                check(grp["memory"]["current"] is None and grp["memory"]["reason"], f"memory: {grp['memory']}")
+                for res in RESOURCES:
+                    check(grp["pressure"][res] == {"some": None, "full": None}, f"{res}: {grp['pressure'][res]}")
+                check(grp["pressure"]["reason"], "unknown pressure says why")
+                check(grp["cpu_pressure"] is None, "never 0")
+            # the system's pressure is still there
+            check(doc["pressure"]["cpu"]["some"] is not None, "system pressure read")
+    finally:
+        os.rmdir(empty)
+
+
+def test_psi_missing():
+    mount = cgroup2_mount()
+    if not is_root() or not shutil.which("unshare") or not os.path.isdir("/proc/pressure"):
+        raise Skip("needs root, unshare and /proc/pressure")
+    empty = tempfile.mkdtemp()
+    try:
+        script = f"mount --bind '{empty}' /proc/pressure"
+        if mount:
+            script += f" && mount --bind '{empty}' '{mount}'"
+        r = in_namespace(script, *JSON_ARGS, "-p", "1")
+        check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+        want = "the kernel has no pressure stall information (CONFIG_PSI)"
+        for doc in json_lines(r.stdout):
+            for res in RESOURCES:
+                check(doc["pressure"][res] == {"some": None, "full": None}, f"system {res}: {doc['pressure'][res]}")
+            check(doc["pressure"]["reason"] == want, f"reason: {doc['pressure']['reason']}")
+            for grp in (t for t in doc["tasks"] if t["kind"] == "group"):
+                check(grp["pressure"]["reason"] == want, f"group reason: {grp['pressure']['reason']}")
+                check(grp["cpu_pressure"] is None and grp["io_pressure"] is None, "never 0")
+        # text output: dashes
+        r = in_namespace(script, "-b", "--no-plugins", "--group", "cgroup", "-p", "1", "-d", "0.3",
+                         "-o", "pid,cpu_pressure,io_pressure,memory_pressure,comm")
+        check(r.returncode == 0, r.stderr)
+        first = [line for line in r.stdout.splitlines()[2:] if line.strip()][0]
+        check(first.split()[1:4] == ["-", "-", "-"], f"group row: {first!r}")
+    finally:
+        os.rmdir(empty)
+
+
+if __name__ == "__main__":
+    if WORKLOAD == "tv-workload" and not shutil.which(WORKLOAD):
+        print("SKIP: no workload")
+        sys.exit(77)
+    sys.exit(main([
+        test_group_sums_and_pressure,
+        test_memory_pressure_child,
+        test_membership_follows_moves,
+        test_no_cgroup_hierarchy,
+        test_cgroup2_mount_hidden,
+        test_psi_missing,
+    ]))
