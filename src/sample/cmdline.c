@@ -44,7 +44,6 @@ struct cmdline_cache {
 	int nworkers, idle;
 	bool quit;
 	pthread_t workers[CMD_WORKERS_MAX];
-	int notify[2];
 	uint64_t reads;
 };
 
@@ -142,8 +141,6 @@ static void *worker(void *arg)
 			free(res.text);
 		}
 		pthread_cond_broadcast(&c->done);
-		ssize_t w = write(c->notify[1], "x", 1);
-		(void)w; /* full pipe: a wake-up is already pending */
 	}
 	pthread_mutex_unlock(&c->lock);
 	free(buf);
@@ -156,10 +153,6 @@ struct cmdline_cache *cmdline_new(int procfd)
 	if (!c)
 		return NULL;
 	c->procfd = procfd;
-	if (pipe2(c->notify, O_CLOEXEC | O_NONBLOCK) < 0) {
-		free(c);
-		return NULL;
-	}
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->work, NULL);
 	pthread_cond_init(&c->done, NULL);
@@ -199,8 +192,6 @@ void cmdline_free(struct cmdline_cache *c)
 	for (size_t i = 0; i < c->n; i++)
 		free(c->v[i].text);
 	free(c->v);
-	close(c->notify[0]);
-	close(c->notify[1]);
 	free(c);
 }
 
@@ -325,18 +316,6 @@ void cmdline_sweep(struct cmdline_cache *c)
 	}
 	c->n = k;
 	pthread_mutex_unlock(&c->lock);
-}
-
-int cmdline_notify_fd(const struct cmdline_cache *c)
-{
-	return c->notify[0];
-}
-
-void cmdline_ack(struct cmdline_cache *c)
-{
-	char b[64];
-	while (read(c->notify[0], b, sizeof(b)) > 0)
-		;
 }
 
 uint64_t cmdline_reads(struct cmdline_cache *c)

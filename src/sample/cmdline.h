@@ -43,10 +43,6 @@ bool cmdline_wait(struct cmdline_cache *c, double timeout);
 /* Forgets entries not asked for since the previous sweep. */
 void cmdline_sweep(struct cmdline_cache *c);
 
-/* Readable when a read finished since the last cmdline_ack(): for poll(). */
-int cmdline_notify_fd(const struct cmdline_cache *c);
-void cmdline_ack(struct cmdline_cache *c);
-
 /* How many reads the workers did (for cost accounting). */
 uint64_t cmdline_reads(struct cmdline_cache *c);
 

@@ -18,8 +18,8 @@ from tmuxlib import Tmux  # noqa: E402
 
 INTERVAL = 0.2
 SPAN = 3.0
-# the screen (1); the request to the sampling thread and its answer, and the
-# command-line reader's wake-ups (eventfd writes, counted too)
+# the screen (1), the request to the sampling thread and its answer (pipe
+# writes, counted too), with room for a resize; nothing per process started
 WRITES_PER_REFRESH = 5
 
 
