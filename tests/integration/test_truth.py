@@ -48,6 +48,12 @@ class Proc:
         self.p.kill()
         self.p.wait()
 
+    def wait_report_after(self, t, timeout=5.0):
+        """Waits for a report at or after monotonic time t (a busy machine can hold one back)."""
+        end = time.monotonic() + timeout
+        while not any(r["mono"] >= t for r in self.reports) and time.monotonic() < end:
+            time.sleep(0.05)
+
     def rate_between(self, t0, t1, key="nvcsw"):
         """The process's own switch rate between two monotonic times (reports bracketing them)."""
         before = [r for r in self.reports if r["mono"] <= t0]
@@ -200,7 +206,9 @@ def test_thread_churn_as_nobody_is_a_lower_bound():
         time.sleep(0.5)
         docs, t0, t1 = churn_run(w, NOBODY)
         vals = [rows(d, w.pid)[0] for d in docs]
+        w.wait_report_after(t1)
         truth = w.rate_between(t1 - 3.0, t1)
+        check(truth and truth > 1000, f"the workload switches: {truth}")
         marked = sum("ctxt_vol_rate" in v["partial"] for v in vals)
         print(f"  nobody: {marked} of {len(vals)} samples marked, truth {truth:.0f}/s, "
               f"shown {[v['ctxt_vol_rate'] for v in vals]}")
