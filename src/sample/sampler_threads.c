@@ -19,7 +19,22 @@
 #include "sample/sampler_priv.h"
 #include "util/clock.h"
 
-/* Lists task/ into tp->threads: new threads added, the ones no longer there marked unseen. */
+/*
+ * How long a process seen churning threads keeps its summed rates marked as
+ * lower bounds, in seconds of time (not refreshes: -d does not change it).
+ * Threads that start and end between two refreshes leave no trace without
+ * exit records, so a refresh that happens to see none proves nothing; a
+ * sighting every few seconds keeps the mark. 5 s spans five refreshes at
+ * the default interval, and a process that stopped churning is exact again
+ * soon after.
+ */
+#define CHURN_WINDOW_S 5.0
+
+/*
+ * Lists task/ into tp->threads: new threads added, the ones no longer there
+ * marked unseen. Returns 1 when a thread new since an earlier listing was
+ * found, 0 when none, -1 when task/ could not be read.
+ */
 static int threads_list(struct sampler *s, struct tracked_proc *tp)
 {
 	if (tp->fd_task < 0) {
@@ -39,6 +54,9 @@ static int threads_list(struct sampler *s, struct tracked_proc *tp)
 		return -1;
 	}
 	s->io.lists++;
+	/* the first listing of a process finds its threads, not their births */
+	bool before = tp->nthreads > 0;
+	int born = 0;
 	for (size_t i = 0; i < tp->nthreads; i++)
 		tp->threads[i].seen = false;
 	char *buf = s->buf;
@@ -57,14 +75,16 @@ static int threads_list(struct sampler *s, struct tracked_proc *tp)
 				continue;
 			int32_t tid = (int32_t)atoi(de->d_name);
 			struct tracked_thread *th = tracked_thread_find(tp, tid);
-			if (!th)
+			if (!th) {
 				th = tracked_thread_add(tp, tid);
+				born |= before;
+			}
 			if (th)
 				th->seen = true;
 		}
 	}
 	tp->threads_listed = true;
-	return 0;
+	return born;
 }
 
 /* The thread's switches and name from its status (the leader's from the process's, already read). */
@@ -191,6 +211,26 @@ static void thread_init(struct tv_task *t, const struct tv_task *p, const struct
 		memcpy(t->comm, p->comm, sizeof(t->comm));
 }
 
+/* Without exit records: a thread of tp seen to start or end now. */
+static void churn_note(struct tracked_proc *tp, bool ts, double now)
+{
+	if (!ts)
+		tp->churn_seen = now;
+}
+
+/*
+ * A process seen churning within the window: threads may have started and
+ * ended unseen in this interval, so its switch rates and CPU wait, sums over
+ * the threads seen, are lower bounds. Its CPU time is not: the process's own
+ * stat counts exited threads.
+ */
+static void churn_mark(const struct tracked_proc *tp, struct tv_task *p, double now)
+{
+	if (tp->churn_seen > 0 && now - tp->churn_seen <= CHURN_WINDOW_S)
+		p->partial |= TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_INVOL_RATE) |
+			      TV_PART_BIT(TV_PART_DELAY + TV_DELAY_CPU);
+}
+
 /* The process's switch counts and CPU wait as sums over its live threads. */
 static void sums_from_threads(struct tv_task *p)
 {
@@ -283,6 +323,8 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	/* a single thread is the leader: nothing to list */
 	if (p->nthreads == 1 && !zombie) {
 		if (tp->nthreads != 1 || tp->threads[0].tid != p->tgid) {
+			if (tp->nthreads > 0)
+				churn_note(tp, ts, lead->when); /* the others ended */
 			while (tp->nthreads)
 				tracked_thread_drop(&s->tr, tp, tp->nthreads - 1);
 			tracked_thread_add(tp, p->tgid);
@@ -292,8 +334,11 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 		tp->threads_listed = false;
 	} else if (ts || !tp->threads_listed || tp->listed_count != p->nthreads) {
 		/* with taskstats there are no kept files whose failure tells an exit: list */
-		if (threads_list(s, tp) < 0)
+		int born = threads_list(s, tp);
+		if (born < 0)
 			return;
+		if (born)
+			churn_note(tp, ts, lead->when);
 		tp->listed_count = p->nthreads;
 		listed = true;
 	} else {
@@ -325,6 +370,7 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 				exited_add(p, th);
 				tracked_thread_drop(&s->tr, tp, i);
 				tp->exit_seen = true;
+				churn_note(tp, ts, lead->when);
 				continue;
 			}
 			if (n == cap) {
@@ -340,6 +386,7 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 				exited_add(p, th);
 				tracked_thread_drop(&s->tr, tp, i);
 				tp->exit_seen = true;
+				churn_note(tp, ts, lead->when);
 				failed = true;
 				continue;
 			}
@@ -348,8 +395,11 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 			i++;
 		}
 		/* a thread gone: others may be new; list again and read those */
-		if (!failed || listed || threads_list(s, tp) < 0)
+		int born = !failed || listed ? -1 : threads_list(s, tp);
+		if (born < 0)
 			break;
+		if (born)
+			churn_note(tp, ts, lead->when);
 		listed = true;
 		tp->listed_count = p->nthreads;
 		for (size_t i = 0; i < tp->nthreads; i++)
@@ -361,8 +411,10 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	p->nthreads_read = n;
 	p->threads_complete = true;
 	p->threads_are_rows = shown;
-	if (!ts)
+	if (!ts) {
 		sums_from_threads(p);
+		churn_mark(tp, p, lead->when);
+	}
 	if (names)
 		thread_names(s, tp, p, true);
 }

@@ -48,6 +48,8 @@ struct tracked_proc {
 	bool threads_listed;       /* threads[] was listed from task/ (else empty) */
 	int64_t listed_count;      /* the stat thread count when listed */
 	bool exit_seen;            /* a thread exited while watched: live sums miss it from now on */
+	double churn_seen;         /* without exit records, when a thread was last seen to start or end
+				    * (CLOCK_MONOTONIC), or 0 */
 	int32_t live_tid;          /* the leader exited before the others: a live thread to read instead, or 0 */
 	bool seen;
 };

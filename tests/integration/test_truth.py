@@ -3,7 +3,8 @@
 A ticker thread that wakes 1,000 times a second next to two CPU hogs; an
 8-thread burner whose process row must be the sum of its thread rows; a
 process that starts a thread every 10 ms (its own getrusage count is the
-truth), as root and as nobody; a leader that exits before its threads; two
+truth), as root and as nobody (lower bounds, marked for as long as it is seen
+churning); a leader that exits before its threads; two
 spinners on one CPU as nobody (their run-queue wait, from schedstat, against
 the test's own schedstat reading); fsync threads that come and go (the kernel
 may make their group's I/O wait jump: never shown as a measurement); irq
@@ -46,6 +47,12 @@ class Proc:
     def stop(self):
         self.p.kill()
         self.p.wait()
+
+    def wait_report_after(self, t, timeout=5.0):
+        """Waits for a report at or after monotonic time t (a busy machine can hold one back)."""
+        end = time.monotonic() + timeout
+        while not any(r["mono"] >= t for r in self.reports) and time.monotonic() < end:
+            time.sleep(0.05)
 
     def rate_between(self, t0, t1, key="nvcsw"):
         """The process's own switch rate between two monotonic times (reports bracketing them)."""
@@ -192,14 +199,16 @@ def test_thread_churn_as_root():
 
 def test_thread_churn_as_nobody_is_a_lower_bound():
     """Without exit records the threads that exited take their switches along: marked, never passed off."""
-    w = Proc("--churn", "10:50", "--report-ms", "100", "--name", "tv-churn")
+    # threads that live 300 ms, one every 10 ms: each is seen by one sample
+    # (0.5 s apart) and gone by the next, so every interval holds exits seen
+    w = Proc("--churn", "10:50:300", "--report-ms", "100", "--name", "tv-churn")
     try:
-        time.sleep(0.3)
+        time.sleep(0.5)
         docs, t0, t1 = churn_run(w, NOBODY)
         vals = [rows(d, w.pid)[0] for d in docs]
+        w.wait_report_after(t1)
         truth = w.rate_between(t1 - 3.0, t1)
-        # a thread seen and then gone marks the interval; one that came and
-        # went between two samples leaves no trace a user without privileges can see
+        check(truth and truth > 1000, f"the workload switches: {truth}")
         marked = sum("ctxt_vol_rate" in v["partial"] for v in vals)
         print(f"  nobody: {marked} of {len(vals)} samples marked, truth {truth:.0f}/s, "
               f"shown {[v['ctxt_vol_rate'] for v in vals]}")
@@ -210,10 +219,50 @@ def test_thread_churn_as_nobody_is_a_lower_bound():
         check(all("ctxt_vol" in v["partial"] for v in vals[1:]), f"the total misses exited threads: {vals}")
         # the process's own CPU time counts exited threads: known, not a lower bound
         check(all("cpu" not in v["partial"] and v["cpu"] is not None for v in vals), f"cpu: {vals}")
-        # the text output marks them too (as above, not every interval sees an exit)
+        # the text output marks them too
         r = run("-b", "-n", "6", "-p", str(w.pid), "-d", "0.3", "-o", "pid,ctxt_vol_rate", user=NOBODY)
         lines = [ln.rstrip() for ln in r.stdout.splitlines() if ln.strip().startswith(str(w.pid))]
         check(len(lines) == 6 and any(ln.endswith("+") for ln in lines), f"a '+' marks the lower bound: {lines!r}")
+    finally:
+        w.stop()
+
+
+CHURN_WINDOW = 5.0  # seconds a process seen churning stays marked (src/sample/sampler_threads.c)
+
+
+def test_short_lived_churn_as_nobody_stays_marked():
+    """
+    Threads of a few ms, one every 10 ms: most come and go between two
+    samples, unseen without exit records, and a sample sees one start or end
+    only when it falls inside one's life. Once a sample has seen one, the process is known to churn: its
+    switch rates and CPU wait (sums over the threads seen) stay marked as
+    lower bounds for some seconds, whether the next samples happen to see a
+    thread come or go or not. Its CPU time stays exact.
+    """
+    w = Proc("--churn", "10:50", "--name", "tv-churn")
+    try:
+        time.sleep(0.3)
+        # an interval that is no multiple of the 10 ms between thread starts:
+        # the samples fall 3.7 ms later in that cycle each time, never more
+        # than 1.1 ms apart over the run, so some of them find a thread alive
+        # (in step with the starts, every sample could fall between two lives)
+        docs = samples("-p", str(w.pid), "-d", "0.3037", "-n", "12", "-o", "pid,ctxt_vol_rate,cpu_delay,cpu",
+                       user=NOBODY)
+        vals = [(d["timestamp"], rows(d, w.pid)[0]) for d in docs]
+        marks = ["ctxt_vol_rate" in v["partial"] for _, v in vals]
+        print(f"  nobody, short-lived threads: marked {''.join('+' if m else '.' for m in marks)}")
+        check(any(marks), f"a thread seen to start or end marks the rate: {vals}")
+        first = marks.index(True)
+        t_first = vals[first][0]
+        later = [v for ts, v in vals[first:] if ts - t_first <= CHURN_WINDOW - 0.5]
+        check(len(later) >= 2, f"samples within {CHURN_WINDOW} s of the first marked one: {vals}")
+        print(f"  {len(later)} samples from the first marked one on, within {CHURN_WINDOW - 0.5} s of it")
+        for v in later:
+            check("ctxt_vol_rate" in v["partial"] or v["ctxt_vol_rate"] is None,
+                  f"once seen churning, every later sample is marked: {marks} {v}")
+            check("cpu_delay" in v["partial"] or v["cpu_delay"] is None,
+                  f"the CPU wait, a sum over the threads seen, is marked too: {v}")
+        check(all("cpu" not in v["partial"] and v["cpu"] is not None for _, v in vals), f"cpu: {vals}")
     finally:
         w.stop()
 
@@ -396,6 +445,7 @@ if __name__ == "__main__":
         test_process_row_is_sum_of_thread_rows,
         test_thread_churn_as_root,
         test_thread_churn_as_nobody_is_a_lower_bound,
+        test_short_lived_churn_as_nobody_stays_marked,
         test_zombie_leader_shows_memory_and_command,
         test_spinners_cpu_delay_as_nobody,
         test_kernel_counter_jump_is_never_a_measurement,

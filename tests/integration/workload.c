@@ -106,7 +106,7 @@ static void *fsync_main(void *arg)
 
 static long ticker_hz;
 static atomic_long ticker_switches; /* the ticker's own voluntary switches (getrusage RUSAGE_THREAD) */
-static long churn_ms, churn_switches;
+static long churn_ms, churn_switches, churn_life_ms;
 
 /* Wakes ticker_hz times a second on an absolute schedule: one voluntary switch per tick. */
 static void *ticker_main(void *arg)
@@ -130,12 +130,16 @@ static void *ticker_main(void *arg)
 	return NULL;
 }
 
-/* A short-lived thread: churn_switches short sleeps (a voluntary switch each), then it ends. */
+/*
+ * A short-lived thread: churn_switches sleeps (a voluntary switch each), then
+ * it ends. The sleeps are 1 us, or spread the switches over churn_life_ms.
+ */
 static void *churn_child(void *arg)
 {
 	(void)arg;
 	pthread_setname_np(pthread_self(), "churn-child");
-	struct timespec d = {0, 1000};
+	long ns = churn_life_ms > 0 && churn_switches > 0 ? churn_life_ms * 1000000L / churn_switches : 1000;
+	struct timespec d = {ns / 1000000000L, ns % 1000000000L};
 	for (long i = 0; i < churn_switches; i++)
 		nanosleep(&d, NULL);
 	return NULL;
@@ -243,7 +247,7 @@ static void usage(void)
 {
 	puts("usage: tv-workload [--ping] [--sleepers N] [--map-mib N] [--touch-mib N]\n"
 	     "                   [--spin N] [--fsync DIR] [--fds N] [--oom-adj N]\n"
-	     "                   [--ticker HZ] [--burn N] [--churn MS:SWITCHES] [--leader-exit]\n"
+	     "                   [--ticker HZ] [--burn N] [--churn MS:SWITCHES[:LIFE_MS]] [--leader-exit]\n"
 	     "                   [--fsync-churn MS:DIR] [--report-ms N] [--name NAME] [--seconds S]");
 }
 
@@ -279,7 +283,9 @@ int main(int argc, char **argv)
 		case 'T': ticker_hz = atol(optarg); break;
 		case 'b': burn = atoi(optarg); break;
 		case 'C':
-			if (sscanf(optarg, "%ld:%ld", &churn_ms, &churn_switches) != 2 || churn_ms <= 0) {
+			churn_life_ms = 0;
+			int k = sscanf(optarg, "%ld:%ld:%ld", &churn_ms, &churn_switches, &churn_life_ms);
+			if (k < 2 || churn_ms <= 0 || churn_switches < 0 || churn_life_ms < 0) {
 				usage();
 				return 2;
 			}
