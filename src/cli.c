@@ -85,7 +85,7 @@ void cli_usage(FILE *f)
 		N_("  -w, --record PATH        record samples to a file, or to daily files in a\n"
 		   "                           directory (with -b, print them too)\n"),
 		N_("      --keep DAYS          keep the daily files of the last DAYS days\n"),
-		N_("  -r, --replay PATH        print the samples of a recording (with -b)\n"),
+		N_("  -r, --replay PATH        show a recording (with -b, print its samples)\n"),
 		N_("      --begin TIME         from TIME: HH:MM[:SS], YYYY-MM-DD[ HH:MM[:SS]], or\n"
 		   "                           @SECONDS since the epoch\n"),
 		N_("      --end TIME           replay up to TIME\n"),
@@ -259,8 +259,6 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 		return cli_fail(err, "%s", _("--keep goes with --record"));
 	if ((o->begin || o->end) && !o->replay)
 		return cli_fail(err, "%s", _("--begin and --end go with --replay"));
-	if (o->replay && !o->batch)
-		return cli_fail(err, "%s", _("--replay needs -b: the recording is printed in batch mode"));
 	/* a text file of counters is for a collector that reads it again and again */
 	if (o->iterations < 0)
 		o->iterations = o->textfile ? INT64_MAX : o->batch && !o->record && !o->replay ? 1 : 0;

@@ -10,6 +10,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "config.h"
+#include "tui/timeline.h"
 #include "tui/tui.h"
 #include "plugin/plugin_helper.h"
 #include "plugin/plugin_host.h"
@@ -96,6 +97,14 @@ int main(int argc, char **argv)
 		cli_free(&o);
 		return main_close_stdout(rc);
 	}
+	if (o.replay && !o.batch) {
+		struct tui_msgs msgs;
+		tui_msgs_init(&msgs);
+		rc = tui_replay_run(&o, &msgs);
+		tui_msgs_free(&msgs);
+		cli_free(&o);
+		return main_close_stdout(rc);
+	}
 	if (o.replay) {
 		rc = replay_run(&o);
 		cli_free(&o);
@@ -116,7 +125,7 @@ int main(int argc, char **argv)
 		else if (o.batch || o.record)
 			rc = batch_run(&a, &o);
 		else
-			rc = tui_run(&a, &o, &msgs);
+			rc = tui_run(&a, &o, &msgs, NULL);
 	}
 	app_free(&a);
 	tui_msgs_free(&msgs);

@@ -15,14 +15,13 @@
 #include <string.h>
 
 #include "app.h"
-#include "model/delta.h"
-#include "model/exited.h"
 #include "record/reader.h"
 #include "record/when.h"
 #include "render/json.h"
 #include "render/text.h"
 #include "util/i18n.h"
 #include "view/rows.h"
+#include "view/shown.h"
 
 static void replay_warn(void *ctx, const char *msg)
 {
@@ -35,114 +34,7 @@ static int add_columns(void *ctx, struct colset *cs)
 	return rec_reader_columns(ctx, cs);
 }
 
-/* Does the filter (as at recording: PIDs, TIDs, user, text) select p? */
-static bool replay_wants(const struct filter *f, const struct tv_task *p)
-{
-	bool hit = filter_wants_pid(f, p->tgid);
-	for (size_t i = 0; !hit && i < p->nthreads_read; i++)
-		hit = filter_wants_pid(f, p->threads[i].tid);
-	if (!hit || !filter_wants_uid(f, p->uid))
-		return false;
-	hit = filter_matches_text(f, p->comm, p->cmdline);
-	for (size_t i = 0; !hit && i < p->nthreads_read; i++)
-		hit = filter_matches_text(f, p->threads[i].comm, NULL);
-	return hit;
-}
-
-/* A thread list with the exited threads after the live ones. */
-struct merged {
-	struct tv_task *v;
-	size_t nlive, n;
-};
-
-/* What the view shows of one sample: borrowed tasks, ended ones added. */
-struct shown {
-	struct snapshot s;
-	struct tv_task *procs;      /* live ones, then ended ones from nlive on */
-	size_t nlive;
-	struct merged *merged;
-	size_t nmerged;
-};
-
-static void shown_free(struct shown *v)
-{
-	for (size_t i = 0; i < v->nmerged; i++)
-		free(v->merged[i].v);
-	free(v->merged);
-	free(v->procs);
-	memset(v, 0, sizeof(*v));
-}
-
-/* Exited threads become rows under their process (q, p's copy). */
-static int add_exited_threads(struct shown *v, struct tv_task *q, const struct tv_task *p)
-{
-	size_t n = p->nthreads_read + p->nexited;
-	struct merged *m = realloc(v->merged, (v->nmerged + 1) * sizeof(*m));
-	if (!m)
-		return -1;
-	v->merged = m;
-	struct tv_task *t = malloc(n * sizeof(*t));
-	if (!t)
-		return -1;
-	if (p->nthreads_read)
-		memcpy(t, p->threads, p->nthreads_read * sizeof(*t));
-	for (size_t j = 0; j < p->nexited; j++) {
-		t[p->nthreads_read + j] = p->exited[j];
-		t[p->nthreads_read + j].state = 'X';
-	}
-	m[v->nmerged++] = (struct merged){t, p->nthreads_read, n};
-	q->threads = t;
-	q->nthreads_read = n;
-	return 0;
-}
-
-static int shown_build(struct shown *v, const struct snapshot *prev, const struct snapshot *cur,
-		       const struct cli_opts *o)
-{
-	memset(v, 0, sizeof(*v));
-	v->s = *cur;
-	v->procs = calloc(cur->nprocs + cur->ngone + 1, sizeof(*v->procs));
-	if (!v->procs)
-		return -1;
-	size_t n = 0;
-	for (size_t i = 0; i < cur->nprocs; i++) {
-		const struct tv_task *p = &cur->procs[i];
-		if (!replay_wants(&o->filter, p))
-			continue;
-		struct tv_task *q = &v->procs[n++];
-		*q = *p;
-		if (o->threads && p->threads_are_rows && p->nexited && add_exited_threads(v, q, p) < 0)
-			return -1;
-	}
-	v->nlive = n;
-	for (size_t i = 0; i < cur->ngone; i++) {
-		const struct tv_task *g = &cur->gone[i];
-		if (!replay_wants(&o->filter, g))
-			continue;
-		struct tv_task *q = &v->procs[n++];
-		*q = *g;
-		/* its command line, when it was seen alive */
-		const struct tv_task *was = snapshot_find(prev, g->tgid);
-		if (!q->cmdline && was && was->start_ticks == g->start_ticks)
-			q->cmdline = was->cmdline;
-	}
-	v->s.procs = v->procs;
-	v->s.nprocs = n;
-	return 0;
-}
-
-static bool shown_exited(const struct shown *v, const struct tv_task *t)
-{
-	if (t >= v->procs + v->nlive && t < v->procs + v->s.nprocs)
-		return true;
-	for (size_t i = 0; i < v->nmerged; i++)
-		if (t >= v->merged[i].v + v->merged[i].nlive && t < v->merged[i].v + v->merged[i].n)
-			return true;
-	return false;
-}
-
-/* The step: -d as a whole number of the recording's intervals. */
-static int replay_step(const struct cli_opts *o, const struct rec_info *info, unsigned *k)
+int replay_step(const struct cli_opts *o, const struct rec_info *info, unsigned *k)
 {
 	*k = 1;
 	if (!o->delay_set)
@@ -158,8 +50,7 @@ static int replay_step(const struct cli_opts *o, const struct rec_info *info, un
 	return 0;
 }
 
-/* The first and last sample to print. */
-static int replay_range(const struct cli_opts *o, const struct rec_info *info, double *from, double *to)
+int replay_range(const struct cli_opts *o, const struct rec_info *info, double *from, double *to)
 {
 	*from = -INFINITY;
 	*to = INFINITY;
@@ -180,8 +71,6 @@ static int replay_range(const struct cli_opts *o, const struct rec_info *info, d
 static int replay_render(struct buf *out, const struct app *a, const struct cli_opts *o, const struct rec_info *info,
 			 struct rec_sample *prev, struct rec_sample *cur, bool first)
 {
-	delta_apply(&prev->s, &cur->s, &a->cs);
-	exited_rates(&prev->s, &cur->s, &a->cs);
 	struct shown v;
 	struct rows rows = {0};
 	struct view_opts vo = {
@@ -190,12 +79,13 @@ static int replay_render(struct buf *out, const struct app *a, const struct cli_
 		.reverse = a->reverse,
 		.all_threads = o->threads,
 	};
-	if (shown_build(&v, &prev->s, &cur->s, o) < 0 || rows_build(&v.s, &vo, &rows) < 0) {
+	if (shown_build(&v, &prev->s, &cur->s, &a->cs, &o->filter, o->threads) < 0)
+		return -1;
+	if (rows_build(&v.s, &vo, &rows) < 0) {
 		shown_free(&v);
 		return -1;
 	}
-	for (size_t r = 0; r < rows.n; r++)
-		rows.v[r].exited = shown_exited(&v, rows.v[r].task);
+	shown_mark(&v, &rows);
 	double interval = cur->s.mono - prev->s.mono;
 	if (o->format == CLI_FORMAT_JSON) {
 		struct json_state js = {"delayacct", cur->delay_state, cur->delay_message};

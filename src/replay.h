@@ -5,8 +5,16 @@
 #define TV_REPLAY_H
 
 #include "cli.h"
+#include "record/reader.h"
 
 /* Returns the exit status. */
 int replay_run(const struct cli_opts *o);
+
+/* What a replay front takes from the options; each returns 0, or 2 after
+ * printing why to stderr. The step: -d as a whole number k of the
+ * recording's intervals (1 without -d). */
+int replay_step(const struct cli_opts *o, const struct rec_info *info, unsigned *k);
+/* The times of --begin and --end (-INFINITY and INFINITY when not given). */
+int replay_range(const struct cli_opts *o, const struct rec_info *info, double *from, double *to);
 
 #endif

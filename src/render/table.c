@@ -255,6 +255,11 @@ static const char *row_prefix(const struct table_cols *tc, const struct row *r, 
 		snprintf(buf, n, "  %s", format_tree_prefix(r->last_thread, tc->utf8));
 	else
 		table_marker(buf, n, r, !tc->thr_shown);
+	/* an ended task (a replay lists them) is marked where its name is */
+	if (r->exited) {
+		size_t used = strlen(buf);
+		snprintf(buf + used, n - used, "%s", _("(exited) "));
+	}
 	return buf;
 }
 
@@ -268,6 +273,9 @@ void table_format_row(struct buf *out, const struct table_cols *tc, const struct
 		struct tv_value v = column_value(c, r->task);
 		char prefix[PREFIX_MAX];
 		const char *pre = NULL;
+		/* an ended task's mark shows even when its name is unknown */
+		if ((int)i == tc->name_col && r->exited && v.kind == TV_V_UNKNOWN)
+			v = value_str("-");
 		if ((int)i == tc->name_col && v.kind == TV_V_STR)
 			pre = row_prefix(tc, r, prefix, sizeof(prefix));
 		if (i) {

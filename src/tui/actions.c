@@ -12,6 +12,7 @@
 #include "tui/dialogs.h"
 #include "tui/fold.h"
 #include "tui/keymap.h"
+#include "tui/timeline.h"
 #include "tui/sampling.h"
 #include "tui/status.h"
 #include "tui/screen.h"
@@ -284,7 +285,14 @@ void tui_act(struct tui *t, int action, int key)
 	case ACT_SETUP: dialog_setup(t); break;
 	case ACT_DETAIL: dialog_detail(t); break;
 	case ACT_COMMAND: dialog_command(t); break;
+	case ACT_REPLAY_BACK: tui_replay_step(t, -1); break;
+	case ACT_REPLAY_FORWARD: tui_replay_step(t, 1); break;
+	case ACT_REPLAY_JUMP: dialog_when(t); break;
 	case ACT_FREEZE:
+		if (t->replay) {
+			tui_status(t, ROLE_STATUS, "%s", _("a replay does not refresh: b and f step, J jumps"));
+			break;
+		}
 		t->frozen = !t->frozen;
 		if (!t->frozen)
 			tui_sample(t, false);

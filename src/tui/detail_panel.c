@@ -385,8 +385,10 @@ static void panel_run(struct tui *t, bool command)
 	unsigned before = t->needs;
 	if ((t->needs & want) != want) {
 		t->needs |= want;
-		app_open_taskstats(t->app, t->needs);
-		sampler_set_taskstats(t->sampler, t->app->ts);
+		if (t->sampler) {
+			app_open_taskstats(t->app, t->needs);
+			sampler_set_taskstats(t->sampler, t->app->ts);
+		}
 		if (!t->frozen && tui_sample(t, true) < 0)
 			goto out;
 	}
@@ -400,7 +402,7 @@ static void panel_run(struct tui *t, bool command)
 		/* a failure is the main loop's to report: it samples next */
 		if (tui_tick(t) < 0)
 			break;
-		int key = term_key_or(panel_wait_ms(t), background_fd(t->bg));
+		int key = term_key_or(panel_wait_ms(t), tui_wake_fd(t));
 		if (term_quit_signal())
 			break;
 		if (key == TERM_KEY_WAKE) {

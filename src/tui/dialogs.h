@@ -14,7 +14,8 @@ void dialog_search(struct tui *t);    /* prompts.c */
 void dialog_filter(struct tui *t);    /* prompts.c */
 void dialog_cgroup(struct tui *t);    /* prompts.c: the control-group filter */
 void dialog_pids(struct tui *t);      /* prompts.c */
-void dialog_delay(struct tui *t);     /* prompts.c */
+void dialog_delay(struct tui *t);     /* prompts.c; in a replay, the step */
+void dialog_when(struct tui *t);      /* prompts.c: the time a replay jumps to */
 void dialog_detail(struct tui *t);    /* detail_panel.c: the selected task, kept up to date */
 void dialog_command(struct tui *t);   /* detail_panel.c: the selected process's command line, wrapped */
 /* confirm.c: the lines, wrapped, drawn right above the status line (the last

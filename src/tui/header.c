@@ -10,6 +10,7 @@
 #include "sample/taskstats.h"
 #include "tui/draw.h"
 #include "tui/header.h"
+#include "tui/timeline.h"
 #include "util/fmt.h"
 #include "util/i18n.h"
 #include "util/text.h"
@@ -312,8 +313,73 @@ static void header_psi(struct tui *t)
 	}
 }
 
+/* The recorded delay-accounting state (JSON's names), as the live header says it. */
+static const char *header_recorded_delay(const char *state)
+{
+	if (!state)
+		return "-";
+	if (strcmp(state, "on") == 0)
+		return _("on");
+	if (strcmp(state, "off") == 0)
+		return _("off");
+	if (strcmp(state, "no-permission") == 0)
+		return _("no permission");
+	if (strcmp(state, "unsupported") == 0)
+		return _("unsupported");
+	return state;
+}
+
+/* A replay's header: what was recorded, where and when, instead of this
+ * system's meters, load and uptime (not in a recording). */
+static void header_replay(struct tui *t)
+{
+	const struct tui_replay *rp = t->replay;
+	const struct layout *l = &t->lay;
+	char v[160], a[64], b[64];
+	int x = 0;
+	if (l->mem_row >= 0) {
+		/* TRANSLATORS: replay header label: the recording's file or directory */
+		header_pair(l->mem_row, &x, _("Replay:"), rp->path);
+		tui_replay_time(a, sizeof(a), rp->info.first);
+		tui_replay_time(b, sizeof(b), rp->info.last);
+		snprintf(v, sizeof(v), "%s .. %s", a, b);
+		/* TRANSLATORS: replay header label: the time of its first and last sample */
+		header_pair(l->mem_row, &x, _("Recorded:"), v);
+	}
+	if (l->tasks_row >= 0) {
+		x = 0;
+		/* TRANSLATORS: the task counts of the header: processes, threads, running */
+		snprintf(v, sizeof(v), _("%zu, %zu thr; %zu running"), t->cur.sys_procs, t->cur.sys_threads,
+			 t->cur.sys_running);
+		header_pair(l->tasks_row, &x, _("Tasks:"), t->have_cur ? v : "-");
+		tui_replay_time(a, sizeof(a), t->have_cur ? t->cur.wall : NAN);
+		/* TRANSLATORS: replay header label: the recorded date and time of the sample shown */
+		header_pair(l->tasks_row, &x, _("Time:"), a);
+		/* TRANSLATORS: replay header: the sample shown and how many the recording has */
+		snprintf(v, sizeof(v), _("%zu of %zu"), rp->i + 1, rec_reader_count(rp->r));
+		/* TRANSLATORS: replay header label */
+		header_pair(l->tasks_row, &x, _("Sample:"), v);
+	}
+	if (l->info_row >= 0) {
+		x = 0;
+		header_pair(l->info_row, &x, _("Host:"), rp->info.host ? rp->info.host : "-");
+		header_pair(l->info_row, &x, _("Delay acct:"), header_recorded_delay(rp->have ? rp->cur.delay_state : NULL));
+		if (rp->have)
+			snprintf(v, sizeof(v), _("%.1f s"), rp->cur.s.mono - rp->prev.s.mono);
+		else
+			snprintf(v, sizeof(v), "-");
+		/* TRANSLATORS: replay header label: the time between the sample shown and the one its rates are from */
+		header_pair(l->info_row, &x, _("Interval:"), v);
+	}
+}
+
 void tui_draw_header(struct tui *t)
 {
+	if (t->replay) {
+		header_replay(t);
+		header_psi(t);
+		return;
+	}
 	header_cpus(t);
 	header_mem(t);
 	header_tasks(t);

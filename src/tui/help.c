@@ -36,6 +36,10 @@ void dialog_help(struct tui *t)
 	for (size_t i = 0; i < nk; i++)
 		help_add(&v, &n, _(kh[i].keys), _(kh[i].what), ROLE_NORMAL);
 	help_add(&v, &n, NULL, "", ROLE_NORMAL);
+	if (t->replay) {
+		help_add(&v, &n, NULL, _("Replay: the header shows the recorded host and time; kill and renice are off,"), ROLE_NORMAL);
+		help_add(&v, &n, NULL, _("nothing refreshes, and the settings are not saved."), ROLE_NORMAL);
+	}
 	help_add(&v, &n, NULL, _("In menus: Up/Down, Enter to choose, Esc to cancel."), ROLE_NORMAL);
 	help_add(&v, &n, NULL, _("Threads: a process row shows + (folded) or - (unfolded); threads of an"), ROLE_NORMAL);
 	help_add(&v, &n, NULL, _("unfolded process are read from the next sample on; until then their rates show -."), ROLE_NORMAL);

@@ -52,6 +52,8 @@ static const struct key_binding bindings[] = {
 	{'d', ACT_DELAY},
 	{CTRL('l'), ACT_REDRAW},
 	{KEY_F(1), ACT_HELP}, {'h', ACT_HELP}, {'?', ACT_HELP},
+	/* a replay's time: back and forward as in less; neither is htop's */
+	{'b', ACT_REPLAY_BACK}, {'f', ACT_REPLAY_FORWARD}, {'J', ACT_REPLAY_JUMP},
 	{'q', ACT_QUIT}, {KEY_F(10), ACT_QUIT},
 };
 
@@ -103,6 +105,8 @@ static const struct key_help help[] = {
 	{ACT_DELAY, N_("d"), N_("change the refresh interval")},
 	{ACT_REDRAW, N_("Ctrl-L"), N_("redraw the screen")},
 	{ACT_HELP, N_("F1, h, ?"), N_("this help")},
+	{ACT_REPLAY_BACK, N_("b, f"), N_("replay (-r): the sample one step back or forward (d sets the step)")},
+	{ACT_REPLAY_JUMP, N_("J"), N_("replay: jump to a time (HH:MM, HH:MM:SS or YYYY-MM-DD HH:MM)")},
 	{ACT_QUIT, N_("q, F10"), N_("quit (saves the settings)")},
 };
 

@@ -9,6 +9,7 @@
 #include "tui/dialogs.h"
 #include "tui/draw.h"
 #include "tui/input.h"
+#include "tui/timeline.h"
 #include "tui/sampling.h"
 #include "tui/screen.h"
 #include "tui/search.h"
@@ -248,8 +249,46 @@ void dialog_pids(struct tui *t)
 		tui_rebuild_at(t, false);
 }
 
+/* d in a replay: samples a whole number of recorded intervals apart. */
+static void dialog_step(struct tui *t)
+{
+	const struct tui_replay *rp = t->replay;
+	char cur[32];
+	snprintf(cur, sizeof(cur), "%g", rp->k * rp->info.interval);
+	char label[128];
+	/* TRANSLATORS: prompt for the step of a replay; %g is the recording's interval in seconds */
+	snprintf(label, sizeof(label), _("Step in seconds (a multiple of %g): "), rp->info.interval);
+	struct prompt p = {.label = label};
+	input_set(&p.in, cur);
+	if (!prompt_run(t, &p))
+		return;
+	double d;
+	if (!num_parse_double(p.in.text, &d)) {
+		tui_status(t, ROLE_ERROR, _("bad interval '%s' (seconds, from 0.1 to 86400)"), p.in.text);
+		return;
+	}
+	tui_replay_set_step(t, d);
+}
+
+void dialog_when(struct tui *t)
+{
+	if (!t->replay) {
+		tui_replay_step(t, 0);
+		return;
+	}
+	/* TRANSLATORS: prompt of J in a replay */
+	struct prompt p = {.label = _("Jump to (HH:MM, HH:MM:SS or YYYY-MM-DD HH:MM): ")};
+	input_set(&p.in, "");
+	if (prompt_run(t, &p))
+		tui_replay_jump(t, p.in.text);
+}
+
 void dialog_delay(struct tui *t)
 {
+	if (t->replay) {
+		dialog_step(t);
+		return;
+	}
 	char cur[32];
 	snprintf(cur, sizeof(cur), "%.1f", t->delay);
 	/* TRANSLATORS: prompt for the refresh interval */

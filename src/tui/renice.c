@@ -11,6 +11,7 @@
 #include <curses.h>
 
 #include "tui/dialogs.h"
+#include "tui/timeline.h"
 #include "tui/status.h"
 #include "tui/view.h"
 #include "util/i18n.h"
@@ -135,6 +136,9 @@ static size_t targets_group(struct tui *t, const struct row_group *g, int delta,
 
 void tui_renice(struct tui *t, int delta)
 {
+	/* TRANSLATORS: F7, F8, [ or ] in a replay (-r) */
+	if (tui_replay_refuse(t, _("a replay cannot change priorities: its tasks are the recording's, not running ones")))
+		return;
 	struct target one, *v = &one;
 	size_t n = 0;
 	const struct row *cur = tui_current(t);

@@ -19,6 +19,11 @@
 
 int tui_sample(struct tui *t, bool immediate)
 {
+	/* a replay's sample carries what was recorded: the view is built again */
+	if (t->replay) {
+		tui_rebuild_at(t, true);
+		return 0;
+	}
 	struct sample_opts so;
 	tui_sample_opts(t, &so);
 	/* the sampling thread gets copies: the unfolded set as a list */
@@ -50,7 +55,7 @@ int tui_collect(struct tui *t)
 {
 	struct snapshot s;
 	char *err = NULL;
-	if (!background_take(t->bg, &s, &err))
+	if (!t->bg || !background_take(t->bg, &s, &err))
 		return 0;
 	if (err) {
 		tui_status(t, ROLE_ERROR, "%s", err);
@@ -98,22 +103,29 @@ int tui_collect(struct tui *t)
 
 int tui_tick(struct tui *t)
 {
-	if (!t->frozen && !t->sampling && clock_now(CLOCK_MONOTONIC) >= t->next_due && tui_sample(t, false) < 0)
+	if (!t->replay && !t->frozen && !t->sampling && clock_now(CLOCK_MONOTONIC) >= t->next_due && tui_sample(t, false) < 0)
 		return -1;
 	return 0;
+}
+
+int tui_wake_fd(const struct tui *t)
+{
+	return t->bg ? background_fd(t->bg) : -1;
 }
 
 void tui_columns_changed(struct tui *t)
 {
 	struct app *a = t->app;
 	t->needs = app_needs(a);
-	app_open_taskstats(a, t->needs);
 	/* the sampling thread may be reading with the old settings: taskstats
 	 * is opened here, handed over before its next sample */
-	if (t->bg)
+	if (t->bg) {
+		app_open_taskstats(a, t->needs);
 		background_set_taskstats(t->bg, a->ts);
-	else
+	} else if (t->sampler) {
+		app_open_taskstats(a, t->needs);
 		sampler_set_taskstats(t->sampler, a->ts);
+	}
 	free(t->plugin_shown);
 	t->plugin_shown = app_plugin_shown(a);
 }

@@ -13,6 +13,8 @@ int tui_sample(struct tui *t, bool immediate);
 int tui_collect(struct tui *t);
 /* Asks for the scheduled refresh when it is due and none is out. 0, or -1. */
 int tui_tick(struct tui *t);
+/* The descriptor that wakes the loop when a sample arrives; -1 in a replay. */
+int tui_wake_fd(const struct tui *t);
 /* Recomputes what the sampler reads after the columns or sort changed. */
 void tui_columns_changed(struct tui *t);
 

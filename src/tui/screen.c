@@ -26,7 +26,7 @@ int tui_dialog_key_live(struct tui *t, bool *sampled)
 	*sampled = false;
 	if (tui_tick(t) < 0)
 		return ERR;
-	int key = term_key_or(1000, background_fd(t->bg));
+	int key = term_key_or(1000, tui_wake_fd(t));
 	if (term_quit_signal())
 		return TUI_KEY_QUIT;
 	if (key == TERM_KEY_WAKE) {

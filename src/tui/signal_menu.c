@@ -14,6 +14,7 @@
 #include "sample/proc_parse.h"
 #include "sample/proc_read.h"
 #include "tui/dialogs.h"
+#include "tui/timeline.h"
 #include "tui/draw.h"
 #include "tui/menu.h"
 #include "tui/screen.h"
@@ -238,6 +239,9 @@ static int choose_signal(struct tui *t, const char *title, size_t *which)
 
 void dialog_kill(struct tui *t)
 {
+	/* TRANSLATORS: F9 or k in a replay (-r) */
+	if (tui_replay_refuse(t, _("a replay cannot send signals: its tasks are the recording's, not running ones")))
+		return;
 	/* remember the targets now: the rows change with the next sample */
 	struct target *v = NULL;
 	size_t n = targets_collect(t, &v);

@@ -23,6 +23,8 @@
 
 struct sampler;
 struct background;
+struct tui_replay;
+struct shown;
 
 struct tui {
 	struct app *app;
@@ -30,6 +32,8 @@ struct tui {
 	struct tui_msgs *msgs;
 	struct sampler *sampler;
 	struct background *bg;       /* takes the samples on a thread of its own */
+	struct tui_replay *replay;   /* -r: the recording the samples come from (no sampler then) */
+	const struct shown *ended;   /* -r: what cur was built from, to mark the ended tasks */
 	atomic_bool stopping;        /* quitting: a plugin call in progress may give up */
 	bool sampling;               /* a request is out, its result not applied yet */
 	bool scheduled;              /* ... and it is the scheduled refresh, not a key's */

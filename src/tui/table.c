@@ -81,7 +81,8 @@ void tui_draw_table(struct tui *t)
 	for (size_t k = 0; k < h && t->top + k < t->rows.n && nshown < 512; k++)
 		if (!t->rows.v[t->top + k].group) /* a group's row is the view's, not a task */
 			shown[nshown++] = (struct tv_task *)t->rows.v[t->top + k].task;
-	sampler_fill_rows(t->sampler, shown, nshown, t->needs);
+	if (t->sampler)
+		sampler_fill_rows(t->sampler, shown, nshown, t->needs);
 	for (size_t k = 0; k < h && t->top + k < t->rows.n; k++) {
 		size_t i = t->top + k;
 		buf_reset(&line);

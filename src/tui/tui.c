@@ -15,6 +15,7 @@
 #include "tui/actions.h"
 #include "tui/keymap.h"
 #include "tui/prefs.h"
+#include "tui/timeline.h"
 #include "tui/sampling.h"
 #include "tui/screen.h"
 #include "tui/state.h"
@@ -48,6 +49,7 @@ static void tui_free(struct tui *t)
 	/* a plugin call in progress gives up; the sampling thread ends first */
 	atomic_store(&t->stopping, true);
 	background_stop(t->bg);
+	tui_replay_free(t);
 	rows_free(&t->rows);
 	if (t->have_cur)
 		snapshot_free(&t->cur);
@@ -99,7 +101,7 @@ static int tui_loop(struct tui *t)
 		if (dirty)
 			tui_draw(t);
 		dirty = false;
-		int key = term_key_or(tui_wait_ms(t), background_fd(t->bg));
+		int key = term_key_or(tui_wait_ms(t), tui_wake_fd(t));
 		if (key == TERM_KEY_WAKE) {
 			int c = tui_collect(t);
 			if (c < 0)
@@ -128,13 +130,14 @@ static int tui_loop(struct tui *t)
 	return 0;
 }
 
-int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
+int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs, struct tui_replay *replay)
 {
 	struct tui t;
 	memset(&t, 0, sizeof(t));
 	t.app = a;
 	t.opts = o;
 	t.msgs = msgs;
+	t.replay = replay;
 	buf_init(&t.status);
 	expset_init(&t.expanded);
 	expset_init(&t.collapsed);
@@ -151,13 +154,16 @@ int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		goto out;
 	}
-	t.sampler = sampler_new(&err);
-	if (!t.sampler) {
+	/* a replay's samples come from the recording */
+	t.sampler = replay ? NULL : sampler_new(&err);
+	if (!t.sampler && !replay) {
 		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
 		goto out;
 	}
-	sampler_set_plugins(t.sampler, a->plugins, plugin_host_nslots(a->plugins));
-	plugin_host_set_interrupt(a->plugins, tui_plugins_interrupted, &t);
+	if (t.sampler) {
+		sampler_set_plugins(t.sampler, a->plugins, plugin_host_nslots(a->plugins));
+		plugin_host_set_interrupt(a->plugins, tui_plugins_interrupted, &t);
+	}
 	tui_columns_changed(&t);
 
 	struct buf msg;
@@ -170,6 +176,19 @@ int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs)
 	}
 	buf_free(&msg);
 	tui_fit_columns(&t);
+	if (replay) {
+		if (tui_replay_start(&t) < 0) {
+			term_close();
+			fprintf(stderr, "taskview: %s\n", buf_str(&t.status));
+			goto out;
+		}
+		/* the settings are the live screen's: a replay leaves them as they are */
+		rc = tui_loop(&t);
+		term_close();
+		if (rc)
+			fprintf(stderr, "taskview: %s\n", buf_str(&t.status));
+		goto out;
+	}
 	system_read(&t.sys_cur);
 	/* from here on samples are taken on a thread of their own */
 	t.bg = background_start(t.sampler);

@@ -6,9 +6,12 @@
 #include "cli.h"
 #include "tui/msgs.h"
 
+struct tui_replay;
+
 /* Runs until the user quits; returns the exit status. msgs holds the lines
  * app_init() reported (pass tui_msgs_add as its msg_cb); more arrive while
- * running, and whatever was collected is printed to stderr on exit. */
-int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs);
+ * running, and whatever was collected is printed to stderr on exit. With
+ * replay (tui/replay.h), the samples are a recording's instead of live. */
+int tui_run(struct app *a, const struct cli_opts *o, struct tui_msgs *msgs, struct tui_replay *replay);
 
 #endif

@@ -9,6 +9,7 @@
 #include "tui/status.h"
 #include "util/clock.h"
 #include "util/i18n.h"
+#include "view/shown.h"
 
 /* A filter or a search matches command lines and thread names: while one
  * is in use the sampler reads them for every process. */
@@ -151,6 +152,9 @@ void tui_rebuild_at(struct tui *t, bool keep_task)
 		tui_status(t, ROLE_ERROR, "%s", _("out of memory"));
 		return;
 	}
+	/* a replay's sample lists ended tasks: their rows are marked */
+	if (t->ended)
+		shown_mark(t->ended, &t->rows);
 	if (t->have_want && tui_select_task(t, t->want_tid, t->want_thread)) {
 		t->have_want = false;
 		return;

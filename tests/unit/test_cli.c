@@ -214,6 +214,13 @@ START_TEST(record_and_replay)
 	p = parse("--replay", "d", "-b", "--begin=2026-11-23T03:10", "--end=@1795000000.5", NULL);
 	ck_assert_int_eq(p->rc, 0);
 	done(p);
+	/* without -b, the interactive screen over the recording: no sample count */
+	p = parse("-r", "f.tvr", "--begin", "03:10", "-d", "2", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_str_eq(p->o.replay, "f.tvr");
+	ck_assert(!p->o.batch);
+	ck_assert_int_eq(p->o.iterations, 0);
+	done(p);
 }
 END_TEST
 
@@ -378,7 +385,7 @@ START_TEST(error_record_replay)
 	expect_error(parse("-w", "a", "-r", "b", "-b", NULL), "--record and --replay");
 	expect_error(parse("--keep", "3", NULL), "--keep goes with --record");
 	expect_error(parse("-w", "d", "--keep", "0", NULL), "bad number of days '0'");
-	expect_error(parse("-r", "f", NULL), "--replay needs -b");
+	expect_error(parse("-w", "a", "-r", "b", NULL), "--record and --replay");
 	expect_error(parse("-b", "--begin", "03:00", NULL), "go with --replay");
 	expect_error(parse("-r", "f", "-b", "--end", "25:00", NULL), "bad time '25:00'");
 	expect_error(parse("-w", NULL), "'-w'");

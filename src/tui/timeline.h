@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The screen over a recording (-r PATH): samples come from the reader, keys
+ * step through them; nothing acts on the system's tasks. */
+#ifndef TV_TUI_TIMELINE_H
+#define TV_TUI_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+#include "record/reader.h"
+#include "record/sample.h"
+#include "tui/msgs.h"
+#include "tui/state.h"
+#include "view/shown.h"
+
+struct tui_replay {
+	const char *path;
+	struct rec_reader *r;
+	struct rec_info info;
+	unsigned k;              /* samples per step (-d, d) */
+	double from, to;         /* --begin, --end: the samples shown */
+	size_t i;                /* the sample on screen */
+	bool have;
+	struct rec_sample prev, cur;
+	struct shown shown;      /* what t->cur is */
+};
+
+/* taskview -r PATH without -b: opens the recording and runs the screen
+ * over it. Returns the exit status (replay_run.c). */
+int tui_replay_run(const struct cli_opts *o, struct tui_msgs *msgs);
+
+/* The first sample to show (at or after --begin) on screen; -1 with the
+ * reason in the status line when none can be shown. */
+int tui_replay_start(struct tui *t);
+void tui_replay_free(struct tui *t);
+/* b, f: dir samples of k intervals back or forth. */
+void tui_replay_step(struct tui *t, int dir);
+/* J: the sample at a time (HH:MM[:SS] on the day shown, or a date-time). */
+void tui_replay_jump(struct tui *t, const char *when);
+/* d: the step in seconds, a multiple of the recording's interval. */
+void tui_replay_set_step(struct tui *t, double seconds);
+/* Kill, renice: true (and says why on the status line) in a replay. */
+bool tui_replay_refuse(struct tui *t, const char *why);
+/* "2026-11-22 03:12:05", local time. */
+void tui_replay_time(char *out, size_t n, double wall);
+
+#endif

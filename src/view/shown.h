@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a front shows of a recorded sample (batch replay and the replay
+ * screen): the rates over the pair, the tasks alive at the sample, and after
+ * them the tasks that ended in the interval, marked on their rows.
+ */
+#ifndef TV_VIEW_SHOWN_H
+#define TV_VIEW_SHOWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/column.h"
+#include "model/snapshot.h"
+#include "view/filter.h"
+#include "view/rows.h"
+
+/* A thread list with the exited threads after the live ones. */
+struct shown_threads {
+	struct tv_task *v;
+	size_t nlive, n;
+};
+
+struct shown {
+	struct snapshot s;          /* borrows from cur: valid while cur is */
+	struct tv_task *procs;      /* live ones, then ended ones from nlive on */
+	size_t nlive;
+	struct shown_threads *merged;
+	size_t nmerged;
+};
+
+/*
+ * Derives cur's rates from prev (delta_apply, exited_rates), then the
+ * snapshot to show: the processes f selects (its PIDs, user and text as at
+ * recording; NULL: all), the ended ones among them, and with threads each
+ * process's exited threads under it (state X). Returns 0, or -1 when out of
+ * memory (v is then freed).
+ */
+int shown_build(struct shown *v, struct snapshot *prev, struct snapshot *cur, const struct colset *cs,
+		const struct filter *f, bool threads);
+void shown_free(struct shown *v);
+/* Sets the exited mark of the rows built from v->s. */
+void shown_mark(const struct shown *v, struct rows *rows);
+
+#endif

@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The replay screen (taskview -r PATH) in tmux, over a recording of a real
+workload made with -w: the header shows the recorded host and the sample's
+recorded time, b and f step through the samples, J jumps to a time, a task
+that ended in the interval is marked, and kill and renice are refused with
+a message while the recorded process stays untouched.
+
+Exit 77 (skip) without tmux.
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tmuxlib import TASKVIEW, Tmux, Workload, table_rows  # noqa: E402
+
+SHORT = "tvreplayshort"
+
+
+def local(ts):
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
+
+
+def header_time(text):
+    for line in text.splitlines():
+        if "Time:" in line:
+            return line.split("Time:", 1)[1].split("Sample:")[0].strip()
+    return None
+
+
+def record(home):
+    """Records a few seconds of a live workload and of a process that ends
+    in the middle; returns the path, the workload and the replay's samples."""
+    wl = Workload("--name", "tvreplaywl", "--ping")
+    short = os.path.join(home, SHORT)
+    shutil.copy("/bin/sleep", short)
+    path = os.path.join(home, "rec.tvr")
+    rec = subprocess.Popen([TASKVIEW, "-w", path, "-d", "1", "-n", "6"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    subprocess.run([short, "1.5"], check=True)
+    _, err = rec.communicate(timeout=60)
+    assert rec.returncode == 0, f"recording failed: {err}"
+    r = subprocess.run([TASKVIEW, "-r", path, "-b", "--format", "json"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    samples = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(samples) >= 5, f"only {len(samples)} samples replayed"
+    return path, wl, samples
+
+
+def test_replay_screen(t, home):
+    path, wl, samples = record(home)
+    try:
+        s = t.start(["-r", path])
+        text = t.wait_for(s, "Sample:")
+        host = socket.gethostname()
+        assert f"Host: {host}" in text, f"the recorded host is not in the header:\n{text}"
+        # the first sample shown is the first the batch replay prints
+        first = local(samples[0]["timestamp"])
+        assert header_time(text) == first, f"header time {header_time(text)!r}, recorded {first!r}:\n{text}"
+        assert "Uptime:" not in text and "Load average:" not in text, text
+        assert "PID" in text and table_rows(text), f"no table:\n{text}"
+
+        # f steps forward one sample (a second later), b back
+        second = local(samples[1]["timestamp"])
+        assert second != first
+        t.keys(s, "f")
+        text = t.wait(s, lambda x: header_time(x) == second, f"time {second} after f")
+        t.keys(s, "b")
+        t.wait(s, lambda x: header_time(x) == first, f"time {first} after b")
+        t.keys(s, "b")
+        t.wait_for(s, "first sample of the recording")
+
+        # J jumps to a recorded time
+        target = samples[3]
+        hms = time.strftime("%H:%M:%S", time.localtime(target["timestamp"]))
+        t.keys(s, "J")
+        t.wait_for(s, "Jump to")
+        t.keys(s, hms, "Enter")
+        want = local(target["timestamp"])
+        t.wait(s, lambda x: header_time(x) == want, f"time {want} after J {hms}")
+
+        # the short process, ended in an interval, is marked there
+        ended = [x for x in samples if any(k.get("exited") and k.get("comm") == SHORT for k in x["tasks"])]
+        if ended:
+            when = local(ended[0]["timestamp"])
+            pid = next(k["pid"] for k in ended[0]["tasks"] if k.get("exited") and k.get("comm") == SHORT)
+            t.keys(s, "J")
+            t.wait_for(s, "Jump to")
+            # by the epoch, a little before: the JSON's time is rounded
+            t.keys(s, "@%.2f" % (ended[0]["timestamp"] - 0.3), "Enter")
+            t.wait(s, lambda x: header_time(x) == when, f"time {when}")
+            t.keys(s, "\\")
+            t.keys(s, SHORT, "Enter")
+            mine = lambda x: [r for r in table_rows(x) if r.split()[:1] == [str(pid)]]  # noqa: E731
+            text = t.wait(s, lambda x: any("(exited)" in r for r in mine(x)), "the ended process marked")
+            row = mine(text)[0]
+            assert " X " in row, f"the ended process's state is not X: {row!r}"
+            t.keys(s, "Escape")
+        else:
+            assert os.geteuid() != 0, "as root the exit listener records the ended process"
+            print("not root: no exit records, the ended-process check is skipped")
+
+        # kill and renice refused; the workload is not touched
+        t.keys(s, "\\")
+        t.keys(s, "tvreplaywl", "Enter")
+        t.wait(s, lambda x: any(str(wl.pid) in r for r in table_rows(x)), "the workload's row")
+        for key in ("F9", "k"):
+            t.keys(s, key)
+            text = t.wait_for(s, "a replay cannot send signals")
+            assert "SIGTERM" not in text and "Send signal" not in text, f"a signal menu opened:\n{text}"
+            t.keys(s, "Enter")
+            time.sleep(0.2)
+        t.keys(s, "F7")
+        t.wait_for(s, "a replay cannot change priorities")
+        assert wl.proc.poll() is None, "the recorded workload got a signal"
+        with open(f"/proc/{wl.pid}/stat") as f:
+            stat = f.read()
+        fields = stat.rsplit(")", 1)[1].split()
+        assert fields[0] not in ("T", "t") and fields[16] == "0", f"the workload was stopped or reniced: {stat}"
+        t.quit(s)
+    finally:
+        wl.stop()
+
+
+TESTS = [test_replay_screen]
+
+
+def main():
+    if not shutil.which("tmux"):
+        print("tmux not found: skipped")
+        return 77
+    home = tempfile.mkdtemp(prefix="tv-replay-")
+    t = Tmux(home)
+    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
+    failed = 0
+    try:
+        for test in TESTS:
+            t0 = time.monotonic()
+            try:
+                test(t, home)
+                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
+            except Exception:
+                failed += 1
+                print(f"FAIL {test.__name__}")
+                traceback.print_exc()
+                for s in t.cmd("list-sessions", "-F", "#{session_name}", check=False).split():
+                    if s != "keep":
+                        print(t.text(s))
+    finally:
+        t.kill_server()
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"{len(TESTS) - failed}/{len(TESTS)} passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
