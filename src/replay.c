@@ -189,6 +189,7 @@ static int replay_render(struct buf *out, const struct app *a, const struct cli_
 		.sort_col = a->sort_col,
 		.reverse = a->reverse,
 		.all_threads = o->threads,
+		.groups = o->group == CLI_GROUP_CGROUP,
 	};
 	if (shown_build(&v, &prev->s, &cur->s, o) < 0 || rows_build(&v.s, &vo, &rows) < 0) {
 		shown_free(&v);
