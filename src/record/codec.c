@@ -265,7 +265,7 @@ static const char *get_str(const void *rec, const struct rec_bind *b, size_t npv
 		break;
 	}
 	case REC_C_CGROUP: {
-		const struct tv_cgroup *g = *CFIELD(rec, b->off, const struct tv_cgroup *);
+		const struct tv_cgroup *g = *CFIELD(rec, b->off, struct tv_cgroup *);
 		s = g ? g->path : NULL;
 		break;
 	}
