@@ -78,6 +78,7 @@ static int replay_render(struct buf *out, const struct app *a, const struct cli_
 		.sort_col = a->sort_col,
 		.reverse = a->reverse,
 		.all_threads = o->threads,
+		.groups = o->group == CLI_GROUP_CGROUP,
 	};
 	if (shown_build(&v, &prev->s, &cur->s, &a->cs, &o->filter, o->threads) < 0)
 		return -1;

@@ -61,6 +61,9 @@ void rec_round_times(struct snapshot *s)
 {
 	s->mono = round_us(s->mono);
 	s->wall = round_us(s->wall);
+	s->t_pressure = round_us(s->t_pressure);
+	for (size_t i = 0; i < s->ncgroups; i++)
+		s->cgroups[i]->t_read = round_us(s->cgroups[i]->t_read);
 	for (size_t i = 0; i < s->nprocs; i++)
 		round_task(&s->procs[i]);
 	for (size_t i = 0; i < s->ngone; i++)
@@ -124,6 +127,13 @@ static bool get_int(const void *rec, const struct rec_bind *b, size_t npv, int64
 		*v = pv && pv->known ? pv->i : 0;
 		return pv && pv->known;
 	}
+	case REC_C_PSI_SOME_US:
+	case REC_C_PSI_FULL_US: {
+		const struct tv_pressure *p = CFIELD(rec, b->off, struct tv_pressure);
+		bool some = b->ctype == REC_C_PSI_SOME_US;
+		*v = some ? p->some_us : p->full_us;
+		return some ? p->some_known : p->full_known;
+	}
 	default:
 		*v = 0;
 		return false;
@@ -184,6 +194,18 @@ static int set_int(void *rec, const struct rec_bind *b, size_t npv, int64_t v, b
 		}
 		return 0;
 	}
+	case REC_C_PSI_SOME_US:
+	case REC_C_PSI_FULL_US: {
+		struct tv_pressure *p = FIELD(rec, b->off, struct tv_pressure);
+		if (b->ctype == REC_C_PSI_SOME_US) {
+			p->some_known = known;
+			p->some_us = known ? v : TV_UNKNOWN;
+		} else {
+			p->full_known = known;
+			p->full_us = known ? v : TV_UNKNOWN;
+		}
+		return 0;
+	}
 	default:
 		return -1;
 	}
@@ -191,6 +213,12 @@ static int set_int(void *rec, const struct rec_bind *b, size_t npv, int64_t v, b
 
 static bool get_dbl(const void *rec, const struct rec_bind *b, size_t npv, double *v)
 {
+	if (b->ctype == REC_C_PSI_SOME_AVG || b->ctype == REC_C_PSI_FULL_AVG) {
+		const struct tv_pressure *p = CFIELD(rec, b->off, struct tv_pressure);
+		bool some = b->ctype == REC_C_PSI_SOME_AVG;
+		*v = some ? p->some_avg10 : p->full_avg10;
+		return (some ? p->some_known : p->full_known) && !isnan(*v);
+	}
 	if (b->ctype == REC_C_PV_F) {
 		const struct tv_pvalue *pv = pv_at(rec, b->off, npv);
 		*v = pv && pv->known ? pv->f : NAN;
@@ -202,6 +230,11 @@ static bool get_dbl(const void *rec, const struct rec_bind *b, size_t npv, doubl
 
 static void set_dbl(void *rec, const struct rec_bind *b, size_t npv, double v, bool known)
 {
+	if (b->ctype == REC_C_PSI_SOME_AVG || b->ctype == REC_C_PSI_FULL_AVG) {
+		struct tv_pressure *p = FIELD(rec, b->off, struct tv_pressure);
+		*(b->ctype == REC_C_PSI_SOME_AVG ? &p->some_avg10 : &p->full_avg10) = known ? v : NAN;
+		return;
+	}
 	if (b->ctype == REC_C_PV_F) {
 		struct tv_pvalue *pv = pv_at(rec, b->off, npv);
 		if (pv) {
@@ -231,6 +264,16 @@ static const char *get_str(const void *rec, const struct rec_bind *b, size_t npv
 		s = pv && pv->known ? pv->s : NULL;
 		break;
 	}
+	case REC_C_CGROUP: {
+		const struct tv_cgroup *g = *CFIELD(rec, b->off, struct tv_cgroup *);
+		s = g ? g->path : NULL;
+		break;
+	}
+	case REC_C_BLOB: {
+		const struct rec_blob *bl = CFIELD(rec, b->off, struct rec_blob);
+		*len = bl->n;
+		return (const char *)bl->p;
+	}
 	default:
 		break;
 	}
@@ -238,9 +281,42 @@ static const char *get_str(const void *rec, const struct rec_bind *b, size_t npv
 	return s;
 }
 
-static int set_str(void *rec, const struct rec_bind *b, size_t npv, const char *s, size_t len,
-		   struct rec_strings *st)
+static int cmp_cgroup_path(const void *key, const void *elem)
 {
+	return strcmp(key, (*(struct tv_cgroup *const *)elem)->path);
+}
+
+/* cgs: the snapshot whose group table a task's group is found in. */
+static int set_str(void *rec, const struct rec_bind *b, size_t npv, const char *s, size_t len,
+		   struct rec_strings *st, const struct snapshot *cgs)
+{
+	if (b->ctype == REC_C_BLOB) {
+		struct rec_blob *bl = FIELD(rec, b->off, struct rec_blob);
+		free(bl->p);
+		bl->p = NULL;
+		bl->n = 0;
+		if (s && (bl->p = malloc(len ? len : 1))) {
+			memcpy(bl->p, s, len);
+			bl->n = len;
+		}
+		return s && !bl->p ? -1 : 0;
+	}
+	if (b->ctype == REC_C_CGROUP) {
+		struct tv_cgroup *const *g = NULL;
+		char key[4096];
+		/* a group the table does not hold (or a path it cannot be) is damage */
+		if (s && (len >= sizeof(key) || memchr(s, 0, len) || !cgs || !cgs->ncgroups))
+			return -1;
+		if (s) {
+			memcpy(key, s, len);
+			key[len] = '\0';
+			g = bsearch(key, cgs->cgroups, cgs->ncgroups, sizeof(*cgs->cgroups), cmp_cgroup_path);
+			if (!g)
+				return -1;
+		}
+		*FIELD(rec, b->off, const struct tv_cgroup *) = g ? *g : NULL;
+		return 0;
+	}
 	char *copy = NULL;
 	if (s && b->ctype != REC_C_INTERN && b->ctype != REC_C_CARR) {
 		copy = malloc(len + 1);
@@ -419,7 +495,8 @@ static size_t next_tag(struct rcur *c, size_t *prev, bool *unknown, size_t n)
 
 /* Reads a record into cur (initialised), copying from base what is not written. */
 static int dec_record(struct rcur *c, const struct rec_bind *b, size_t n, void *cur, const void *base,
-		      const struct times *tm, size_t npv, bool skip_pv, struct rec_strings *st)
+		      const struct times *tm, size_t npv, bool skip_pv, struct rec_strings *st,
+		      const struct snapshot *cgs)
 {
 	size_t prev = 0;
 	bool unknown = false;
@@ -472,7 +549,7 @@ static int dec_record(struct rcur *c, const struct rec_bind *b, size_t n, void *
 			} else {
 				s = get_str(base, &b[i], npv, &len);
 			}
-			if (!c->bad && set_str(cur, &b[i], npv, s, len, st) < 0)
+			if (!c->bad && set_str(cur, &b[i], npv, s, len, st, cgs) < 0)
 				c->bad = true;
 		}
 		if (written)
@@ -587,8 +664,169 @@ static void times_free(struct times *tm)
 	free(tm->rt);
 }
 
+static int encode_sample(struct buf *out, const struct rec_layout *l, const struct rec_sample *cur,
+			 const struct rec_sample *base);
+
+/* ---- the group table: a sample's control groups, sorted by path ---- */
+
+/* A group of unknown values: the base of one new in the table. */
+static void cgroup_def(struct rec_cgroup *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->g.mem_bytes = w->g.swap_bytes = TV_UNKNOWN;
+	for (int r = 0; r < TV_RES_N; r++)
+		pressure_unknown(&w->g.psi[r]);
+}
+
+/* g as the table records it (borrowing its strings). */
+static void cgroup_wrap(struct rec_cgroup *w, const struct tv_cgroup *g)
+{
+	w->g = *g;
+	w->parent = g->parent ? (int64_t)g->parent->index + 1 : 0;
+}
+
+static int times_init(struct times *tm, size_t n, double first)
+{
+	tm->last = malloc((n ? n : 1) * sizeof(double));
+	tm->rt = calloc(n ? n : 1, sizeof(double));
+	if (!tm->last || !tm->rt) {
+		times_free(tm);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		tm->last[i] = first;
+	return 0;
+}
+
+/* The table of s against bs's: a count, then per group a key (its place in
+ * bs's table as a step from the one after the previous base; low bit: no
+ * base) and its record against the base, or against the group before it. */
+static int enc_cgroups(struct buf *out, const struct rec_layout *l, const struct snapshot *s,
+		       const struct snapshot *bs)
+{
+	struct times tm;
+	if (times_init(&tm, l->nctimes, round_us(s->mono)) < 0)
+		return -1;
+	struct rec_cgroup def, prev, cur, base;
+	cgroup_def(&def);
+	put_varint(out, s->ncgroups);
+	int64_t next = 0;
+	for (size_t i = 0; i < s->ncgroups; i++) {
+		const struct tv_cgroup *g = s->cgroups[i];
+		struct tv_cgroup *const *b = bs && bs->ncgroups ? bsearch(g->path, bs->cgroups, bs->ncgroups,
+									  sizeof(*bs->cgroups), cmp_cgroup_path)
+								: NULL;
+		int64_t bi = b ? (int64_t)(b - bs->cgroups) : next;
+		put_varint(out, zigzag(bi - next) << 1 | !b);
+		if (b) {
+			next = bi + 1;
+			cgroup_wrap(&base, *b);
+		}
+		cgroup_wrap(&cur, g);
+		enc_record(out, l->cb, l->ncb, &cur, b ? &base : i ? &prev : &def, &tm, 0, false);
+		prev = cur;
+	}
+	times_free(&tm);
+	return out->oom ? -1 : 0;
+}
+
+/* Reads the table of n bytes at p into s, bs's table as bases. */
+static int dec_cgroups(const uint8_t *p, size_t n, const struct rec_layout *l, const struct snapshot *bs,
+		       struct snapshot *s, struct rec_strings *st)
+{
+	struct rcur c = rcur_make(p, n);
+	uint64_t count = get_varint(&c);
+	struct times tm;
+	if (c.bad || count > rcur_left(&c) / 2 || times_init(&tm, l->nctimes, s->mono) < 0)
+		return -1;
+	if (!(s->cgroups = calloc(count ? count : 1, sizeof(*s->cgroups)))) {
+		times_free(&tm);
+		return -1;
+	}
+	struct rec_cgroup def, base, w;
+	cgroup_def(&def);
+	const struct tv_cgroup *prev = NULL;
+	int64_t next = 0;
+	for (size_t i = 0; i < count && !c.bad; i++) {
+		uint64_t key = get_varint(&c);
+		int64_t bi = next + unzigzag(key >> 1);
+		bool has = !(key & 1);
+		if (has && (!bs || bi < 0 || (uint64_t)bi >= bs->ncgroups))
+			break;
+		if (has) {
+			cgroup_wrap(&base, bs->cgroups[bi]);
+			next = bi + 1;
+		} else if (prev) {
+			cgroup_wrap(&base, prev);
+		}
+		cgroup_def(&w);
+		int rc = dec_record(&c, l->cb, l->ncb, &w, has || prev ? &base : &def, &tm, 0, false, st, NULL);
+		struct tv_cgroup *g = malloc(sizeof(*g));
+		if (!g) {
+			free(w.g.path);
+			free(w.g.unit);
+			break;
+		}
+		*g = w.g;
+		s->cgroups[s->ncgroups++] = g;
+		/* a parent sorts before its children; the table is in path order */
+		if (rc < 0 || !g->path || g->path[0] != '/' || w.parent < 0 || (uint64_t)w.parent > i ||
+		    (prev && strcmp(prev->path, g->path) >= 0) || (!g->unit && !(g->unit = strdup(g->path))))
+			break;
+		g->index = i;
+		g->parent = w.parent ? s->cgroups[w.parent - 1] : NULL;
+		prev = g;
+	}
+	times_free(&tm);
+	return s->ncgroups == count && !c.bad && rcur_left(&c) == 0 && (!count || prev == s->cgroups[count - 1])
+		? 0 : -1;
+}
+
+/* A snapshot without its groups: a table too long for one value is left out. */
+static int without_cgroups(struct rec_sample *tmp, const struct rec_sample *cur)
+{
+	*tmp = *cur;
+	tmp->s.cgroups = NULL;
+	tmp->s.ncgroups = 0;
+	tmp->cgroups_raw = (struct rec_blob){NULL, 0};
+	if (!cur->s.nprocs)
+		return 0;
+	struct tv_task *v = malloc(cur->s.nprocs * sizeof(*v));
+	if (!v)
+		return -1;
+	memcpy(v, cur->s.procs, cur->s.nprocs * sizeof(*v));
+	for (size_t i = 0; i < cur->s.nprocs; i++)
+		v[i].cgroup = NULL;
+	tmp->s.procs = v;
+	return 0;
+}
+
 int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct rec_sample *cur,
 		      const struct rec_sample *base)
+{
+	struct buf table;
+	buf_init(&table);
+	struct rec_sample tmp = *cur;
+	if (cur->s.ncgroups && l->ncb && enc_cgroups(&table, l, &cur->s, base ? &base->s : NULL) < 0) {
+		buf_free(&table);
+		return -1;
+	}
+	bool whole = table.len <= STR_MAX;
+	if (!whole && without_cgroups(&tmp, cur) < 0) {
+		buf_free(&table);
+		return -1;
+	}
+	if (whole)
+		tmp.cgroups_raw = (struct rec_blob){(uint8_t *)table.data, table.len};
+	int rc = encode_sample(out, l, &tmp, base);
+	if (!whole)
+		free(tmp.s.procs);
+	buf_free(&table);
+	return rc;
+}
+
+static int encode_sample(struct buf *out, const struct rec_layout *l, const struct rec_sample *cur,
+			 const struct rec_sample *base)
 {
 	struct rec_sample def;
 	memset(&def, 0, sizeof(def));
@@ -634,6 +872,7 @@ struct dec {
 	struct rcur c;
 	struct pass ps;
 	struct rec_strings *st;
+	const struct snapshot *cgs; /* the sample's group table */
 };
 
 /* Decodes one task; *nt and *ne: how many thread and exited-thread records follow. */
@@ -643,7 +882,7 @@ static int dec_task(struct dec *d, struct tv_task *t, const struct tv_task *base
 	size_t npv = d->ps.l->npvals;
 	if (npv && !gone && !(t->pvals = calloc(npv, sizeof(*t->pvals))))
 		return -1;
-	int rc = dec_record(&d->c, d->ps.l->tb, d->ps.l->ntb, t, base ? base : &d->ps.def, &d->ps.tm, npv, gone, d->st);
+	int rc = dec_record(&d->c, d->ps.l->tb, d->ps.l->ntb, t, base ? base : &d->ps.def, &d->ps.tm, npv, gone, d->st, d->cgs);
 	/* counts, not lists yet: the lists are read next */
 	*nt = t->nthreads_read;
 	*ne = t->nexited;
@@ -758,12 +997,22 @@ int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, co
 	memset(out, 0, sizeof(*out));
 	struct rec_sample def;
 	memset(&def, 0, sizeof(def));
-	struct dec d = {.c = rcur_make(p, n), .st = st};
+	struct dec d = {.c = rcur_make(p, n), .st = st, .cgs = &out->s};
 	struct times stm;
+	for (int r = 0; r < TV_RES_N; r++)
+		pressure_unknown(&out->s.pressure[r]);
 	if (sample_times(&stm, l, base) < 0)
 		return -1;
-	int rc = dec_record(&d.c, l->sb, l->nsb, out, base ? base : &def, &stm, 0, true, st);
+	int rc = dec_record(&d.c, l->sb, l->nsb, out, base ? base : &def, &stm, 0, true, st, NULL);
 	times_free(&stm);
+	/* the group table, before the tasks that name its groups */
+	struct rec_blob table = out->cgroups_raw;
+	out->cgroups_raw = (struct rec_blob){NULL, 0};
+	out->s.cgroups = NULL;
+	out->s.ncgroups = 0;
+	if (rc == 0 && table.p && dec_cgroups(table.p, table.n, l, base ? &base->s : NULL, &out->s, st) < 0)
+		rc = -1;
+	free(table.p);
 	/* the counts were read into the snapshot; the lists fill it again */
 	size_t np = out->s.nprocs, ng = out->s.ngone;
 	out->s.nprocs = out->s.ngone = 0;
@@ -791,5 +1040,6 @@ int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, co
 void rec_sample_free(struct rec_sample *s)
 {
 	snapshot_free(&s->s);
+	free(s->cgroups_raw.p);
 	memset(s, 0, sizeof(*s));
 }

@@ -50,19 +50,62 @@ static int task_copy(struct tv_task *d, const struct tv_task *s, size_t npv)
 	return list_copy(&d->exited, &d->nexited, s->exited, s->nexited, npv);
 }
 
+/* The group table of s into d: the groups, their parents among the copies. */
+static int cgroups_copy(struct snapshot *d, const struct snapshot *s)
+{
+	d->cgroups = NULL;
+	d->ncgroups = 0;
+	if (!s->ncgroups)
+		return 0;
+	if (!(d->cgroups = calloc(s->ncgroups, sizeof(*d->cgroups))))
+		return -1;
+	for (size_t i = 0; i < s->ncgroups; i++) {
+		const struct tv_cgroup *g = s->cgroups[i];
+		struct tv_cgroup *c = malloc(sizeof(*c));
+		if (!c)
+			return -1;
+		*c = *g;
+		c->path = strdup(g->path);
+		c->unit = strdup(g->unit);
+		d->cgroups[d->ncgroups++] = c;
+		if (!c->path || !c->unit)
+			return -1;
+		c->parent = g->parent ? d->cgroups[g->parent->index] : NULL;
+	}
+	return 0;
+}
+
+/* A task's group: the copy of the one it was in. */
+static void cgroup_remap(struct tv_task *t, const struct snapshot *d)
+{
+	if (t->cgroup)
+		t->cgroup = t->cgroup->index < d->ncgroups ? d->cgroups[t->cgroup->index] : NULL;
+}
+
 int rec_sample_copy(struct rec_sample *dst, const struct rec_sample *src)
 {
 	*dst = *src;
+	dst->cgroups_raw = (struct rec_blob){NULL, 0};
 	struct snapshot *d = &dst->s;
 	d->procs = d->gone = NULL;
 	d->nprocs = d->ngone = 0;
 	d->rejects = NULL;
 	d->nrejects = 0;
-	if (list_copy(&d->procs, &d->nprocs, src->s.procs, src->s.nprocs, src->s.npvals) < 0 ||
+	if (cgroups_copy(d, &src->s) < 0 ||
+	    list_copy(&d->procs, &d->nprocs, src->s.procs, src->s.nprocs, src->s.npvals) < 0 ||
 	    list_copy(&d->gone, &d->ngone, src->s.gone, src->s.ngone, 0) < 0) {
 		snapshot_free(d);
 		return -1;
 	}
+	for (size_t i = 0; i < d->nprocs; i++) {
+		cgroup_remap(&d->procs[i], d);
+		for (size_t j = 0; j < d->procs[i].nthreads_read; j++)
+			cgroup_remap(&d->procs[i].threads[j], d);
+		for (size_t j = 0; j < d->procs[i].nexited; j++)
+			cgroup_remap(&d->procs[i].exited[j], d);
+	}
+	for (size_t i = 0; i < d->ngone; i++)
+		cgroup_remap(&d->gone[i], d);
 	return 0;
 }
 
@@ -75,7 +118,10 @@ static int list_append(struct tv_task **v, size_t *n, const struct tv_task *t, s
 	*v = nv;
 	task_init(&nv[*n]);
 	(*n)++;
-	return task_copy(&nv[*n - 1], t, npv);
+	int rc = task_copy(&nv[*n - 1], t, npv);
+	/* from another sample: its group is not in this one's table */
+	nv[*n - 1].cgroup = NULL;
+	return rc;
 }
 
 /* The index of tid in v, or n. */
@@ -94,7 +140,9 @@ static int list_put(struct tv_task **v, size_t *n, const struct tv_task *t, size
 	if (i == *n)
 		return list_append(v, n, t, npv);
 	task_clear(&(*v)[i], npv);
-	return task_copy(&(*v)[i], t, npv);
+	int rc = task_copy(&(*v)[i], t, npv);
+	(*v)[i].cgroup = NULL;
+	return rc;
 }
 
 int rec_ended_collect(struct rec_sample *acc, const struct rec_sample *mid)

@@ -99,9 +99,20 @@ static const struct rec_field task_fields[] = {
 	/* how many thread and exited-thread records follow a process's */
 	T("threads", REC_K_INT, REC_C_SIZE, nthreads_read),
 	T("exited", REC_K_INT, REC_C_SIZE, nexited),
+	/* added after 0.1.0: the process's control group, by its path in the
+	 * sample's group table */
+	T("cgroup", REC_K_STR, REC_C_CGROUP, cgroup),
 };
 
 #define S(name, kind, ctype, member) {name, kind, ctype, offsetof(struct rec_sample, member), NULL, false}
+
+/* A resource's pressure: each half's total (µs; unknown when the half is)
+ * and 10 s average (percent). */
+#define PSI(X, res, member) \
+	X(res ".some.total_us", REC_K_INT, REC_C_PSI_SOME_US, member), \
+	X(res ".some.avg10", REC_K_DBL, REC_C_PSI_SOME_AVG, member), \
+	X(res ".full.total_us", REC_K_INT, REC_C_PSI_FULL_US, member), \
+	X(res ".full.avg10", REC_K_DBL, REC_C_PSI_FULL_AVG, member)
 
 static const struct rec_field sample_fields[] = {
 	S("mono", REC_K_TIME, REC_C_TIME, s.mono),
@@ -127,12 +138,48 @@ static const struct rec_field sample_fields[] = {
 	/* how many process records follow, then how many ended processes */
 	S("procs", REC_K_INT, REC_C_SIZE, s.nprocs),
 	S("gone", REC_K_INT, REC_C_SIZE, s.ngone),
+	/* added after 0.1.0 */
+	S("self.cgroup_opens", REC_K_INT, REC_C_U64, s.self.cgroup_opens),
+	S("self.cgroup_reads", REC_K_INT, REC_C_U64, s.self.cgroup_reads),
+	S("needs", REC_K_INT, REC_C_U32, s.needs),
+	S("cgroups.why", REC_K_STR, REC_C_INTERN, s.cgroups_why),
+	/* the system's pressure: read right after the sample began */
+	{"t_pressure", REC_K_TIME, REC_C_TIME, offsetof(struct rec_sample, s.t_pressure), "mono", true},
+	PSI(S, "pressure.cpu", s.pressure[TV_RES_CPU]),
+	PSI(S, "pressure.io", s.pressure[TV_RES_IO]),
+	PSI(S, "pressure.memory", s.pressure[TV_RES_MEMORY]),
+	S("pressure.why", REC_K_STR, REC_C_INTERN, s.pressure_why),
+	/* the group table (rec_cgroup_fields), written against the previous sample's */
+	S("cgroups", REC_K_STR, REC_C_BLOB, cgroups_raw),
+};
+
+#define G(name, kind, ctype, member) {name, kind, ctype, offsetof(struct rec_cgroup, member), NULL, false}
+
+static const struct rec_field cgroup_fields[] = {
+	G("path", REC_K_STR, REC_C_CSTR, g.path),
+	G("unit", REC_K_STR, REC_C_CSTR, g.unit),
+	G("parent", REC_K_INT, REC_C_I64, parent),
+	G("memory.current", REC_K_INT, REC_C_I64, g.mem_bytes),
+	G("memory.swap.current", REC_K_INT, REC_C_I64, g.swap_bytes),
+	G("memory.why", REC_K_STR, REC_C_INTERN, g.mem_why),
+	/* one group's pressure files are read right after the one before's */
+	G("t_read", REC_K_TIME, REC_C_TIME, g.t_read),
+	PSI(G, "cpu", g.psi[TV_RES_CPU]),
+	PSI(G, "io", g.psi[TV_RES_IO]),
+	PSI(G, "memory", g.psi[TV_RES_MEMORY]),
+	G("pressure.why", REC_K_STR, REC_C_INTERN, g.psi_why),
 };
 
 const struct rec_field *rec_sample_fields(size_t *n)
 {
 	*n = sizeof(sample_fields) / sizeof(sample_fields[0]);
 	return sample_fields;
+}
+
+const struct rec_field *rec_cgroup_fields(size_t *n)
+{
+	*n = sizeof(cgroup_fields) / sizeof(cgroup_fields[0]);
+	return cgroup_fields;
 }
 
 const struct rec_field *rec_task_fields(size_t *n)

@@ -71,6 +71,14 @@ enum rec_ctype {
 	REC_C_PV_I,       /* plugin slot: tv_pvalue.i */
 	REC_C_PV_F,       /* plugin slot: tv_pvalue.f */
 	REC_C_PV_S,       /* plugin slot: tv_pvalue.s */
+	/* a struct tv_pressure: a half's total (int, unknown when that half
+	 * is) or its 10 s average (double) */
+	REC_C_PSI_SOME_US,
+	REC_C_PSI_FULL_US,
+	REC_C_PSI_SOME_AVG,
+	REC_C_PSI_FULL_AVG,
+	REC_C_CGROUP,     /* a task's group (const struct tv_cgroup *), written as its path */
+	REC_C_BLOB,       /* struct rec_blob: bytes, owned (a sample's group table) */
 };
 
 /* A field this build knows. off: into struct tv_task or struct rec_sample,
@@ -87,6 +95,8 @@ struct rec_field {
 
 const struct rec_field *rec_sample_fields(size_t *n);
 const struct rec_field *rec_task_fields(size_t *n);
+/* The fields of a control group in a sample's group table (off: into struct rec_cgroup). */
+const struct rec_field *rec_cgroup_fields(size_t *n);
 /* The name a plugin column's value is recorded under: "plugin:" and its id. */
 #define REC_PLUGIN_PREFIX "plugin:"
 

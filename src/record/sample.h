@@ -3,7 +3,23 @@
 #ifndef TV_RECORD_SAMPLE_H
 #define TV_RECORD_SAMPLE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "model/snapshot.h"
+
+/* Bytes a record carries as one value. */
+struct rec_blob {
+	uint8_t *p;
+	size_t n;
+};
+
+/* A control group as the group table records it: the group, and its
+ * parent's place in the table plus one (0: none). */
+struct rec_cgroup {
+	struct tv_cgroup g;
+	int64_t parent;
+};
 
 struct rec_sample {
 	struct snapshot s;
@@ -13,6 +29,9 @@ struct rec_sample {
 	 * belong to the reader. */
 	const char *delay_state;
 	const char *delay_message;
+	/* the sample's group table as written: only inside the codec (empty
+	 * in every sample it hands out) */
+	struct rec_blob cgroups_raw;
 };
 
 /* Frees the snapshot; the strings stay with their owner. */

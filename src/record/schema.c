@@ -50,6 +50,9 @@ void rec_schema_free(struct rec_schema *s)
 		free(s->cols[i].desc);
 	}
 	free(s->cols);
+	for (size_t i = 0; i < s->ncf; i++)
+		free(s->cf[i].name);
+	free(s->cf);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -118,6 +121,10 @@ int rec_schema_build(struct rec_schema *s, const struct colset *cs)
 	size_t n;
 	const struct rec_field *f = rec_sample_fields(&n);
 	if (fdescs_from(f, n, &s->sf, &s->nsf) < 0)
+		goto fail;
+	f = rec_cgroup_fields(&n);
+	/* says the section is there: a description cut before it is damage */
+	if (fdescs_from(f, n, &s->cf, &s->ncf) < 0 || rec_schema_set(s, "sections", "cgroup-fields") < 0)
 		goto fail;
 	f = rec_task_fields(&n);
 	size_t nplug = cs ? cs->n - cs->nbuiltin : 0;
@@ -202,6 +209,7 @@ void rec_schema_encode(struct buf *out, const struct rec_schema *s)
 		put_varint(out, (uint64_t)(c->width > 0 ? c->width : 0));
 		put_varint(out, c->slot);
 	}
+	put_fdescs(out, s->cf, s->ncf);
 }
 
 /* A string of at most max bytes, NUL-terminated, without NUL inside; NULL when bad. */
@@ -325,6 +333,10 @@ int rec_schema_decode(const uint8_t *p, size_t n, struct rec_schema *s, char **e
 	}
 	if (c.bad)
 		goto bad;
+	/* the group table's fields, when the writer had them (0.1.0 had not) */
+	const char *sections = rec_schema_prop(s, "sections");
+	if (sections && strstr(sections, "cgroup-fields") && get_fdescs(&c, &s->cf, &s->ncf) < 0)
+		goto bad;
 	/* later versions may add sections after these */
 	return 0;
 bad:
@@ -416,6 +428,9 @@ int rec_layout_bind(struct rec_layout *l, const struct rec_schema *s, const char
 	f = rec_task_fields(&n);
 	if (bind_table(&l->tb, &l->ntb, &l->nttimes, s->tf, s->ntf, f, n, &slots) < 0)
 		goto bad;
+	f = rec_cgroup_fields(&n);
+	if (bind_table(&l->cb, &l->ncb, &l->nctimes, s->cf, s->ncf, f, n, NULL) < 0)
+		goto bad;
 	l->npvals = nslots;
 	return 0;
 bad:
@@ -428,5 +443,6 @@ void rec_layout_free(struct rec_layout *l)
 {
 	free(l->sb);
 	free(l->tb);
+	free(l->cb);
 	memset(l, 0, sizeof(*l));
 }

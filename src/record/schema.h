@@ -42,6 +42,10 @@ struct rec_schema {
 	size_t nsf, ntf;
 	struct rec_col *cols;
 	size_t ncols;
+	/* the fields of a control group in a sample's group table: a section
+	 * added after 0.1.0 (none in its files) */
+	struct rec_fdesc *cf;
+	size_t ncf;
 };
 
 void rec_schema_free(struct rec_schema *s);
@@ -67,9 +71,9 @@ struct rec_bind {
 };
 
 struct rec_layout {
-	struct rec_bind *sb, *tb;
-	size_t nsb, ntb;
-	size_t nstimes, nttimes;
+	struct rec_bind *sb, *tb, *cb; /* sample, task and control group fields */
+	size_t nsb, ntb, ncb;
+	size_t nstimes, nttimes, nctimes;
 	size_t npvals;          /* plugin slots */
 };
 

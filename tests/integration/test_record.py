@@ -39,9 +39,17 @@ def replay(path, *args, ok=True, fmt="json"):
 
 
 def live_part(doc):
-    """The replayed sample without what only a replay shows: ended tasks."""
+    """The replayed sample without what only a replay shows: ended tasks, and
+    the row of a leader listed only beside its ended threads (live, the one
+    thread left is its leader, and that row would repeat its process's)."""
     d = dict(doc)
-    d["tasks"] = [t for t in doc["tasks"] if not t.get("exited")]
+    live = [t for t in doc["tasks"] if not t.get("exited")]
+    rows = {}
+    for t in live:
+        if t["kind"] == "thread":
+            rows.setdefault(t["tgid"], []).append(t["pid"])
+    lone = {tgid for tgid, pids in rows.items() if pids == [tgid]}
+    d["tasks"] = [t for t in live if not (t["kind"] == "thread" and t["tgid"] in lone)]
     return d
 
 
@@ -131,6 +139,35 @@ def test_replay_of_a_folded_recording():
             check(rows[0]["ctxt_vol_rate"] > 500, f"ping rate {rows[0]['ctxt_vol_rate']}")
         text = replay(path, "-p", str(w.pid), fmt="text").stdout
         check(text.count("recorded on") == 3, f"text header names the host: {text[:300]}")
+
+
+def test_group_view_replayed():
+    """Recorded with --group cgroup: the replay with --group cgroup gives the
+    live group rows (their members, sums, the group's own memory and
+    pressure) and the system's pressure; the cgroup and unit columns of the
+    processes come back without the group view too."""
+    with tempfile.TemporaryDirectory() as d, Workload("--ping", "--sleepers", "2", "--name", "tv-grp") as w:
+        path = os.path.join(d, "r.tvr")
+        live = record(path, "--group", "cgroup", "-d", "0.5", "-n", "3")
+        groups = [t for doc in live for t in doc["tasks"] if t["kind"] == "group"]
+        if not groups:
+            raise Skip(f"no control groups here: {live[0].get('cgroups')}")
+        replayed = lines(replay(path, "--group", "cgroup").stdout)
+        same_samples(live, replayed, "--group cgroup")
+        last = replayed[-1]
+        check(last["pressure"]["reason"] is not None or last["pressure"]["cpu"]["some"] is not None,
+              f"the system's pressure replayed: {last['pressure']}")
+        mine = [t for t in last["tasks"] if t.get("pid") == w.pid]
+        check(len(mine) == 1 and mine[0]["cgroup"] is not None, f"the workload's group: {mine}")
+        holder = [t for t in last["tasks"] if t["kind"] == "group" and w.pid in t["pids"]]
+        check(len(holder) >= 1 and holder[-1]["cgroup"] == mine[0]["cgroup"],
+              f"the workload under its group row: {[t['cgroup'] for t in holder]}")
+        flat = lines(replay(path, "-o", "pid,cgroup,unit", "-p", str(w.pid)).stdout)
+        rows = [t for t in flat[-1]["tasks"] if not t.get("exited")]
+        check([(t["cgroup"], t["unit"]) for t in rows] == [(mine[0]["cgroup"], mine[0]["unit"])],
+              f"the cgroup and unit columns without the group view: {rows}")
+        text = replay(path, "--group", "cgroup", fmt="text").stdout
+        check(text.count("recorded on") == 3 and mine[0]["unit"] in text, "the group view in text")
 
 
 def test_exited_tasks_are_marked():
@@ -375,6 +412,7 @@ if __name__ == "__main__":
         test_replay_gives_the_live_values,
         test_plugin_values_replayed,
         test_replay_of_a_folded_recording,
+        test_group_view_replayed,
         test_exited_tasks_are_marked,
         test_damage_is_skipped_and_reported,
         test_ranges_and_longer_intervals,

@@ -114,8 +114,56 @@ static void same_task(const struct tv_task *a, const struct tv_task *b, size_t n
 	same_list(a->exited, a->nexited, b->exited, b->nexited, npv);
 }
 
+static void same_pressure(const struct tv_pressure *a, const struct tv_pressure *b)
+{
+	ck_assert_int_eq(a->some_known, b->some_known);
+	ck_assert_int_eq(a->full_known, b->full_known);
+	if (a->some_known) {
+		ck_assert_int_eq(a->some_us, b->some_us);
+		same_dbl(a->some_avg10, b->some_avg10, "some avg10");
+	}
+	if (a->full_known) {
+		ck_assert_int_eq(a->full_us, b->full_us);
+		same_dbl(a->full_avg10, b->full_avg10, "full avg10");
+	}
+}
+
+/* The group tables, and each process in the same group. */
+static void same_groups(const struct snapshot *a, const struct snapshot *b)
+{
+	ck_assert_uint_eq(a->ncgroups, b->ncgroups);
+	for (size_t i = 0; i < a->ncgroups; i++) {
+		const struct tv_cgroup *x = a->cgroups[i], *y = b->cgroups[i];
+		ck_assert_str_eq(x->path, y->path);
+		ck_assert_str_eq(x->unit, y->unit);
+		ck_assert_uint_eq(y->index, i);
+		same_str(x->parent ? x->parent->path : NULL, y->parent ? y->parent->path : NULL, "parent");
+		ck_assert_int_eq(x->mem_bytes, y->mem_bytes);
+		ck_assert_int_eq(x->swap_bytes, y->swap_bytes);
+		same_str(x->mem_why, y->mem_why, "memory.why");
+		same_str(x->psi_why, y->psi_why, "pressure.why");
+		same_dbl(x->t_read, y->t_read, "t_read");
+		for (int r = 0; r < TV_RES_N; r++)
+			same_pressure(&x->psi[r], &y->psi[r]);
+	}
+	for (size_t i = 0; i < a->nprocs; i++) {
+		const struct tv_cgroup *x = a->procs[i].cgroup, *y = b->procs[i].cgroup;
+		same_str(x ? x->path : NULL, y ? y->path : NULL, "a process's group");
+		ck_assert(!y || y == b->cgroups[y->index]);
+	}
+}
+
 static void same_sample(const struct rec_sample *a, const struct rec_sample *b)
 {
+	ck_assert_uint_eq(a->s.self.cgroup_opens, b->s.self.cgroup_opens);
+	ck_assert_uint_eq(a->s.self.cgroup_reads, b->s.self.cgroup_reads);
+	ck_assert_uint_eq(a->s.needs, b->s.needs);
+	same_str(a->s.cgroups_why, b->s.cgroups_why, "cgroups.why");
+	same_str(a->s.pressure_why, b->s.pressure_why, "pressure.why");
+	same_dbl(a->s.t_pressure, b->s.t_pressure, "t_pressure");
+	for (int r = 0; r < TV_RES_N; r++)
+		same_pressure(&a->s.pressure[r], &b->s.pressure[r]);
+	same_groups(&a->s, &b->s);
 	same_dbl(a->s.mono, b->s.mono, "mono");
 	same_dbl(a->s.wall, b->s.wall, "wall");
 	same_dbl(a->s.boot_ticks, b->s.boot_ticks, "boot_ticks");
@@ -144,7 +192,8 @@ static void same_sample(const struct rec_sample *a, const struct rec_sample *b)
 static void take_real(struct sampler *sm, struct rec_sample *out)
 {
 	struct sample_opts so = {
-		.needs = NEED_STAT | NEED_STATUS | NEED_CMDLINE | NEED_CTXT | NEED_DELAY | NEED_USER | NEED_TSTAT,
+		.needs = NEED_STAT | NEED_STATUS | NEED_CMDLINE | NEED_CTXT | NEED_DELAY | NEED_USER | NEED_TSTAT |
+			 NEED_CGROUP | NEED_CGROUP_MEM | NEED_CGROUP_PSI,
 		.all_threads = true,
 		.details_all = true,
 		.cmdline_wait = 0.5,
@@ -358,6 +407,66 @@ static void plugin_colset(struct colset *cs)
 	}
 }
 
+/* Groups with every kind of value: one that comes and goes, halves of
+ * pressure unknown, odd bytes in paths; the processes put into them. */
+static void odd_groups(struct snapshot *s, int seed)
+{
+	static const char *const paths[] = {"/", "/a b\x1b[31m", "/a b\x1b[31m/x\xff.scope", "/system.slice",
+					    "/system.slice/n.service"};
+	size_t n = 0;
+	s->cgroups = calloc(5, sizeof(*s->cgroups));
+	for (int i = 0; i < 5; i++) {
+		if (i == 2 && seed == 1)
+			continue; /* gone for a sample */
+		struct tv_cgroup *g = calloc(1, sizeof(*g));
+		g->path = strdup(paths[i]);
+		g->unit = strdup(i ? strrchr(paths[i], '/') + 1 : "/");
+		g->index = n;
+		g->mem_bytes = i == 0 ? TV_UNKNOWN : 4096LL * (1000 + seed * i);
+		g->swap_bytes = i == 0 ? TV_UNKNOWN : (int64_t)seed;
+		g->mem_why = i == 0 ? "the root group has no memory.current" : NULL;
+		for (int r = 0; r < TV_RES_N; r++) {
+			pressure_unknown(&g->psi[r]);
+			g->psi[r].some_known = i != 4;
+			g->psi[r].some_us = 1000000LL * r + seed * 7;
+			g->psi[r].some_avg10 = 0.25 * seed + r;
+			g->psi[r].full_known = r != TV_RES_CPU && i != 4;
+			g->psi[r].full_us = g->psi[r].full_known ? 12345 + seed : TV_UNKNOWN;
+			g->psi[r].full_avg10 = g->psi[r].full_known ? 99.99 : NAN;
+		}
+		g->psi_why = i == 4 ? "the group has no pressure files" : NULL;
+		g->t_read = i == 4 ? 0 : s->mono + 0.000123 * (i + 1);
+		s->cgroups[n++] = g;
+	}
+	s->ncgroups = n;
+	/* the table holds every ancestor: the parents above are the first ones */
+	for (size_t i = 0; i < n; i++) {
+		const char *slash = strrchr(s->cgroups[i]->path, '/');
+		size_t pl = slash == s->cgroups[i]->path ? 1 : (size_t)(slash - s->cgroups[i]->path);
+		s->cgroups[i]->parent = NULL;
+		for (size_t j = 0; i && j < i; j++)
+			if (strlen(s->cgroups[j]->path) == pl && strncmp(s->cgroups[j]->path, s->cgroups[i]->path, pl) == 0)
+				s->cgroups[i]->parent = s->cgroups[j];
+	}
+	for (size_t i = 0; i < s->nprocs; i++)
+		s->procs[i].cgroup = i == 3 ? NULL : s->cgroups[(i + (size_t)seed) % n];
+	s->needs = NEED_CGROUP | NEED_CGROUP_PSI | (seed ? NEED_CGROUP_MEM : 0);
+	s->self.cgroup_opens = (uint64_t)seed * 3;
+	s->self.cgroup_reads = 17;
+	s->cgroups_why = seed == 2 ? "only cgroup v1 is mounted" : NULL;
+	for (int r = 0; r < TV_RES_N; r++) {
+		pressure_unknown(&s->pressure[r]);
+		s->pressure[r].some_known = true;
+		s->pressure[r].some_us = 7000000000LL + seed * r;
+		s->pressure[r].some_avg10 = 61.92;
+		s->pressure[r].full_known = r != TV_RES_CPU || seed == 2;
+		s->pressure[r].full_us = s->pressure[r].full_known ? 28779288 : TV_UNKNOWN;
+		s->pressure[r].full_avg10 = s->pressure[r].full_known ? 0.0 : NAN;
+	}
+	s->t_pressure = s->mono + 0.0000421;
+	s->pressure_why = NULL;
+}
+
 static void odd_sample(struct rec_sample *rs, int seed)
 {
 	memset(rs, 0, sizeof(*rs));
@@ -392,6 +501,7 @@ static void odd_sample(struct rec_sample *rs, int seed)
 	s->gone = calloc(2, sizeof(*s->gone));
 	odd_task(&s->gone[0], 9, 9, 3, 0);
 	odd_task(&s->gone[1], 2, 2, 6, 0);
+	odd_groups(s, seed);
 	rec_round_times(s);
 }
 
@@ -657,6 +767,77 @@ START_TEST(unknown_fields_skipped)
 	rec_layout_free(&w);
 	rec_layout_free(&r);
 	rec_schema_free(&later);
+	colset_free(&cs);
+}
+END_TEST
+
+/* A reader of 0.1.0 knows neither the group table nor pressure: bound
+ * without them (their names unknown, the table's section not read), it
+ * reads the rest of the samples as before. */
+START_TEST(older_reader_skips_groups)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	struct rec_schema sc;
+	struct rec_layout w, old;
+	layout_for(&sc, &w, &cs);
+	const char *ids[3] = {"t.count", "t.ratio", "t.name"};
+	char *err = NULL;
+	ck_assert_int_eq(rec_layout_bind(&old, &sc, ids, 3, &err), 0);
+	static const char *const added[] = {"self.cgroup_opens", "self.cgroup_reads", "needs", "cgroups.why",
+					    "t_pressure", "pressure.", "cgroups"};
+	size_t skipped = 0;
+	for (size_t i = 0; i < old.nsb; i++)
+		for (size_t k = 0; k < sizeof(added) / sizeof(added[0]); k++)
+			if (strncmp(sc.sf[i].name, added[k], strlen(added[k])) == 0 &&
+			    (added[k][strlen(added[k]) - 1] == '.' || strcmp(sc.sf[i].name, added[k]) == 0)) {
+				old.sb[i].ctype = REC_C_SKIP;
+				skipped++;
+			}
+	for (size_t i = 0; i < old.ntb; i++)
+		if (strcmp(sc.tf[i].name, "cgroup") == 0) {
+			old.tb[i].ctype = REC_C_SKIP;
+			skipped++;
+		}
+	ck_assert_uint_eq(skipped, 5 + 13 + 1 + 1);
+	old.ncb = 0;
+	struct rec_strings *st = rec_strings_new();
+	struct buf b;
+	buf_init(&b);
+	struct rec_sample s[3], d[3];
+	for (int i = 0; i < 3; i++) {
+		odd_sample(&s[i], i);
+		ck_assert_uint_gt(s[i].s.ncgroups, 0);
+		encode(&b, &w, &s[i], i ? &d[i - 1] : NULL);
+		ck_assert_int_eq(rec_decode_sample((uint8_t *)b.data, b.len, &old, i ? &d[i - 1] : NULL, st, &d[i]), 0);
+		ck_assert_uint_eq(d[i].s.ncgroups, 0);
+		ck_assert(!d[i].s.pressure[TV_RES_CPU].some_known);
+		/* what 0.1.0 knew of them is the same */
+		struct rec_sample v1 = s[i];
+			v1.s.self.cgroup_opens = v1.s.self.cgroup_reads = 0;
+		v1.s.needs = 0;
+		v1.s.cgroups_why = v1.s.pressure_why = NULL;
+		v1.s.t_pressure = 0;
+		for (int r = 0; r < TV_RES_N; r++)
+			pressure_unknown(&v1.s.pressure[r]);
+		struct tv_task *procs = malloc(v1.s.nprocs * sizeof(*procs));
+		memcpy(procs, v1.s.procs, v1.s.nprocs * sizeof(*procs));
+		for (size_t j = 0; j < v1.s.nprocs; j++)
+			procs[j].cgroup = NULL;
+		v1.s.procs = procs;
+		v1.s.ncgroups = 0;
+		same_sample(&v1, &d[i]);
+		free(procs);
+	}
+	for (int i = 0; i < 3; i++) {
+		snapshot_free(&s[i].s);
+		rec_sample_free(&d[i]);
+	}
+	buf_free(&b);
+	rec_strings_free(st);
+	rec_layout_free(&w);
+	rec_layout_free(&old);
+	rec_schema_free(&sc);
 	colset_free(&cs);
 }
 END_TEST
@@ -1018,6 +1199,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, damaged_bytes_never_crash);
 	tcase_add_test(tc, schema_round_trip);
 	tcase_add_test(tc, unknown_fields_skipped);
+	tcase_add_test(tc, older_reader_skips_groups);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("files");
 	tcase_set_timeout(tc, 60);
