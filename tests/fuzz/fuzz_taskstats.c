@@ -8,7 +8,7 @@
 static void check_result(const struct ts_result *r)
 {
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
-		const struct tv_delay *d = &r->delay[c];
+		const struct ts_delay *d = &r->delay[c];
 		FUZZ_CHECK(d->count == TV_UNKNOWN || d->count >= 0);
 		FUZZ_CHECK(d->total_ns == TV_UNKNOWN || d->total_ns >= 0);
 	}
