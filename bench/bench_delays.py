@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """CPU cost of delay columns in one taskview refresh, on thousands of threads.
 
 Starts P processes of T sleeping threads each (python3 threads: tv-workload

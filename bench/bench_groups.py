@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What the group view costs against the list (the folded view).
 
 Starts --procs tv-workload processes of --threads threads; as root with a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What the three shipped plugins (io, oom, fds) cost per refresh, and what running them in a
 helper process adds.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """CPU cost of one taskview refresh on a box with many threads.
 
 Starts P workload processes with T threads each (mostly sleeping), then runs

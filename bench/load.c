@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The benchmark workload: PROCS processes of THREADS threads each (the main
  * one included), all sleeping, on 64 KiB stacks so that tens of thousands fit.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What both benchmarks measure: the CPU time of one taskview refresh.
 
 taskview runs in batch mode with N and with 1 iteration; (cpu(N) - cpu(1)) /

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """taskview next to htop and top on the same workload, in one run.
 
 Starts PROCS processes of THREADS sleeping threads (bench/load.c), then runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fds: open file descriptors of a process. */
 #include <taskview/plugin.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* io: bytes a task made the storage layer read and write (/proc/PID/io). */
 #include <inttypes.h>
 #include <stdlib.h>

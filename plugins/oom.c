@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* oom: how the kernel's out-of-memory killer ranks a process. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What batch and interactive mode share: columns, plugins, taskstats, sort. */
 #ifndef TV_APP_H
 #define TV_APP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Batch mode: samples printed as text or JSON Lines. */
 #ifndef TV_BATCH_H
 #define TV_BATCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Command-line options. Parsing is pure: errors come back as text. */
 #ifndef TV_CLI_H
 #define TV_CLI_H

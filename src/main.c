@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* taskview: processes and their threads, memory, context switches, delays. */
 #include <errno.h>
 #include <locale.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The metrics front of batch mode: keeps the group accumulators across
  * samples, prints OpenMetrics (--format openmetrics) and replaces a text

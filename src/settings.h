@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Interactive settings: $XDG_CONFIG_HOME/taskview/taskviewrc (default
  * ~/.config/taskview/taskviewrc), lines of key=value. Read and written by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * taskview column plugins: the whole ABI between taskview and a plugin.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Counters per group that never go down, across refreshes: what a group's
  * live processes counted (each at the highest value it showed), plus what

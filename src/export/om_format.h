@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The text of a metrics exposition, piece by piece: family headers, samples
  * with their labels, exact decimal values. Two dialects share it: OpenMetrics

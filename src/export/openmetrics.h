@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One refresh as a metrics exposition: the system's pressure and exit
  * listener, each group's counters and gauges, and the processes using the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Control groups as one refresh read them, and pressure stall information. */
 #ifndef TV_MODEL_CGROUP_H
 #define TV_MODEL_CGROUP_H

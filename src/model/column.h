@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The column table: the single place where a column is declared. */
 #ifndef TV_MODEL_COLUMN_H
 #define TV_MODEL_COLUMN_H

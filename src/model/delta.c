@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Rates between two snapshots. Every counter carries the time it was read
  * (tv_task.t_cpu, t_ctxt, t_delay): a rate is its change over the time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Rates over the interval between two snapshots. */
 #ifndef TV_MODEL_DELTA_H
 #define TV_MODEL_DELTA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Sums over a group of processes (a collapsed subtree of the process tree):
  * CPU, context switches and delays, with the model's rule for lower bounds. */
 #ifndef TV_MODEL_GROUP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One refresh: every selected process, and the threads of those whose threads are read. */
 #ifndef TV_MODEL_SNAPSHOT_H
 #define TV_MODEL_SNAPSHOT_H

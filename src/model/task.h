@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The task model: one process or one thread as read in one refresh. */
 #ifndef TV_MODEL_TASK_H
 #define TV_MODEL_TASK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A typed cell value, as columns produce it and renderers consume it. */
 #ifndef TV_MODEL_VALUE_H
 #define TV_MODEL_VALUE_H

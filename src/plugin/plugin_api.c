@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The host function table plugins call, in the helper: task accessors and value setters. */
 #include "plugin/plugin_priv.h"
 

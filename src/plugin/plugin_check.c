@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --check-plugin: load one plugin, show what it declares and a sample of its values. */
 #include "plugin/plugin_host.h"
 #include "plugin/plugin_priv.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The plugin helper process seen from taskview: started from taskview's own
  * binary (/proc/self/exe) by posix_spawn, never a bare fork (taskview may have

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One refresh of plugin values: the tasks go to the helper in one WIRE_COLLECT,
  * each plugin answers with its values and the CPU time its callbacks took.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A plugin's declaration on its way from the helper to taskview (WIRE_LOADED). */
 #include "plugin/plugin_priv.h"
 

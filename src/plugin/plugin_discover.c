@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Which files are loaded: every --plugin file, then the user's and the system
  * directory, in a fixed order; each checked for who may change it

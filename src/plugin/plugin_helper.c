@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The plugin helper process: loads the plugin files taskview hands it (already
  * opened and checked), runs their callbacks each refresh and answers over the

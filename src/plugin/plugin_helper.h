@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The plugin helper: the process in which plugin code runs. taskview starts it
  * from its own binary (/proc/self/exe) with a hidden argument; main() hands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The plugin host: loads the files found (plugin_discover.c) into the helper
  * (plugin_load.c), appends their columns, disables plugins, ends the helper.

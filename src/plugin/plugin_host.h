@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Column plugins, host side: finds plugin files (include/taskview/plugin.h),
  * has them loaded by a helper process, appends their columns to the column set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Loading plugin files into the helper (WIRE_LOAD; its answer is checked again
  * here, since the helper ran the plugin's code to make it), and starting the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the plugin_*.c files share; not for the rest of taskview.
  *

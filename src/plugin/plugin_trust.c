@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Whose code taskview runs. A plugin runs with taskview's privileges, so as
  * root (or with file capabilities or set-id) only files and directories that

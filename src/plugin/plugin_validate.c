@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Copies a plugin's descriptor and columns and checks them, naming the failing stage. */
 #include "plugin/plugin_priv.h"
 

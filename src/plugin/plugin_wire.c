@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Frames and fields between taskview and its plugin helper; see plugin_wire.h. */
 #include "plugin/plugin_wire.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The messages between taskview and its plugin helper: framing and fields, as
  * pure functions over buffers. Both ends are the same binary, so numbers travel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The content of the per-task detail panel, as plain label/value lines. */
 #ifndef TV_RENDER_DETAIL_H
 #define TV_RENDER_DETAIL_H

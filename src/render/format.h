@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Cell formatting shared by the text and TUI renderers. */
 #ifndef TV_RENDER_FORMAT_H
 #define TV_RENDER_FORMAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Batch JSON Lines output: one object per sample. */
 #ifndef TV_RENDER_JSON_H
 #define TV_RENDER_JSON_H

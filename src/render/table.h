@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The interactive table as text: column layout, the header line and one line
  * per row, for a screen of a given width. Pure, so widths, truncation, tree
  * glyphs and horizontal scrolling can be tested without a terminal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Batch text output: a header line and fixed-width columns. */
 #ifndef TV_RENDER_TEXT_H
 #define TV_RENDER_TEXT_H

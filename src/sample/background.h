@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Sampling off the input path: a thread of its own takes the samples, so a
  * key never waits for /proc, however many tasks a refresh reads. The caller

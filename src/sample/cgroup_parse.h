@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Pure parsers for control groups and pressure stall information: a task's
  * cgroup from /proc/PID/cgroup, the cgroup2 mount from mountinfo, a readable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sample/cgroups.h"
 
 #include <errno.h>

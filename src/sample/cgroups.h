@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Control groups for one refresh: the group of each selected process (from
  * /proc/PID/cgroup), and each group's own files (memory.current,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Command lines, cached by (pid, start time) and read off the sampling path:
  * reading /proc/PID/cmdline takes the target's memory-map lock, so a stuck

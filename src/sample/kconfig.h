@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The running kernel's build configuration, for what no other file tells. */
 #ifndef TV_SAMPLE_KCONFIG_H
 #define TV_SAMPLE_KCONFIG_H

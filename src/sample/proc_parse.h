@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Pure parsers for /proc files: functions over a buffer, no I/O. */
 #ifndef TV_SAMPLE_PROC_PARSE_H
 #define TV_SAMPLE_PROC_PARSE_H

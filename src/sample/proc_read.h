@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading small /proc files relative to an open directory. */
 #ifndef TV_SAMPLE_PROC_READ_H
 #define TV_SAMPLE_PROC_READ_H

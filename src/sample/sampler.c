@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One refresh: list /proc, read each selected process through files kept
  * open, its threads where the view or a sum needs them, ask taskstats, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Sampling: reads /proc (and taskstats, plugins) into a snapshot, reading only what is needed. */
 #ifndef TV_SAMPLE_SAMPLER_H
 #define TV_SAMPLE_SAMPLER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Exit records to the processes they belong to. A record whose thread was
  * still alive when this refresh read it belongs to the next interval; the

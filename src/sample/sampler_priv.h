@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sampler's state and the steps of one refresh, shared by its files (private). */
 #ifndef TV_SAMPLE_SAMPLER_PRIV_H
 #define TV_SAMPLE_SAMPLER_PRIV_H

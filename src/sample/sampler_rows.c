@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What only the rows on screen need: a thread row's state, nice and
  * priority (from its stat), and command lines from the cache.

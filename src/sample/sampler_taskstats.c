@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Taskstats for one refresh: a group (TGID) query per process, a PID query
  * per thread row; each reply timed when the kernel filled it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The threads of a process: listed from task/ only when their number changed
  * or one of them is gone, and read where the view shows them or a process sum

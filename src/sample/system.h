@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Whole-system figures for the interactive header: CPU time, memory, load,
  * uptime. Parsers are pure functions over a buffer; system_read() reads /proc. */
 #ifndef TV_SAMPLE_SYSTEM_H

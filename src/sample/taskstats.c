@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The taskstats netlink client. libnl opens the socket and resolves the
  * family; the hot path writes requests and reads replies on the raw fd with

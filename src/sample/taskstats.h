@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-task delay accounting through the kernel's taskstats netlink family. */
 #ifndef TV_SAMPLE_TASKSTATS_H
 #define TV_SAMPLE_TASKSTATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The taskstats exit listener: the final counters of every thread that exits,
  * from the kernel, on a socket and a thread of its own. It is what keeps a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Pure decoding of taskstats netlink replies; rates over an interval are model/delta.h's. */
 #ifndef TV_SAMPLE_TASKSTATS_PARSE_H
 #define TV_SAMPLE_TASKSTATS_PARSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sample/taskstats_window.h"
 
 #include <stdlib.h>

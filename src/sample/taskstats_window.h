@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bookkeeping of one pipelined taskstats batch, apart from the socket so it can be tested. */
 #ifndef TV_SAMPLE_TASKSTATS_WINDOW_H
 #define TV_SAMPLE_TASKSTATS_WINDOW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the sampler keeps about each watched task between refreshes: files
  * kept open (re-read with pread, and a read failing with ESRCH is the exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sample/users.h"
 
 #include <pwd.h>

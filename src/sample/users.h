@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* uid → user name, cached for the life of the sampler. */
 #ifndef TV_SAMPLE_USERS_H
 #define TV_SAMPLE_USERS_H

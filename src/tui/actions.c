@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the keys of the main screen do. Everything here works on the
  * current sample; only unfolding threads not read yet, H, and PID lists ask
  * for a new one. */

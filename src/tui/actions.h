@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the keys of the main screen do. */
 #ifndef TV_TUI_ACTIONS_H
 #define TV_TUI_ACTIONS_H

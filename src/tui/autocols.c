@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The columns of a screen of a given width when the user chose none. */
 #include "tui/autocols.h"
 

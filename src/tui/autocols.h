@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The columns shown when none were chosen (no -o, none saved): as many of a
  * preference list as the screen width allows, COMMAND keeping at least
  * AUTOCOLS_COMMAND_MIN columns. */

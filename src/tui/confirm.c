@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A question right above the status line, answered with one key: the
  * confirmations of signals and of a group's renice. */
 #include <curses.h>

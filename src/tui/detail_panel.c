@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* i: everything known about the selected task (delays, memory, context
  * switches, command line), in a panel over the main screen that follows
  * each new sample; w: the command line alone, wrapped. */

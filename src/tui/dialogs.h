@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Modal dialogs of the main screen. Each runs its own key loop over the
  * main screen (redrawn beneath it on resize) and returns when done. */
 #ifndef TV_TUI_DIALOGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The primitives every drawing goes through. */
 #include "tui/draw.h"
 

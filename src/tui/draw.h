@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Drawing primitives: every piece of text goes through these, so untrusted
  * text is always sanitized and cut to the screen. */
 #ifndef TV_TUI_DRAW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The processes unfolded by the user: a sorted set of TGIDs, asked by the
  * sampler (which threads to read) and by the view (which rows to show). */
 #ifndef TV_TUI_EXPSET_H

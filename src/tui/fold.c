@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Folding and unfolding: the threads of a process, and in the tree the
  * subtrees. Unfolding reads threads the sample does not have: the one kind
  * of key that asks for a new sample at once. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Folding and unfolding threads, and in the tree whole subtrees. */
 #ifndef TV_TUI_FOLD_H
 #define TV_TUI_FOLD_H

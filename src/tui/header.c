@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The header: CPU and memory bars, task counts, load, uptime, host, delay
  * accounting and refresh interval, the system's pressure. */
 #include <curses.h>

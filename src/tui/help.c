@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* F1: every key and every column, with where the settings live. */
 #include <curses.h>
 #include <stdio.h>

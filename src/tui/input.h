@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A one-line text input: editing is pure (testable), drawing and the key
  * loop live in prompt.c. */
 #ifndef TV_TUI_INPUT_H

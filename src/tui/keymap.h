@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Keys of the main screen: one table maps keys to actions and gives the help
  * screen its lines, so the two cannot disagree. */
 #ifndef TV_TUI_KEYMAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "tui/layout.h"
 
 static int imin(int a, int b) { return a < b ? a : b; }

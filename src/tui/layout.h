@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where things go on a screen of a given size: pure, so tiny and huge
  * terminals can be tested without one. */
 #ifndef TV_TUI_LAYOUT_H

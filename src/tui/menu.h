@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A list to choose from, drawn as a panel over the left of the table
  * (sort column, signal, user, setup). */
 #ifndef TV_TUI_MENU_H

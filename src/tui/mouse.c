@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The mouse: a click selects a row, sorts by a header (again: inverts),
  * folds or unfolds at a fold mark, runs a key of the key bar; the wheel
  * moves the selection. */

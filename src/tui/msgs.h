@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Lines from plugins and start-up collected for the status line: plugin
  * messages must never reach the terminal while curses owns it. */
 #ifndef TV_TUI_MSGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The control groups collapsed by the user in the group view: a sorted set
  * of cgroup paths, asked by the view (which rows to show). */
 #ifndef TV_TUI_PATHSET_H

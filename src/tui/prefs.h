@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The settings file applied to and taken from a running TUI (src/settings.c
  * does the parsing and the atomic write). */
 #ifndef TV_TUI_PREFS_H

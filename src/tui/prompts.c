@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Dialogs that read a line on the status row: search, filter, PIDs, delay.
  * Search and filter work on the current sample as you type. */
 #include <curses.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* F7/] and F8/[: one step of nice for the tagged tasks or the selected one.
  * A process row changes every thread of the process (a nice value belongs
  * to a thread); a thread row, that thread alone. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Taking samples for the screen, off the input path: a request goes to the
  * sampling thread (sample/background.c) and the screen goes on; the result

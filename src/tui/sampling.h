@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Taking samples for the screen. */
 #ifndef TV_TUI_SAMPLING_H
 #define TV_TUI_SAMPLING_H

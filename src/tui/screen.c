@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The screen as a whole: layout, status line and key bar. */
 #include "tui/screen.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The screen as a whole: header, table, status line and key bar. */
 #ifndef TV_TUI_SCREEN_H
 #define TV_TUI_SCREEN_H

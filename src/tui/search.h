@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Search (/, F3, n) over the current sample: names, command lines, and the
  * thread names of folded processes, whose match is unfolded. */
 #ifndef TV_TUI_SEARCH_H

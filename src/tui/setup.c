@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* F2: choose the shown columns and their order; the table follows live.
  * The list keeps its order while the dialog is open, so a column toggled
  * by mistake is toggled back where it is. */

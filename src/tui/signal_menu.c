@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* F9: send a signal to the tagged tasks or the selected one, after a
  * confirmation. From a thread row the confirmation says what the signal's
  * default action does to the whole process, and offers either target. */

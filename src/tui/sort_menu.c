@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* F6: choose the sort column from every column, shown or not. */
 #include <stdio.h>
 #include <stdlib.h>

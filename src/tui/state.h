@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The interactive session's state, shared by the TUI's modules (private).
  * Functions live in the headers of the files that define them. */
 #ifndef TV_TUI_STATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The message on the status line: hints fade, errors stay until a key. */
 #ifndef TV_TUI_STATUS_H
 #define TV_TUI_STATUS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table on the screen: header line and rows from render/table.c, the
  * selection kept in sight, tagged rows marked. */
 #include "tui/table.h"

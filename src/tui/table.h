@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table on the screen: drawn from render/table.c's lines, kept scrolled
  * to the selection; what a mouse click on it hits. */
 #ifndef TV_TUI_TABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tagged tasks (Space, c, U): F9 and renice act on all of them. A tag holds
  * the task's start time too, so a reused PID is never taken for it. */
 #ifndef TV_TUI_TAGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The terminal layer: the only code that talks to curses setup, signals and
  * colours. Everything else draws into stdscr with the attributes given here.

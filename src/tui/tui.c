@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The interactive main loop: sample on schedule, handle keys in between. */
 #include "tui/tui.h"
 

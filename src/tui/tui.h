@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Interactive full-screen mode. */
 #ifndef TV_TUI_TUI_H
 #define TV_TUI_TUI_H

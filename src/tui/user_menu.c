@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* u: show only one user's processes; pick a user or type a name or UID.
  * The list has every user with a process in the current sample, whatever
  * is shown; choosing filters that sample, nothing is read again. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The TUI's view of the current sample: what the sampler is asked for, the
  * rows, and the selection kept on its screen row (htop's way) or its task. */
 #include "tui/view.h"

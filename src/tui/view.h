@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The TUI's view of the current sample: what to ask the sampler for, the
  * rows built from the sample, and the selection on them. */
 #ifndef TV_TUI_VIEW_H

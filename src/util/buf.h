@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A growable byte buffer for building output lines. */
 #ifndef TV_UTIL_BUF_H
 #define TV_UTIL_BUF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "util/clock.h"
 
 double clock_now(clockid_t id)

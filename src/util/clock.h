@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Clock readings in seconds. */
 #ifndef TV_UTIL_CLOCK_H
 #define TV_UTIL_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Human-readable number formatting, shared by the text and TUI renderers. */
 #ifndef TV_UTIL_FMT_H
 #define TV_UTIL_FMT_H

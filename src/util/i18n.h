@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gettext wrappers; compile to English when NLS is disabled. */
 #ifndef TV_UTIL_I18N_H
 #define TV_UTIL_I18N_H

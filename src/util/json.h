@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* JSON (RFC 8259) writing helpers. */
 #ifndef TV_UTIL_JSON_H
 #define TV_UTIL_JSON_H

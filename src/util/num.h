@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Strict number parsing for command-line and config values. */
 #ifndef TV_UTIL_NUM_H
 #define TV_UTIL_NUM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Safe rendering of untrusted bytes (task names, command lines) for a terminal. */
 #ifndef TV_UTIL_TEXT_H
 #define TV_UTIL_TEXT_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes text_width_table.c: the code points taskview shows as they are, and
 their width in terminal columns, from Unicode's own data files.
 

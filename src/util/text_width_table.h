@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The code points shown as they are, with their width in columns; generated
  * from the Unicode Character Database by text_width_gen.py. */
 #ifndef TV_UTIL_TEXT_WIDTH_TABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "view/filter.h"
 
 #include <pwd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which processes are shown: PID list, user, text. */
 #ifndef TV_VIEW_FILTER_H
 #define TV_VIEW_FILTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The group view: a level above the process. Each control group is a row
  * that sums the shown processes in it and in its nested groups (CPU,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Flattening a snapshot into the rows to display, in order. */
 #ifndef TV_VIEW_ROWS_H
 #define TV_VIEW_ROWS_H

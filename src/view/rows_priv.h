@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the row builders share (rows.c: the list and the process tree;
  * groups.c: the group view). Private to src/view. */
 #ifndef TV_VIEW_ROWS_PRIV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Ordering of processes, and of threads within their process. */
 #ifndef TV_VIEW_SORT_H
 #define TV_VIEW_SORT_H

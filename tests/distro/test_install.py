@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`meson install` into a temporary DESTDIR installs exactly what a package needs.
 
 Checks, for the configured prefix and directories: the binary, both manual

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """taskview speaks German and French from an installed prefix.
 
 The binary looks for its catalogs under the prefix it was configured with, so

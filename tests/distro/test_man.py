@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The manual pages: lint-clean, and complete with respect to the program.
 
   test_man.py lint      groff -man -ww -z and mandoc -Tlint print nothing for

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Translations: po/POTFILES lists every source file with marked strings;
 each language in po/LINGUAS passes `msgfmt --check` with nothing fuzzy or
 untranslated and has every string the sources mark today; a translated

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The README's commands work as it says.
 
 - Its two first commands set the build directory up with .ci/setup, which

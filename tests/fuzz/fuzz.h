@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the fuzz harnesses share: libFuzzer's entry point and a check that
  * turns a broken promise into a crash libFuzzer reports. */
 #ifndef TV_FUZZ_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Numbers in cells: for any value, type and width, a cell is exactly as wide
  * as asked and holds the number in some honest form or '#'s; never a number
  * with digits cut off (checked by reading the cell back). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* JSON strings: whatever the bytes, the output is one valid RFC 8259 string
  * with no raw control, DEL, C1, bidi control or line separator, and it
  * decodes back to the input (invalid UTF-8 bytes as U+FFFD). */

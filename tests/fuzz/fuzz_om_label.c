@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* OpenMetrics label values: whatever the bytes, the output is one quoted
  * value of valid UTF-8 whose only escapes are \\, \" and \n, with no raw
  * newline, control, DEL, C1, bidi control or line separator, and it decodes

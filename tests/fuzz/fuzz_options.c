@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the command line and the settings file hand over as text: PID lists,
  * column lists, numbers, the text filter. */
 #include <string.h>

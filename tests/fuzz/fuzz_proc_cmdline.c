@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc/PID/cmdline: the joined arguments fit the buffer, are a prefix of the
  * input with NULs as spaces, and carry the cut mark exactly when cut. */
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc/PID/stat: any bytes are refused or parsed, never read past their end. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc/PID/status: every field parsed exactly or unknown. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The settings file: parsed without failing, and what it writes back reads
  * back to the same settings (and the same text). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The whole-system /proc parsers of the interactive header: /proc/stat,
  * /proc/meminfo, /proc/loadavg, /proc/uptime. The first byte picks one. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Taskstats netlink replies: walked message by message as the reader does;
  * every decoded counter is a known value or TV_UNKNOWN. */
 #include <string.h>

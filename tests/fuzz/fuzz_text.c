@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The terminal sanitizer: whatever the bytes, the output is valid UTF-8 (or
  * ASCII), holds no byte a terminal acts on, and takes exactly the columns it
  * says, within the limit. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every fuzz harness of a -Dfuzz=true build for a while on the seed
 # corpus, e.g. in CI: tests/fuzz/run.sh build-fuzz 5
 # New inputs go to a temporary directory; the tree is not changed. A crash

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Writes the seed corpus of the fuzz harnesses (tests/fuzz/corpus/TARGET/)
 from this machine's real /proc files and taskstats replies, plus a few
 hostile samples. Run it again to refresh the seeds; the harnesses' input

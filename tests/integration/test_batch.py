@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """taskview batch mode against a real workload: grouping, memory, switch rates, sums."""
 import json
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What a refresh reads, counted: a regression guard that does not depend on time.
 
 Each JSON sample says how many /proc files taskview opened and read and how

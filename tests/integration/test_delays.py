@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Per-task delays against a real workload: CPU and block I/O delays, process
 sums, and what taskview says when it cannot measure them (no permission,
 switch off, built without taskstats).

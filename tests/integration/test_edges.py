@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """taskview at the edges of its output: write errors, long command lines, names
 that JSON consumers and terminals choke on."""
 import json

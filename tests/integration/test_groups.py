@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Control groups on real cgroups with real workloads (as root).
 
 The test makes its own groups below the cgroup2 mount (found in mountinfo):

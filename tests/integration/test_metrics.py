@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Metrics for fleet collectors, checked by the real consumers.
 
 Every OpenMetrics exposition parses with python3-prometheus-client's strict

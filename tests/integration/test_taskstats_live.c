@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The taskstats client against the running kernel. Needs CAP_NET_ADMIN and
  * delay accounting on; exits 77 (skipped) otherwise. With -b it also prints

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Numbers under load and churn, checked against an independent reading.
 
 A ticker thread that wakes 1,000 times a second next to two CPU hogs; an

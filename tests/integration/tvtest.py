@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Shared helpers for taskview's integration tests (python3 standard library only)."""
 import atexit
 import json

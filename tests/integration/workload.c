@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A real workload for taskview's tests: named threads, a big sparse mapping,
  * ping-pong over pipes, sleepers, optional CPU spinners, fdatasync writers,
  * open descriptors and an oom_score_adj; a ticker waking HZ times a second,

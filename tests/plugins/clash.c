@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Another plugin named "oom": its column id clashes with the shipped oom plugin's. */
 #include <taskview/plugin.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Declares the same column id twice. */
 #include <taskview/plugin.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A plugin for a future ABI major: only the v2 entry symbol exists. */
 #include <taskview/plugin.h>
 

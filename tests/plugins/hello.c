@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A complete plugin using every part of the ABI: state, begin/end hooks, all
  * value types, rows. Also built out of tree against the installed SDK.

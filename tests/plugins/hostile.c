@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Plugins that break every rule of include/taskview/plugin.h, one way each:
  * built once per HOSTILE_* mode, named by HOSTILE_NAME. taskview must name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Built as against a header one minor newer than the host's, whose descriptor
  * has one more field: taskview must refuse it and name both versions.

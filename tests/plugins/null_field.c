@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A descriptor without its mandatory collect callback. */
 #include <taskview/plugin.h>
 

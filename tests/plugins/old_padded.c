@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * An ABI 1.0 plugin whose structures carry garbage where 1.0 declares nothing:
  * the padding at the end of each column (where a field appended by a later

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A plugin as an older ABI 1.x header would have built it: the descriptor
  * ends at collect and the columns lack align and rows. taskview must load it,

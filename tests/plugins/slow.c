@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Spends more CPU time than the per-refresh budget in collect, every refresh:
  * taskview must disable it after TASKVIEW_PLUGIN_BUDGET_REFRESHES refreshes.

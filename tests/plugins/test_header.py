@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The installed plugin header compiles on its own: pedantic C11 and C99, and as C++."""
 import os
 import shutil

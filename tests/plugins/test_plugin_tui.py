@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Hostile plugins in the interactive screen (real binary, private tmux server): each is named on
 the status line and disabled while the screen goes on updating; q, SIGTERM, SIGINT and SIGHUP
 work while a plugin hangs; the terminal is given back intact. Exit 77 (skip) without tmux."""

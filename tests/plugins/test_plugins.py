@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Column plugins through the real binary: rejections and exit statuses, discovery, the time
 budget, root's ownership rules, the shipped plugins on a workload, and a plugin built out of
 tree against the installed SDK only."""

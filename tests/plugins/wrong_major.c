@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Exports the v1 entry but its descriptor claims ABI major 2. */
 #include <taskview/plugin.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Preloaded into taskview by the TUI tests: a fault of the kind named by
  * TV_FAULT (segv, fpe, abort, assert, exit) happens inside the main loop,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The group view in the interactive screen, in tmux at 80x24 and 200x50: g
 and --group, folding a group, search, the detail panel, tags, F9 and renice
 on a group's processes with their confirmations, the cgroup filter (G) as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """What an htop user expects of the interactive screen, in tmux at 80x24 and
 200x50: the selection on its row and F, sort keys and their mark, default
 columns, the tree with its sums, K, tags and F9, renice and its errors,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Keys never wait for a refresh: the samples are taken on a thread of their own.
 
 A plugin column whose every refresh takes 1.5 s (tests/plugins/hostile.c,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The screen goes to the terminal in one write() per refresh.
 
 A monitor's own output is part of what it costs the machine it watches, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Drives the real taskview binary in tmux: keys in, screen text out.
 
 Uses a private tmux server (its own socket, no user config), a fixed window

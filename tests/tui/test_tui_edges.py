@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The interactive screen at its edges, in tmux: whatever ends taskview (a
 fatal signal, a fault, an assertion, exit() from a library) leaves the
 terminal as it found it; a settings file from a newer version keeps what

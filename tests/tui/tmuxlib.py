@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Shared by the tmux tests: a private tmux server that runs the real taskview
 binary (keys in, screen text out), and a workload with named threads.
 

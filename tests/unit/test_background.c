@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Sampling on a thread of its own: a request is answered through the
  * notify descriptor, the newest request wins, options are copied (the

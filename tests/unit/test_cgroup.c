@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parsers for control groups and pressure: membership, mounts, readable names, PSI lines. */
 #include <check.h>
 #include <stdio.h>

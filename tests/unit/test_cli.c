@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Command-line parsing: defaults, repeatable options, and every usage error
  * returning 2 with a message that names the offending value.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The column table: complete and consistent declarations, selection lists
  * as users type them, and the values the getters produce.

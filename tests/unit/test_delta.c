@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Rates between two snapshots: each counter over the time between its own
  * two reads, identity by (tid, start time), newborn tasks, counters that go

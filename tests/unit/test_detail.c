@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The detail panel's content: every delay class with interval and
  * cumulative figures, memory, context switches, task facts; unknown

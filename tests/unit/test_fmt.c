@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Human units, and the promise behind the column table: a value always fits
  * its column's width, so the renderer never cuts digits off a number.

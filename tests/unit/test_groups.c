@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The group view: control groups above their processes, nested groups under
  * their parent, each group's row the sum of its shown processes (lower

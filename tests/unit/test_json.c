@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * JSON output: strings that stay valid RFC 8259 whatever bytes a task name
  * holds, numbers that parse back, and one whole sample line.

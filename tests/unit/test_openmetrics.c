@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The metrics exporter over made-up refreshes: group counters that never go
  * down (processes that end with or without an exit record, move between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plugin loader against deliberately broken, old, slow and complete modules. */
 #include <check.h>
 #include <errno.h>

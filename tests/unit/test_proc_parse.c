@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * /proc parsers. The samples below are copies of real files from a 6.18
  * x86_64 machine (/proc/self/stat and status of `cat`, /proc/2 for a kernel

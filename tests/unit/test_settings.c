@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The settings file: a pure parser that never fails on bad input, keeps
  * what a newer version wrote, and an atomic write.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * taskstats decoding. Payloads are laid out here from the field list with
  * C's alignment rules, independently of the parser's offset tables, so a

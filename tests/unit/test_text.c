@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Rendering untrusted bytes for a terminal: nothing from a task name may
  * reach the terminal as a control sequence, and display widths must hold

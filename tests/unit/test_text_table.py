@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The sanitizer's table of shown code points is what text_width_gen.py makes
 from the Unicode data installed here (Debian's unicode-data), when that is the
 version the table was made from; skipped (77) otherwise."""

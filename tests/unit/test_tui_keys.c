@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Keys of the main screen, the input line's editing, and the unfolded set. */
 #include <check.h>
 #include <curses.h>

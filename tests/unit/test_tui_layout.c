@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * TUI layout: what goes where on tiny and large screens, column widths, and
  * table lines that keep their width with wide, escaped and invalid names.

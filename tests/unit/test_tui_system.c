@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parsers of /proc/stat, meminfo, loadavg and uptime for the TUI header. */
 #include <check.h>
 #include <stdio.h>

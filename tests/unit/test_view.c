@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What is shown and in which order: rows (processes with their threads right
  * after them), sorting (unknown last in both directions, ties by ID), and
