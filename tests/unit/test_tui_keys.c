@@ -87,9 +87,10 @@ START_TEST(help_covers_every_action)
 		for (size_t i = 0; i < n; i++)
 			found |= (int)h[i].action == a;
 		/* these share a line: PgDn with PgUp, End with Home, the sort keys,
-		 * the two sideways directions, the two ends of a line */
+		 * the two sideways directions, the two ends of a line, a replay's
+		 * two steps */
 		if (a == ACT_PAGE_DOWN || a == ACT_END || a == ACT_SORT_MEM || a == ACT_SORT_TIME || a == ACT_SORT_PID ||
-		    a == ACT_SCROLL_RIGHT || a == ACT_SCROLL_END)
+		    a == ACT_SCROLL_RIGHT || a == ACT_SCROLL_END || a == ACT_REPLAY_FORWARD)
 			continue;
 		ck_assert_msg(found, "action %d has no help line", a);
 	}
