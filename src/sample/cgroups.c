@@ -226,7 +226,8 @@ static void list_members(struct cgroups *c)
 			digits = false;
 		}
 	}
-	qsort(c->known, c->nknown, sizeof(*c->known), cmp_listed);
+	if (c->nknown > 1)
+		qsort(c->known, c->nknown, sizeof(*c->known), cmp_listed);
 	/* twice: threads of one process in two groups, or a move between two reads */
 	size_t w = 0;
 	for (size_t i = 0; i < c->nknown; i++) {

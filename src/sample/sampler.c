@@ -187,7 +187,7 @@ static struct filter *filter_with_tgids(struct sampler *s, const struct filter *
 	g->uid = f->uid;
 	for (size_t i = 0; i < f->npids; i++) {
 		int32_t id = f->pids[i], tgid = id;
-		if (!bsearch(&id, pids, npids, sizeof(*pids), cmp_i32)) {
+		if (!npids || !bsearch(&id, pids, npids, sizeof(*pids), cmp_i32)) {
 			char name[48];
 			struct proc_status ps;
 			snprintf(name, sizeof(name), "%d/status", id);
@@ -557,7 +557,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	if (cg)
 		cgroups_end(s->cg, out);
 	out->nprocs = k;
-	qsort(out->procs, k, sizeof(*out->procs), cmp_task_tgid);
+	if (k > 1) /* qsort's array must not be NULL, even when empty */
+		qsort(out->procs, k, sizeof(*out->procs), cmp_task_tgid);
 	if (sampler_ts_usable(s))
 		sampler_taskstats(s, o, out);
 	sampler_exits(s, out, sel);
