@@ -287,6 +287,7 @@ START_TEST(test_prev_of_another_task)
 	detail_build(&cur, NULL, 2.0, true, &l);
 	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0% of the interval; avg 2.00 ms; events: -");
 	/* a counter that went backwards gives no event count either */
+	free(cur.peaks);
 	make_pair(&prev, &cur, true);
 	prev.delay[TV_DELAY_CPU].count = 5000;
 	detail_build(&cur, &prev, 2.0, true, &l);
@@ -335,6 +336,7 @@ START_TEST(test_rebuild_replaces)
 	ck_assert_uint_eq(l.n, n);
 	detail_lines_free(&l);
 	detail_lines_free(&l); /* twice is harmless */
+	free(cur.peaks);
 }
 END_TEST
 
