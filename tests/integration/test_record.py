@@ -191,7 +191,8 @@ def test_exited_tasks_are_marked():
         threads = [t for t in ended if t["kind"] == "thread" and t["tgid"] == w.pid and t["comm"] == "churn-child"]
         check(len(procs) >= 5, f"short-lived sh processes replayed as ended: {len(procs)}")
         check(all(t["state"] == "X" and t["time"] is not None for t in procs), f"ended, with CPU time: {procs[:3]}")
-        check(any(t["time"] > 0 for t in procs), "the busy loops used CPU time")
+        # (their CPU share; the time column is rounded to 10 ms, about what one loop takes)
+        check(any(t["cpu"] is not None and t["cpu"] > 0 for t in procs), f"the busy loops used CPU time: {procs[:3]}")
         check(len(threads) >= 5, f"churn threads replayed as ended under their process: {len(threads)}")
         # final counters from the exit records: each made five short sleeps
         # (a sleep of a microsecond does not always switch)
@@ -203,6 +204,19 @@ def test_exited_tasks_are_marked():
         check("(exited) churn-child" in text, "text marks ended threads")
 
 
+def frames_of(path):
+    """(offset, type, flags, header length, payload length) of each frame, as docs/recording.md lays them out."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out, off = [], 0
+    while off + 36 <= len(data) and data[off:off + 4] == b"\x89TVR":
+        hlen = int.from_bytes(data[off + 6:off + 8], "little")
+        plen = int.from_bytes(data[off + 8:off + 12], "little")
+        out.append((off, data[off + 4], data[off + 5], hlen, plen))
+        off += hlen + plen
+    return out
+
+
 def test_damage_is_skipped_and_reported():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.tvr")
@@ -210,13 +224,20 @@ def test_damage_is_skipped_and_reported():
         whole = lines(replay(path).stdout)
         check(len(whole) == 150, f"150 samples, got {len(whole)}")
         size = os.path.getsize(path)
-        # flipped bytes in the middle: a warning that says what was lost; the rest shown
+        frames = frames_of(path)
+        # flipped bytes in a sample of the middle block (of three: 60 samples
+        # a block): a warning that says what was lost; the blocks before and
+        # after shown
+        starts = [i for i, fr in enumerate(frames) if fr[1] == 2 and fr[2] & 1]
+        check(len(starts) >= 3, f"three blocks: {starts}")
+        victim = frames[(starts[1] + starts[2]) // 2]
+        at = victim[0] + victim[3]  # its payload
         bad = os.path.join(d, "flipped.tvr")
         shutil.copy(path, bad)
         with open(bad, "r+b") as f:
-            f.seek(size // 2)
-            chunk = bytearray(f.read(16))
-            f.seek(size // 2)
+            f.seek(at)
+            chunk = bytearray(f.read(min(16, victim[4])))
+            f.seek(at)
             f.write(bytes(b ^ 0xA5 for b in chunk))
         r = replay(bad)
         got = lines(r.stdout)
@@ -253,7 +274,6 @@ def test_ranges_and_longer_intervals():
         t = [doc["timestamp"] for doc in live]
         got = lines(replay(path, "--begin", f"@{t[4] - 0.05:.3f}", "--end", f"@{t[14] + 0.05:.3f}").stdout)
         check([doc["timestamp"] for doc in got] == t[4:15], "--begin and --end select the samples between")
-        check(got == [live_part(doc) for doc in got] or True, "")
         two = lines(replay(path, "-d", "0.4").stdout)
         check(len(two) == 10, f"-d 0.4 over 0.2 s samples: every second one, got {len(two)}")
         check(all(abs(doc["interval"] - 0.4) < 0.05 for doc in two), "intervals of 0.4 s")
