@@ -409,6 +409,8 @@ def test_switched_on_while_running():
         procs.append(Proc("--fsync", "/var/tmp", "--name", "tv-acct-new"))
         out, _ = tv.communicate(timeout=60)
         docs = [json.loads(line) for line in out.split("\n") if line]
+        if docs and docs[0]["delayacct"]["state"] == "unsupported":
+            raise Skip("taskview has no taskstats here: no task has non-CPU delays")
         after = [d for d in docs if d["timestamp"] > switched + 0.6]
         check(len(after) >= 3, f"samples after the switch: {len(after)}")
         new_known = False
