@@ -14,20 +14,11 @@
 #include "record/codec.h"
 #include "record/copy.h"
 #include "record/crc32c.h"
+#include "record/errmsg.h"
 #include "record/reader_priv.h"
 #include "record/writer.h"
 #include "plugin/plugin_host.h"
 #include "util/i18n.h"
-
-static char *err_path(const char *fmt, const char *path, int e)
-{
-	char tmp[1024];
-	if (e)
-		snprintf(tmp, sizeof(tmp), fmt, path, strerror(e));
-	else
-		snprintf(tmp, sizeof(tmp), fmt, path);
-	return strdup(tmp);
-}
 
 static int add_file(struct rec_reader *r, const char *path, char **err)
 {
@@ -37,7 +28,7 @@ static int add_file(struct rec_reader *r, const char *path, char **err)
 		int e = fd < 0 ? errno : EINVAL;
 		if (fd >= 0)
 			close(fd);
-		*err = err_path(_("cannot read the recording %s: %s"), path, e);
+		*err = rec_err_path(_("cannot read the recording %s: %s"), path, e);
 		return -1;
 	}
 	struct rec_rfile *v = realloc(r->files, (r->nfiles + 1) * sizeof(*v));
@@ -65,7 +56,7 @@ static int add_dir(struct rec_reader *r, const char *dir, char **err)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
-		*err = err_path(_("cannot read the recording %s: %s"), dir, errno);
+		*err = rec_err_path(_("cannot read the recording %s: %s"), dir, errno);
 		return -1;
 	}
 	char **names = NULL;
@@ -88,7 +79,7 @@ static int add_dir(struct rec_reader *r, const char *dir, char **err)
 	}
 	closedir(d);
 	if (rc == 0 && n == 0) {
-		*err = err_path(_("%s: no recordings in this directory"), dir, 0);
+		*err = rec_err_path(_("%s: no recordings in this directory"), dir, 0);
 		rc = -1;
 	}
 	if (names)
@@ -169,7 +160,7 @@ struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx
 	r->warn = warn;
 	r->ctx = ctx;
 	if (rc == 0 && r->nruns == 0)
-		*err = err_path(_("%s: not a taskview recording"), path, 0);
+		*err = rec_err_path(_("%s: not a taskview recording"), path, 0);
 	else if (rc < 0)
 		*err = strdup(_("out of memory"));
 	for (size_t i = 0; i < h.n; i++) {

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "record/codec.h"
 #include "record/crc32c.h"
+#include "record/errmsg.h"
 #include "record/format.h"
 #include "record/schema.h"
 #include "record/zstream.h"
@@ -44,17 +45,6 @@ struct rec_writer {
 	struct buf raw, frame;
 	struct rec_strings *strings;
 };
-
-/* A message naming path, and with e the error (fmt then has two %s). */
-static char *err_path(const char *fmt, const char *path, int e)
-{
-	char tmp[1024];
-	if (e)
-		snprintf(tmp, sizeof(tmp), fmt, path, strerror(e));
-	else
-		snprintf(tmp, sizeof(tmp), fmt, path);
-	return strdup(tmp);
-}
 
 static long day_of(int year, int mon, int mday)
 {
@@ -144,22 +134,22 @@ static int open_file(struct rec_writer *w, const char *file, double wall, char *
 {
 	int fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (w->is_dir ? O_NOFOLLOW : 0), 0640);
 	if (fd < 0) {
-		*err = err_path(_("cannot write the recording %s: %s"), file, errno);
+		*err = rec_err_path(_("cannot write the recording %s: %s"), file, errno);
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int e = errno;
 		close(fd);
 		if (e == EWOULDBLOCK)
-			*err = err_path(_("%s: another taskview is recording to it"), file, 0);
+			*err = rec_err_path(_("%s: another taskview is recording to it"), file, 0);
 		else
-			*err = err_path(_("cannot lock the recording %s: %s"), file, e);
+			*err = rec_err_path(_("cannot lock the recording %s: %s"), file, e);
 		return -1;
 	}
 	struct stat sb;
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
-		*err = err_path(_("cannot write the recording %s: %s"), file, EINVAL);
+		*err = rec_err_path(_("cannot write the recording %s: %s"), file, EINVAL);
 		return -1;
 	}
 	w->fd = fd;
@@ -172,7 +162,7 @@ static int open_file(struct rec_writer *w, const char *file, double wall, char *
 	int rc = write_frame(w, REC_FRAME_SCHEMA, 0, rec_sec_to_ns(wall), &b);
 	buf_free(&b);
 	if (rc < 0) {
-		*err = err_path(_("cannot write the recording %s: %s"), file, errno);
+		*err = rec_err_path(_("cannot write the recording %s: %s"), file, errno);
 		return -1;
 	}
 	w->in_block = 0;
@@ -263,7 +253,7 @@ struct rec_writer *rec_writer_open(const struct rec_writer_opts *o, char **err)
 	struct stat sb;
 	w->is_dir = stat(o->path, &sb) == 0 && S_ISDIR(sb.st_mode);
 	if (o->keep_days > 0 && !w->is_dir) {
-		*err = err_path(_("--keep needs a directory to record to, and %s is not one"), o->path, 0);
+		*err = rec_err_path(_("--keep needs a directory to record to, and %s is not one"), o->path, 0);
 		goto fail;
 	}
 	w->z = zs_out_new(ZSTD_LEVEL);
@@ -341,7 +331,7 @@ int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **e
 	if (rc < 0) {
 		/* the stream now holds what the file lacks: start afresh */
 		w->in_block = 0;
-		*err = err_path(_("cannot write the recording %s: %s"), w->file ? w->file : w->path, e);
+		*err = rec_err_path(_("cannot write the recording %s: %s"), w->file ? w->file : w->path, e);
 		return -1;
 	}
 	w->in_block = start ? 1 : w->in_block + 1;
