@@ -105,7 +105,7 @@ static void gone_matching(struct snapshot *s, const struct filter *f)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < s->ngone; i++) {
-		if (filter_matches_text(f, s->gone[i].comm, NULL))
+		if (filter_matches_text(f, task_comm(&s->gone[i]), NULL))
 			s->gone[k++] = s->gone[i];
 		else
 			task_clear(&s->gone[i], 0);

@@ -246,10 +246,11 @@ static void gauges_add(struct accum_gauges *g, const struct tv_task *t)
 {
 	g->procs++;
 	add_known(&g->threads, t->nthreads);
-	add_known(&g->rss_kib, t->vm_rss);
-	add_known(&g->vm_kib, t->vm_size);
-	add_known(&g->pte_kib, t->vm_pte);
-	add_known(&g->swap_kib, t->vm_swap);
+	const struct tv_mem *m = task_mem(t);
+	add_known(&g->rss_kib, m->rss);
+	add_known(&g->vm_kib, m->size);
+	add_known(&g->pte_kib, m->pte);
+	add_known(&g->swap_kib, m->swap);
 }
 
 /* Born after the previous refresh began: all it counted is new (the rule of model/delta.c). */

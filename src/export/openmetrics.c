@@ -285,7 +285,7 @@ static size_t top_pick(const struct accum *a, const struct snapshot *cur, size_t
 		tp->p = accum_find(a, tp->t);
 		snprintf(tp->pid, sizeof(tp->pid), "%d", (int)tp->t->tgid);
 		tp->l[0] = (struct om_label){"group", accum_group_name(tp->t)};
-		tp->l[1] = (struct om_label){"comm", tp->t->comm};
+		tp->l[1] = (struct om_label){"comm", task_comm(tp->t)};
 		tp->l[2] = (struct om_label){"pid", tp->pid};
 	}
 	free(order);
@@ -325,10 +325,10 @@ static void proc_gauge(struct buf *out, enum om_dialect d, struct top_proc *v, s
 		const struct tv_task *t = v[i].t;
 		switch (k) {
 		case G_THREADS: sample_known(&w, v[i].l, 3, t->nthreads, 0); break;
-		case G_RSS: sample_kib(&w, v[i].l, 3, t->vm_rss); break;
-		case G_VIRT: sample_kib(&w, v[i].l, 3, t->vm_size); break;
-		case G_PTE: sample_kib(&w, v[i].l, 3, t->vm_pte); break;
-		case G_SWAP: sample_kib(&w, v[i].l, 3, t->vm_swap); break;
+		case G_RSS: sample_kib(&w, v[i].l, 3, task_mem(t)->rss); break;
+		case G_VIRT: sample_kib(&w, v[i].l, 3, task_mem(t)->size); break;
+		case G_PTE: sample_kib(&w, v[i].l, 3, task_mem(t)->pte); break;
+		case G_SWAP: sample_kib(&w, v[i].l, 3, task_mem(t)->swap); break;
 		default: break;
 		}
 	}

@@ -17,17 +17,17 @@ static struct tv_value get_nice(const struct column *c, const struct tv_task *t)
 static struct tv_value get_prio(const struct column *c, const struct tv_task *t) { (void)c; return t->prio == TV_UNKNOWN32 ? value_unknown() : value_int(t->prio); }
 static struct tv_value get_cpu(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->cpu_pct); }
 static struct tv_value get_threads(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->nthreads); }
-static struct tv_value get_vm_size(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->vm_size); }
-static struct tv_value get_vm_rss(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->vm_rss); }
-static struct tv_value get_vm_pte(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->vm_pte); }
-static struct tv_value get_vm_swap(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->vm_swap); }
+static struct tv_value get_vm_size(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->size); }
+static struct tv_value get_vm_rss(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->rss); }
+static struct tv_value get_vm_pte(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->pte); }
+static struct tv_value get_vm_swap(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->swap); }
 static struct tv_value get_ctxt_vol(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ctxt_vol); }
 static struct tv_value get_ctxt_invol(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ctxt_invol); }
 static struct tv_value get_ctxt_vol_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->ctxt_vol_rate); }
 static struct tv_value get_ctxt_invol_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->ctxt_invol_rate); }
 static struct tv_value get_cgroup(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->cgroup ? t->cgroup->path : NULL); }
 static struct tv_value get_unit(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->cgroup ? t->cgroup->unit : NULL); }
-static struct tv_value get_comm(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->is_group ? t->cgroup->unit : t->comm); }
+static struct tv_value get_comm(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->is_group ? t->cgroup->unit : task_comm(t)); }
 static struct tv_value get_delay_pct(const struct column *c, const struct tv_task *t) { return value_float(t->delay_pct[c->arg]); }
 static struct tv_value get_delay_avg(const struct column *c, const struct tv_task *t) { return value_float(t->delay_avg_ms[c->arg]); }
 
@@ -54,9 +54,10 @@ static struct tv_value get_time(const struct column *c, const struct tv_task *t)
 static struct tv_value get_rss_virt(const struct column *c, const struct tv_task *t)
 {
 	(void)c;
-	if (t->vm_rss == TV_UNKNOWN || t->vm_size == TV_UNKNOWN || t->vm_size <= 0)
+	const struct tv_mem *m = task_mem(t);
+	if (m->rss == TV_UNKNOWN || m->size == TV_UNKNOWN || m->size <= 0)
 		return value_unknown();
-	return value_float(100.0 * (double)t->vm_rss / (double)t->vm_size);
+	return value_float(100.0 * (double)m->rss / (double)m->size);
 }
 
 static struct tv_value get_command(const struct column *c, const struct tv_task *t)
@@ -67,7 +68,7 @@ static struct tv_value get_command(const struct column *c, const struct tv_task 
 	if (t->is_group)
 		return value_str(t->cgroup->unit);
 	if (t->is_thread)
-		return value_str(t->comm);
+		return value_str(task_comm(t));
 	return value_str(t->cmdline); /* unknown until read; "[name]" when there is none */
 }
 

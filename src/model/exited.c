@@ -72,6 +72,7 @@ void exited_rates(const struct snapshot *prev, struct snapshot *cur, const struc
 		q->pvals = NULL;
 		q->cmdline = NULL;
 		q->peaks = NULL;
+		q->mem_own = false; /* p's, borrowed */
 		q->threads = p->exited;
 		q->nthreads_read = p->nexited;
 		q->exited = NULL;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct tv_mem tv_mem_unknown = {TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+
 void task_init(struct tv_task *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -13,7 +15,6 @@ void task_init(struct tv_task *t)
 	t->uid = TV_UNKNOWN;
 	t->cpu_ns = TV_UNKNOWN;
 	t->nthreads = TV_UNKNOWN;
-	t->vm_size = t->vm_rss = t->vm_pte = t->vm_swap = t->vm_stk = t->vm_hwm = TV_UNKNOWN;
 	t->ctxt_vol = t->ctxt_invol = TV_UNKNOWN;
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
 		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
@@ -40,6 +41,46 @@ void task_release(struct tv_task *t, size_t npvals)
 	}
 	free(t->cmdline);
 	free(t->peaks);
+	free(t->comm_long);
+	if (t->mem_own)
+		free(t->mem);
+}
+
+struct tv_mem *task_mem_mut(struct tv_task *t)
+{
+	if (t->mem_own)
+		return t->mem;
+	struct tv_mem *m = malloc(sizeof(*m));
+	if (!m)
+		return NULL;
+	*m = *task_mem(t);
+	t->mem = m;
+	t->mem_own = true;
+	return m;
+}
+
+void task_set_comm(struct tv_task *t, const char *s, size_t n)
+{
+	n = strnlen(s, n < TV_COMM_MAX - 1 ? n : TV_COMM_MAX - 1);
+	free(t->comm_long);
+	t->comm_long = NULL;
+	char *l = n >= sizeof(t->comm_short) ? malloc(n + 1) : NULL;
+	if (l) {
+		memcpy(l, s, n);
+		l[n] = '\0';
+		t->comm_long = l;
+		n = 0;
+	} else if (n >= sizeof(t->comm_short)) {
+		n = sizeof(t->comm_short) - 1;
+	}
+	memcpy(t->comm_short, s, n);
+	t->comm_short[n] = '\0';
+}
+
+void task_copy_comm(struct tv_task *dst, const struct tv_task *src)
+{
+	const char *c = task_comm(src);
+	task_set_comm(dst, c, strlen(c));
 }
 
 void task_clear(struct tv_task *t, size_t npvals)

@@ -62,6 +62,11 @@ struct tv_pvalue {
 	char *s;     /* string values, owned */
 };
 
+/* Memory of one address space, KiB; each TV_UNKNOWN when unknown. */
+struct tv_mem {
+	int64_t size, rss, pte, swap, stk, hwm; /* VmSize, VmRSS, VmPTE, VmSwap, VmStk, VmHWM */
+};
+
 /* A start time that was not read. */
 #define TV_START_UNKNOWN UINT64_MAX
 
@@ -74,6 +79,11 @@ struct tv_tname {
 	char name[TV_TNAME_MAX]; /* raw kernel bytes, NUL-terminated */
 };
 
+/*
+ * Laid out for size: a snapshot holds one per thread, and two snapshots are
+ * held (the one shown, the one being read), so every byte here counts twice
+ * per thread on the machine.
+ */
 struct tv_task {
 	int32_t tid;     /* == tgid on process rows */
 	int32_t tgid;
@@ -81,6 +91,8 @@ struct tv_task {
 	int32_t nice;    /* TV_UNKNOWN32 when unknown */
 	int32_t prio;
 	uint32_t partial;       /* TV_PART_BIT(enum tv_part): lower bounds */
+	/* process rows only: sizes of threads[], exited[] and tnames[] below */
+	uint32_t nthreads_read, nexited, ntnames;
 	char state;      /* '?' when unknown */
 	bool is_thread;
 	bool details_read;   /* state, nice, priority read (thread rows: only for the rows shown) */
@@ -97,6 +109,7 @@ struct tv_task {
 	 * vm_rss and vm_swap are the group's own memory.current and
 	 * memory.swap.current; IDs are 0 and every other field is unknown */
 	bool is_group;
+	bool mem_own;    /* mem is this task's to free (a thread row borrows its process's) */
 
 	uint64_t start_ticks; /* clock ticks after boot; with tid, the identity of a task across refreshes */
 	int64_t uid;
@@ -105,8 +118,10 @@ struct tv_task {
 	int64_t cpu_ns;      /* CPU time (user + system); process rows: whole thread group, dead threads included */
 	int64_t nthreads;
 
-	/* KiB, per address space; TV_UNKNOWN for kernel threads */
-	int64_t vm_size, vm_rss, vm_pte, vm_swap, vm_stk, vm_hwm;
+	/* per address space, so a process row's block, which its thread rows
+	 * point to; NULL when unknown (kernel threads, not read): read it
+	 * with task_mem(), write it with task_mem_mut() */
+	struct tv_mem *mem;
 
 	int64_t ctxt_vol, ctxt_invol; /* process rows: sum over the thread group */
 
@@ -133,19 +148,46 @@ struct tv_task {
 
 	/* process rows only: threads read this refresh (all of them, or none) */
 	struct tv_task *threads;
-	size_t nthreads_read;
 	/* process rows only: threads gone since the previous refresh, with their
 	 * final counters where the kernel's exit record gave them (else unknown) */
 	struct tv_task *exited;
-	size_t nexited;
 	/* process rows with threads_are_rows false: the name of every thread,
 	 * read only when sample_opts.thread_names asks (a text filter or a search
 	 * then matches the threads of folded processes); NULL otherwise */
 	struct tv_tname *tnames;
-	size_t ntnames;
 
-	char comm[TV_COMM_MAX]; /* raw kernel bytes, NUL-terminated */
+	/* The name, raw kernel bytes: read it with task_comm(), set it with
+	 * task_set_comm(). A thread's name fits in line (TASK_COMM_LEN); only
+	 * longer ones (kernel workers with their queue, a group's unit) take
+	 * comm_long, owned like cmdline. */
+	char *comm_long;
+	char comm_short[TV_TNAME_MAX];
 };
+
+extern const struct tv_mem tv_mem_unknown;
+
+/* The task's memory (never NULL: every value unknown when not read). */
+static inline const struct tv_mem *task_mem(const struct tv_task *t)
+{
+	return t->mem ? t->mem : &tv_mem_unknown;
+}
+
+/* The task's own memory block to write, made (as a copy of what it showed)
+ * when it had none or borrowed one; NULL when out of memory. */
+struct tv_mem *task_mem_mut(struct tv_task *t);
+
+/* The task's name (never NULL). */
+static inline const char *task_comm(const struct tv_task *t)
+{
+	return t->comm_long ? t->comm_long : t->comm_short;
+}
+
+/* Sets the name from the first n bytes of s (up to a NUL), cut to
+ * TV_COMM_MAX - 1 bytes; a long name that finds no memory is cut to fit in line. */
+void task_set_comm(struct tv_task *t, const char *s, size_t n);
+/* Gives dst the name of src (a copy of a long one). */
+void task_copy_comm(struct tv_task *dst, const struct tv_task *src);
+
 
 void task_init(struct tv_task *t);
 /* Frees what t owns, leaving t itself undefined (for a task that goes with its array). */

@@ -50,11 +50,12 @@ static void self_task(struct tv_task *t)
 	task_init(t);
 	t->tid = t->tgid = (int32_t)getpid();
 	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, t->comm, sizeof(t->comm) - 1) : -1;
+	char comm[TV_COMM_MAX];
+	ssize_t n = fd >= 0 ? read(fd, comm, sizeof(comm) - 1) : -1;
 	if (fd >= 0)
 		close(fd);
-	t->comm[n > 0 ? (size_t)n : 0] = '\0';
-	t->comm[strcspn(t->comm, "\n")] = '\0';
+	comm[n > 0 ? (size_t)n : 0] = '\0';
+	task_set_comm(t, comm, strcspn(comm, "\n"));
 }
 
 /*

@@ -88,7 +88,8 @@ static int round_send(struct plugin_host *h)
 	wire_u32(&b, (uint32_t)r->ntasks);
 	for (size_t i = 0; i < r->ntasks; i++) {
 		const struct tv_task *t = r->tasks[i];
-		wire_put_task(&b, t->tid, t->tgid, t->is_thread, t->comm, strnlen(t->comm, sizeof(t->comm) - 1));
+		const char *comm = task_comm(t);
+		wire_put_task(&b, t->tid, t->tgid, t->is_thread, comm, strlen(comm));
 	}
 	wire_end(&b, f);
 	double now = clock_now(CLOCK_MONOTONIC);

@@ -107,6 +107,9 @@ static bool get_int(const void *rec, const struct rec_bind *b, size_t npv, int64
 	case REC_C_U32:
 		*v = *CFIELD(rec, b->off, uint32_t);
 		return true;
+	case REC_C_MEM:
+		*v = *CFIELD(task_mem(rec), b->off, int64_t);
+		return *v != TV_UNKNOWN;
 	case REC_C_U64:
 		*v = (int64_t)*CFIELD(rec, b->off, uint64_t);
 		return true;
@@ -147,6 +150,15 @@ static int set_int(void *rec, const struct rec_bind *b, size_t npv, int64_t v, b
 	case REC_C_I64:
 		*FIELD(rec, b->off, int64_t) = known ? v : TV_UNKNOWN;
 		return 0;
+	case REC_C_MEM: {
+		if (!known && !((const struct tv_task *)rec)->mem)
+			return 0; /* unknown already */
+		struct tv_mem *m = task_mem_mut(rec);
+		if (!m)
+			return -1;
+		*FIELD(m, b->off, int64_t) = known ? v : TV_UNKNOWN;
+		return 0;
+	}
 	case REC_C_I32:
 	case REC_C_I32U:
 		if (!known && b->ctype == REC_C_I32U) {
@@ -255,9 +267,9 @@ static const char *get_str(const void *rec, const struct rec_bind *b, size_t npv
 	case REC_C_INTERN:
 		s = *CFIELD(rec, b->off, char *);
 		break;
-	case REC_C_CARR:
-		s = CFIELD(rec, b->off, char);
-		*len = strnlen(s, TV_COMM_MAX - 1);
+	case REC_C_COMM:
+		s = task_comm(rec);
+		*len = strlen(s);
 		return s;
 	case REC_C_PV_S: {
 		const struct tv_pvalue *pv = pv_at(rec, b->off, npv);
@@ -318,7 +330,7 @@ static int set_str(void *rec, const struct rec_bind *b, size_t npv, const char *
 		return 0;
 	}
 	char *copy = NULL;
-	if (s && b->ctype != REC_C_INTERN && b->ctype != REC_C_CARR) {
+	if (s && b->ctype != REC_C_INTERN && b->ctype != REC_C_COMM) {
 		copy = malloc(len + 1);
 		if (!copy)
 			return -1;
@@ -332,11 +344,10 @@ static int set_str(void *rec, const struct rec_bind *b, size_t npv, const char *
 	case REC_C_INTERN:
 		*FIELD(rec, b->off, const char *) = s ? rec_strings_get(st, s, len) : NULL;
 		return s && !*FIELD(rec, b->off, const char *) ? -1 : 0;
-	case REC_C_CARR:
-		if (!s || len >= TV_COMM_MAX)
+	case REC_C_COMM:
+		if (!s || len >= TV_COMM_MAX || memchr(s, '\0', len))
 			return -1;
-		memcpy(FIELD(rec, b->off, char), s, len);
-		FIELD(rec, b->off, char)[len] = '\0';
+		task_set_comm(rec, s, len);
 		return 0;
 	case REC_C_PV_S: {
 		struct tv_pvalue *pv = pv_at(rec, b->off, npv);
@@ -914,7 +925,7 @@ static bool dec_key(struct dec *d, int32_t *id, bool sorted, bool *fresh)
 }
 
 /* The threads or exited threads of p, into v (n of them), tasks of bp as bases. */
-static int dec_list(struct dec *d, struct tv_task **v, size_t *nv, size_t n, const struct tv_task *bp, bool sorted,
+static int dec_list(struct dec *d, struct tv_task **v, uint32_t *nv, size_t n, const struct tv_task *bp, bool sorted,
 		    int32_t tgid)
 {
 	*nv = 0;

@@ -31,6 +31,16 @@ static int task_copy(struct tv_task *d, const struct tv_task *s, size_t npv)
 	d->pvals = NULL;
 	d->threads = d->exited = NULL;
 	d->nthreads_read = d->nexited = 0;
+	d->comm_long = NULL;
+	task_copy_comm(d, s);
+	d->mem = NULL;
+	d->mem_own = false;
+	if (s->mem) {
+		struct tv_mem *m = task_mem_mut(d);
+		if (!m)
+			return -1;
+		*m = *s->mem;
+	}
 	if (s->cmdline && !(d->cmdline = strdup(s->cmdline)))
 		return -1;
 	if (s->peaks && (d->peaks = malloc(sizeof(*d->peaks))))
@@ -45,9 +55,14 @@ static int task_copy(struct tv_task *d, const struct tv_task *s, size_t npv)
 				return -1;
 		}
 	}
-	if (list_copy(&d->threads, &d->nthreads_read, s->threads, s->nthreads_read, npv) < 0)
+	size_t nt = 0, ne = 0;
+	int rc = list_copy(&d->threads, &nt, s->threads, s->nthreads_read, npv);
+	d->nthreads_read = (uint32_t)nt;
+	if (rc < 0)
 		return -1;
-	return list_copy(&d->exited, &d->nexited, s->exited, s->nexited, npv);
+	rc = list_copy(&d->exited, &ne, s->exited, s->nexited, npv);
+	d->nexited = (uint32_t)ne;
+	return rc;
 }
 
 /* The group table of s into d: the groups, their parents among the copies. */
@@ -170,9 +185,13 @@ int rec_ended_collect(struct rec_sample *acc, const struct rec_sample *mid)
 		}
 		struct tv_task *p = &a->procs[k];
 		p->partial |= mp->partial & rate_bits;
-		for (size_t j = 0; j < mp->nexited; j++)
-			if (list_put(&p->exited, &p->nexited, &mp->exited[j], npv) < 0)
-				return -1;
+		size_t ne = p->nexited;
+		int rc = 0;
+		for (size_t j = 0; j < mp->nexited && rc == 0; j++)
+			rc = list_put(&p->exited, &ne, &mp->exited[j], npv);
+		p->nexited = (uint32_t)ne;
+		if (rc < 0)
+			return -1;
 	}
 	for (size_t i = 0; i < m->ngone; i++)
 		if (list_put(&a->gone, &a->ngone, &m->gone[i], 0) < 0)
@@ -196,11 +215,16 @@ int rec_merge_ended(struct rec_sample *cur, const struct rec_sample *mid)
 		if (!p || p->start_ticks != mp->start_ticks)
 			continue; /* it ended too: its threads went with it */
 		p->partial |= mp->partial & rate_bits;
-		for (size_t j = 0; j < mp->nexited; j++) {
+		size_t ne = p->nexited;
+		int rc = 0;
+		for (size_t j = 0; j < mp->nexited && rc == 0; j++) {
 			const struct tv_task *e = &mp->exited[j];
-			if (find_tid(p->exited, p->nexited, e->tid) == p->nexited && list_append(&p->exited, &p->nexited, e, npv) < 0)
-				return -1;
+			if (find_tid(p->exited, ne, e->tid) == ne)
+				rc = list_append(&p->exited, &ne, e, npv);
 		}
+		p->nexited = (uint32_t)ne;
+		if (rc < 0)
+			return -1;
 	}
 	for (size_t i = 0; i < m->ngone; i++)
 		if (find_tid(c->gone, c->ngone, m->gone[i].tid) == c->ngone && list_append(&c->gone, &c->ngone, &m->gone[i], 0) < 0)

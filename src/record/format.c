@@ -48,7 +48,10 @@ int rec_frame_unpack(const uint8_t *p, size_t n, struct rec_frame *f)
 	return f->len <= REC_PAYLOAD_MAX ? 0 : -1;
 }
 
-#define T(name, kind, ctype, member) {name, kind, ctype, offsetof(struct tv_task, member), NULL, false}
+#define MEMBER(type, member, base, first) offsetof(type, member), base, first, sizeof(((type *)0)->member)
+#define T(name, kind, ctype, member) {name, kind, ctype, MEMBER(struct tv_task, member, NULL, false)}
+/* memory: a member of the task's struct tv_mem */
+#define M(name, member) {name, REC_K_INT, REC_C_MEM, MEMBER(struct tv_mem, member, NULL, false)}
 #define D(cls, member) \
 	T("delay." cls ".count", REC_K_INT, REC_C_I64, member.count), \
 	T("delay." cls ".total_ns", REC_K_INT, REC_C_I64, member.total_ns)
@@ -72,12 +75,12 @@ static const struct rec_field task_fields[] = {
 	T("user", REC_K_STR, REC_C_INTERN, user),
 	T("cpu_ns", REC_K_INT, REC_C_I64, cpu_ns),
 	T("nthreads", REC_K_INT, REC_C_I64, nthreads),
-	T("vm_size", REC_K_INT, REC_C_I64, vm_size),
-	T("vm_rss", REC_K_INT, REC_C_I64, vm_rss),
-	T("vm_pte", REC_K_INT, REC_C_I64, vm_pte),
-	T("vm_swap", REC_K_INT, REC_C_I64, vm_swap),
-	T("vm_stk", REC_K_INT, REC_C_I64, vm_stk),
-	T("vm_hwm", REC_K_INT, REC_C_I64, vm_hwm),
+	M("vm_size", size),
+	M("vm_rss", rss),
+	M("vm_pte", pte),
+	M("vm_swap", swap),
+	M("vm_stk", stk),
+	M("vm_hwm", hwm),
 	T("ctxt_vol", REC_K_INT, REC_C_I64, ctxt_vol),
 	T("ctxt_invol", REC_K_INT, REC_C_I64, ctxt_invol),
 	D("cpu", delay[TV_DELAY_CPU]),
@@ -92,19 +95,19 @@ static const struct rec_field task_fields[] = {
 	 * taskstats replies (several share a time); a thread's files are read
 	 * at once; a reply carries switches and delays together */
 	T("t_cpu", REC_K_TIME, REC_C_TIME, t_cpu),
-	{"t_ctxt", REC_K_TIME, REC_C_TIME, offsetof(struct tv_task, t_ctxt), "t_cpu", false},
-	{"t_delay", REC_K_TIME, REC_C_TIME, offsetof(struct tv_task, t_delay), "t_ctxt", true},
-	T("comm", REC_K_STR, REC_C_CARR, comm),
+	{"t_ctxt", REC_K_TIME, REC_C_TIME, MEMBER(struct tv_task, t_ctxt, "t_cpu", false)},
+	{"t_delay", REC_K_TIME, REC_C_TIME, MEMBER(struct tv_task, t_delay, "t_ctxt", true)},
+	T("comm", REC_K_STR, REC_C_COMM, comm_short),
 	T("cmdline", REC_K_STR, REC_C_CSTR, cmdline),
 	/* how many thread and exited-thread records follow a process's */
-	T("threads", REC_K_INT, REC_C_SIZE, nthreads_read),
-	T("exited", REC_K_INT, REC_C_SIZE, nexited),
+	T("threads", REC_K_INT, REC_C_U32, nthreads_read),
+	T("exited", REC_K_INT, REC_C_U32, nexited),
 	/* added after 0.1.0: the process's control group, by its path in the
 	 * sample's group table */
 	T("cgroup", REC_K_STR, REC_C_CGROUP, cgroup),
 };
 
-#define S(name, kind, ctype, member) {name, kind, ctype, offsetof(struct rec_sample, member), NULL, false}
+#define S(name, kind, ctype, member) {name, kind, ctype, MEMBER(struct rec_sample, member, NULL, false)}
 
 /* A resource's pressure: each half's total (µs; unknown when the half is)
  * and 10 s average (percent). */
@@ -144,7 +147,7 @@ static const struct rec_field sample_fields[] = {
 	S("needs", REC_K_INT, REC_C_U32, s.needs),
 	S("cgroups.why", REC_K_STR, REC_C_INTERN, s.cgroups_why),
 	/* the system's pressure: read right after the sample began */
-	{"t_pressure", REC_K_TIME, REC_C_TIME, offsetof(struct rec_sample, s.t_pressure), "mono", true},
+	{"t_pressure", REC_K_TIME, REC_C_TIME, MEMBER(struct rec_sample, s.t_pressure, "mono", true)},
 	PSI(S, "pressure.cpu", s.pressure[TV_RES_CPU]),
 	PSI(S, "pressure.io", s.pressure[TV_RES_IO]),
 	PSI(S, "pressure.memory", s.pressure[TV_RES_MEMORY]),
@@ -153,7 +156,7 @@ static const struct rec_field sample_fields[] = {
 	S("cgroups", REC_K_STR, REC_C_BLOB, cgroups_raw),
 };
 
-#define G(name, kind, ctype, member) {name, kind, ctype, offsetof(struct rec_cgroup, member), NULL, false}
+#define G(name, kind, ctype, member) {name, kind, ctype, MEMBER(struct rec_cgroup, member, NULL, false)}
 
 static const struct rec_field cgroup_fields[] = {
 	G("path", REC_K_STR, REC_C_CSTR, g.path),

@@ -66,7 +66,8 @@ enum rec_ctype {
 	REC_C_DBL,        /* double; NaN when unknown */
 	REC_C_TIME,       /* double seconds; 0 when not read */
 	REC_C_CSTR,       /* char *, owned; NULL when unknown */
-	REC_C_CARR,       /* char[TV_COMM_MAX] */
+	REC_C_COMM,       /* a task's name: task_comm() and task_set_comm() */
+	REC_C_MEM,        /* int64_t in a task's struct tv_mem (off into it); TV_UNKNOWN when unknown */
 	REC_C_INTERN,     /* const char *, owned by the reader; NULL when unknown */
 	REC_C_PV_I,       /* plugin slot: tv_pvalue.i */
 	REC_C_PV_F,       /* plugin slot: tv_pvalue.f */
@@ -91,6 +92,9 @@ struct rec_field {
 	uint32_t off;
 	const char *base;
 	bool base_first;
+	/* sizeof the member at off: a unit test checks it against ctype, so
+	 * that a member whose type changes cannot be written past */
+	uint16_t size;
 };
 
 const struct rec_field *rec_sample_fields(size_t *n);

@@ -330,12 +330,12 @@ void detail_build(const struct tv_task *t, const struct tv_task *prev, double in
 		     NULL);
 
 	push(out, DETAIL_HEADING, _("Memory"), NULL);
-	kib_row(out, _("Resident (VmRSS)"), t->vm_rss);
-	kib_row(out, _("Peak resident (VmHWM)"), t->vm_hwm);
-	kib_row(out, _("Virtual (VmSize)"), t->vm_size);
-	kib_row(out, _("Page tables (VmPTE)"), t->vm_pte);
-	kib_row(out, _("Stack (VmStk)"), t->vm_stk);
-	kib_row(out, _("Swapped out (VmSwap)"), t->vm_swap);
+	kib_row(out, _("Resident (VmRSS)"), task_mem(t)->rss);
+	kib_row(out, _("Peak resident (VmHWM)"), task_mem(t)->hwm);
+	kib_row(out, _("Virtual (VmSize)"), task_mem(t)->size);
+	kib_row(out, _("Page tables (VmPTE)"), task_mem(t)->pte);
+	kib_row(out, _("Stack (VmStk)"), task_mem(t)->stk);
+	kib_row(out, _("Swapped out (VmSwap)"), task_mem(t)->swap);
 	if (is_thread)
 		push(out, DETAIL_NOTE, _("Memory belongs to the address space: every thread shows its process's."),
 		     NULL);

@@ -296,17 +296,17 @@ static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double
 	t->nthreads = st->nthreads;
 	t->start_ticks = st->start_ticks;
 	t->kthread = (st->flags & PROC_PF_KTHREAD) != 0;
-	memcpy(t->comm, st->comm, sizeof(t->comm));
+	task_set_comm(t, st->comm, sizeof(st->comm));
 }
 
 void sampler_memory_from_status(struct tv_task *t, const struct proc_status *ps)
 {
-	t->vm_size = ps->vm_size;
-	t->vm_rss = ps->vm_rss;
-	t->vm_pte = ps->vm_pte;
-	t->vm_swap = ps->vm_swap;
-	t->vm_stk = ps->vm_stk;
-	t->vm_hwm = ps->vm_hwm;
+	struct tv_mem m = {ps->vm_size, ps->vm_rss, ps->vm_pte, ps->vm_swap, ps->vm_stk, ps->vm_hwm};
+	if (!t->mem && memcmp(&m, &tv_mem_unknown, sizeof(m)) == 0)
+		return; /* a kernel thread: no block for nothing */
+	struct tv_mem *w = task_mem_mut(t);
+	if (w)
+		*w = m;
 }
 
 /* The bracketed name that stands for a command line there is none of. */
@@ -329,11 +329,11 @@ void sampler_cmdline_fill(struct cmdline_cache *c, struct tv_task *t, double max
 		return;
 	char *cmd = NULL;
 	bool cut = false;
-	enum cmdline_state st = cmdline_get(c, t->tgid, t->start_ticks, t->comm, max_age, &cmd, &cut);
+	enum cmdline_state st = cmdline_get(c, t->tgid, t->start_ticks, task_comm(t), max_age, &cmd, &cut);
 	if (st == CMDLINE_READY)
-		t->cmdline = cmd ? cmd : bracketed(t->comm); /* empty: kernel thread or zombie */
+		t->cmdline = cmd ? cmd : bracketed(task_comm(t)); /* empty: kernel thread or zombie */
 	else if (st == CMDLINE_GONE)
-		t->cmdline = bracketed(t->comm);
+		t->cmdline = bracketed(task_comm(t));
 }
 
 /*

@@ -40,7 +40,7 @@ static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const st
 	e->t_cpu = e->t_ctxt = e->t_delay = rec->mono;
 	sampler_apply_ts(e, r, rec->mono);
 	if (r->comm[0])
-		memcpy(e->comm, r->comm, sizeof(r->comm));
+		task_set_comm(e, r->comm, sizeof(r->comm));
 	if (e->start_ticks == TV_START_UNKNOWN && r->etime_us != TV_UNKNOWN) {
 		double st = (rec->mono + out->boot_offset - (double)r->etime_us / 1e6) * out->hz;
 		e->start_ticks = st > 0 ? (uint64_t)st : 0;
@@ -64,7 +64,7 @@ static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_ex
 	g->user = last->uid != TV_UNKNOWN ? users_name(s->users, last->uid) : NULL;
 	g->state = 'X';
 	g->details_read = true;
-	memcpy(g->comm, last->comm, sizeof(last->comm));
+	task_set_comm(g, last->comm, sizeof(last->comm));
 	if (last->etime_us != TV_UNKNOWN && last->pid == g->tgid) {
 		double st = (rec->mono + out->boot_offset - (double)last->etime_us / 1e6) * out->hz;
 		g->start_ticks = st > 0 ? (uint64_t)st : 0;

@@ -32,7 +32,7 @@ static void thread_details(int procfd, struct tv_task *t, struct sampler_io *io)
 	t->state = st.state;
 	t->nice = st.nice;
 	t->prio = st.prio;
-	memcpy(t->comm, st.comm, sizeof(t->comm));
+	task_set_comm(t, st.comm, sizeof(st.comm));
 }
 
 void sampler_fill_one(struct sampler *s, struct tv_task *t, struct sampler_io *io)

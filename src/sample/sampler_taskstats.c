@@ -87,7 +87,7 @@ static void drop_failed(struct tv_task *p, const bool *ok, const struct snapshot
 			e->tgid = p->tgid;
 			e->ppid = p->ppid;
 			e->start_ticks = p->threads[j].start_ticks;
-			memcpy(e->comm, p->threads[j].comm, sizeof(e->comm));
+			task_copy_comm(e, &p->threads[j]);
 		}
 		task_clear(&p->threads[j], 0);
 	}
@@ -125,7 +125,7 @@ static void on_reply(void *ctx, size_t i, struct ts_result *r, double mono)
 		t->t_cpu = mono;
 		t->start_ticks = thread_start(th, r, mono, tg->out);
 		if (r->comm[0]) {
-			memcpy(t->comm, r->comm, sizeof(r->comm));
+			task_set_comm(t, r->comm, sizeof(r->comm));
 			if (th)
 				tracked_copy_name(th->comm, sizeof(th->comm), r->comm);
 		}

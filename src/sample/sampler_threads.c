@@ -85,6 +85,7 @@ static int threads_list(struct sampler *s, struct tracked_proc *tp)
 		}
 	}
 	tp->threads_listed = true;
+	tracked_thread_fit(tp);
 	return born;
 }
 
@@ -166,7 +167,7 @@ static int exited_add(struct tv_task *p, const struct tracked_thread *th)
 	e->tgid = p->tgid;
 	e->ppid = p->ppid;
 	e->start_ticks = th->start;
-	tracked_copy_name(e->comm, sizeof(e->comm), th->comm);
+	task_set_comm(e, th->comm, sizeof(th->comm));
 	return 0;
 }
 
@@ -200,16 +201,11 @@ static void thread_init(struct tv_task *t, const struct tv_task *p, const struct
 	t->uid = p->uid;
 	t->user = p->user;
 	t->nthreads = p->nthreads;
-	t->vm_size = p->vm_size;
-	t->vm_rss = p->vm_rss;
-	t->vm_pte = p->vm_pte;
-	t->vm_swap = p->vm_swap;
-	t->vm_stk = p->vm_stk;
-	t->vm_hwm = p->vm_hwm;
+	t->mem = p->mem; /* borrowed: the address space is the process's */
 	if (th->comm[0])
-		tracked_copy_name(t->comm, sizeof(t->comm), th->comm);
+		task_set_comm(t, th->comm, sizeof(th->comm));
 	else if (th->tid == p->tgid)
-		memcpy(t->comm, p->comm, sizeof(t->comm));
+		task_copy_comm(t, p);
 }
 
 /* Without exit records: a thread of tp seen to start or end now. */
@@ -354,7 +350,8 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 		return;
 	}
 
-	size_t cap = tp->nthreads + 4, n = 0;
+	/* exact: a thread found only on a second listing grows it */
+	size_t cap = tp->nthreads ? tp->nthreads : 1, n = 0;
 	p->threads = malloc(cap * sizeof(*p->threads));
 	if (!p->threads)
 		return;

@@ -193,6 +193,18 @@ struct tracked_thread *tracked_thread_add(struct tracked_proc *p, int32_t tid)
 	return t;
 }
 
+void tracked_thread_fit(struct tracked_proc *p)
+{
+	size_t want = p->nthreads + p->nthreads / 8 + 4;
+	if (p->cap <= p->nthreads + p->nthreads / 4 + 4)
+		return;
+	struct tracked_thread *v = realloc(p->threads, want * sizeof(*v));
+	if (v) {
+		p->threads = v;
+		p->cap = want;
+	}
+}
+
 void tracked_thread_drop(struct tracked *tr, struct tracked_proc *p, size_t i)
 {
 	fd_budget_close(&tr->fds, &p->threads[i].fd_sched);

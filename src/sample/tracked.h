@@ -30,8 +30,8 @@ void fd_budget_close(struct fd_budget *b, int *fd);
 
 struct tracked_thread {
 	int32_t tid;
-	uint64_t start;          /* start_ticks from its stat, read when first seen */
 	int fd_sched;            /* task/TID/schedstat kept open, or -1 */
+	uint64_t start;          /* start_ticks from its stat, read when first seen */
 	int64_t runtime, pcount; /* last schedstat: unchanged means no switch since */
 	int64_t vol, invol;      /* last switch counts read from its status */
 	char comm[TV_THREAD_COMM_MAX]; /* last name read */
@@ -82,5 +82,8 @@ struct tracked_thread *tracked_thread_find(struct tracked_proc *p, int32_t tid);
 /* Adds tid (fds -1); NULL when out of memory. Keeps threads[] sorted. */
 struct tracked_thread *tracked_thread_add(struct tracked_proc *p, int32_t tid);
 void tracked_thread_drop(struct tracked *tr, struct tracked_proc *p, size_t i);
+/* Gives back what doubling reserved past the threads listed (one entry per
+ * thread on the machine: the slack would be a third of them). */
+void tracked_thread_fit(struct tracked_proc *p);
 
 #endif

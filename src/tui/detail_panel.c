@@ -73,7 +73,7 @@ static void panel_update(const struct tui *t, struct panel *p)
 	p->gone = task == NULL;
 	if (!task)
 		return;
-	snprintf(p->comm, sizeof(p->comm), "%s", task->comm);
+	snprintf(p->comm, sizeof(p->comm), "%s", task_comm(task));
 	if (p->command) {
 		/* threads share their process's command line */
 		const struct tv_task *proc = snapshot_find(&t->cur, p->tgid);
@@ -375,7 +375,7 @@ static void panel_run(struct tui *t, bool command)
 	p.thread = r->is_thread;
 	if (r->group && !(p.group = strdup(r->task->cgroup->path)))
 		return;
-	snprintf(p.comm, sizeof(p.comm), "%s", r->task->comm);
+	snprintf(p.comm, sizeof(p.comm), "%s", task_comm(r->task));
 
 	/* the shown columns may not need status, taskstats, switches or the
 	 * command line: read them now, so the figures since start appear at

@@ -91,7 +91,7 @@ static void target_from(struct target *g, const struct tv_task *k)
 	g->tgid = k->tgid;
 	g->thread = k->is_thread;
 	g->nice = k->nice;
-	snprintf(g->comm, sizeof(g->comm), "%s", k->comm);
+	snprintf(g->comm, sizeof(g->comm), "%s", task_comm(k));
 }
 
 /* The tagged tasks as they are in the current sample. */

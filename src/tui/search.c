@@ -15,7 +15,7 @@ static bool row_matches(const struct row *r, const char *text, const char **tn)
 	*tn = NULL;
 	if (r->group)
 		return text_contains_icase(k->cgroup->unit, text) || text_contains_icase(k->cgroup->path, text);
-	if (text_contains_icase(k->comm, text) || (!r->is_thread && k->cmdline && text_contains_icase(k->cmdline, text)))
+	if (text_contains_icase(task_comm(k), text) || (!r->is_thread && k->cmdline && text_contains_icase(k->cmdline, text)))
 		return true;
 	if (r->is_thread || r->unfolded || r->collapsed)
 		return false; /* an unfolded process's threads are rows of their own */
@@ -25,8 +25,8 @@ static bool row_matches(const struct row *r, const char *text, const char **tn)
 			return true;
 		}
 	for (size_t i = 0; k->threads_are_rows && i < k->nthreads_read; i++)
-		if (text_contains_icase(k->threads[i].comm, text)) {
-			*tn = k->threads[i].comm;
+		if (text_contains_icase(task_comm(&k->threads[i]), text)) {
+			*tn = task_comm(&k->threads[i]);
 			return true;
 		}
 	return false;
@@ -40,7 +40,7 @@ static int32_t thread_tid(const struct row *r, const char *tn)
 		if (k->tnames[i].name == tn)
 			return k->tnames[i].tid;
 	for (size_t i = 0; k->threads_are_rows && i < k->nthreads_read; i++)
-		if (k->threads[i].comm == tn)
+		if (task_comm(&k->threads[i]) == tn)
 			return k->threads[i].tid;
 	return 0;
 }

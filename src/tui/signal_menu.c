@@ -61,8 +61,8 @@ static void target_from(struct target *g, const struct tui *t, const struct tv_t
 	g->thread = k->is_thread;
 	g->start_ticks = k->start_ticks;
 	g->nthreads = p ? p->nthreads : TV_UNKNOWN;
-	snprintf(g->comm, sizeof(g->comm), "%s", k->comm);
-	snprintf(g->pcomm, sizeof(g->pcomm), "%s", p ? p->comm : k->comm);
+	snprintf(g->comm, sizeof(g->comm), "%s", task_comm(k));
+	snprintf(g->pcomm, sizeof(g->pcomm), "%s", task_comm(p ? p : k));
 }
 
 /* The processes a group row sums, as the last sample found them. */

@@ -127,10 +127,10 @@ bool filter_matches_task(const struct filter *f, const struct tv_task *proc)
 {
 	if (!f || !f->text)
 		return true;
-	if (filter_matches_text(f, proc->comm, proc->cmdline))
+	if (filter_matches_text(f, task_comm(proc), proc->cmdline))
 		return true;
 	for (size_t i = 0; i < proc->nthreads_read; i++)
-		if (proc->threads_are_rows && text_contains_icase(proc->threads[i].comm, f->text))
+		if (proc->threads_are_rows && text_contains_icase(task_comm(&proc->threads[i]), f->text))
 			return true;
 	for (size_t i = 0; i < proc->ntnames; i++)
 		if (text_contains_icase(proc->tnames[i].name, f->text))

@@ -46,9 +46,12 @@ static void group_task(struct row_group *rg, const struct tv_cgroup *cg, const s
 	group_sum_apply(sum, t);
 	t->nthreads = threads;
 	/* memory.current counts pages: whole KiB */
-	t->vm_rss = cg->mem_bytes == TV_UNKNOWN ? TV_UNKNOWN : cg->mem_bytes / 1024;
-	t->vm_swap = cg->swap_bytes == TV_UNKNOWN ? TV_UNKNOWN : cg->swap_bytes / 1024;
-	snprintf(t->comm, sizeof(t->comm), "%s", cg->unit);
+	struct tv_mem *m = cg->mem_bytes == TV_UNKNOWN && cg->swap_bytes == TV_UNKNOWN ? NULL : task_mem_mut(t);
+	if (m) {
+		m->rss = cg->mem_bytes == TV_UNKNOWN ? TV_UNKNOWN : cg->mem_bytes / 1024;
+		m->swap = cg->swap_bytes == TV_UNKNOWN ? TV_UNKNOWN : cg->swap_bytes / 1024;
+	}
+	task_set_comm(t, cg->unit, strlen(cg->unit));
 }
 
 static int64_t threads_add(int64_t a, int64_t b)

@@ -328,6 +328,8 @@ void rows_free(struct rows *r)
 {
 	free(r->v);
 	free(r->sums);
+	for (size_t i = 0; i < r->ngroups; i++)
+		task_release(&r->groups[i].task, 0);
 	free(r->groups);
 	free(r->members);
 	memset(r, 0, sizeof(*r));

@@ -21,19 +21,21 @@ struct row {
 	/* the group view's control-group rows: their group and members; NULL
 	 * on process and thread rows (task->is_group tells the same) */
 	const struct row_group *group;
-	bool is_thread;
-	bool last_thread;     /* the last thread row of its process (tree glyphs) */
-	bool unfolded;        /* process rows: its threads follow */
-	/* the process tree (view_opts.tree); all zero in the flat view */
-	bool tree;
-	bool has_children;    /* child processes in the view */
-	bool collapsed;       /* they are hidden; task is a copy carrying their sums
-	                         (a group row carries its sums, collapsed or not) */
-	bool last;            /* the last row under its parent */
-	unsigned depth;       /* 0 for a root, else its parent's + 1 (at most ROW_DEPTH_MAX) */
 	uint32_t rails;       /* bit k: the ancestor at depth k + 1 has rows below: a line at level k */
-	bool exited;          /* a task that ended in the interval (a replay lists them) */
+	/* bit-fields: one row per thread shown, and a machine has many */
+	unsigned depth : 8;   /* 0 for a root, else its parent's + 1 (at most ROW_DEPTH_MAX) */
+	bool is_thread : 1;
+	bool last_thread : 1; /* the last thread row of its process (tree glyphs) */
+	bool unfolded : 1;    /* process rows: its threads follow */
+	/* the process tree (view_opts.tree); all zero in the flat view */
+	bool tree : 1;
+	bool has_children : 1; /* child processes in the view */
+	bool collapsed : 1;   /* they are hidden; task is a copy carrying their sums
+	                         (a group row carries its sums, collapsed or not) */
+	bool last : 1;        /* the last row under its parent */
+	bool exited : 1;      /* a task that ended in the interval (a replay lists them) */
 };
+_Static_assert(ROW_DEPTH_MAX < 256, "struct row holds the depth in 8 bits");
 
 /* A control group in the group view. */
 struct row_group {

@@ -19,9 +19,9 @@ static bool shown_wants(const struct filter *f, const struct tv_task *p)
 		hit = filter_wants_pid(f, p->threads[i].tid);
 	if (!hit || !filter_wants_uid(f, p->uid))
 		return false;
-	hit = filter_matches_text(f, p->comm, p->cmdline);
+	hit = filter_matches_text(f, task_comm(p), p->cmdline);
 	for (size_t i = 0; !hit && i < p->nthreads_read; i++)
-		hit = filter_matches_text(f, p->threads[i].comm, NULL);
+		hit = filter_matches_text(f, task_comm(&p->threads[i]), NULL);
 	return hit;
 }
 

@@ -20,7 +20,7 @@ static void check_sample(const struct rec_sample *d)
 		const struct tv_task *p = &d->s.procs[i];
 		FUZZ_CHECK(i == 0 || d->s.procs[i - 1].tgid < p->tgid);
 		FUZZ_CHECK(p->tid == p->tgid);
-		FUZZ_CHECK(strlen(p->comm) < TV_COMM_MAX);
+		FUZZ_CHECK(strlen(task_comm(p)) < TV_COMM_MAX);
 		for (size_t j = 0; j < p->nthreads_read; j++) {
 			FUZZ_CHECK(j == 0 || p->threads[j - 1].tid < p->threads[j].tid);
 			FUZZ_CHECK(p->threads[j].tgid == p->tgid);

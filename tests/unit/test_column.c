@@ -267,11 +267,11 @@ START_TEST(values_of_a_process)
 	t.nice = -5;
 	t.prio = 15;
 	t.cpu_ns = 123450000000LL;
-	t.vm_size = 3060;
-	t.vm_rss = 1530;
-	t.vm_pte = 52;
+	task_mem_mut(&t)->size = 3060;
+	task_mem_mut(&t)->rss = 1530;
+	task_mem_mut(&t)->pte = 52;
 	t.ctxt_vol_rate = 2.5;
-	snprintf(t.comm, sizeof(t.comm), "cat");
+	task_set_comm(&t, "cat", sizeof("cat"));
 	t.cmdline = (char *)"cat /etc/passwd";
 
 	struct tv_value v = val("pid", &t);
@@ -303,6 +303,32 @@ START_TEST(values_of_a_process)
 	ck_assert_double_eq_tol(val("io_delay", &t).f, 7.5, 1e-9);
 	ck_assert_double_eq_tol(val("io_delay_avg", &t).f, 0.25, 1e-9);
 	ck_assert_int_eq(val("cpu_delay", &t).kind, TV_V_UNKNOWN);
+	t.cmdline = NULL; /* not ours */
+	task_release(&t, 0);
+}
+END_TEST
+
+/* A kernel worker's name carries its queue past TASK_COMM_LEN: kept whole,
+ * up to the longest the kernel gives, and copies own theirs. */
+START_TEST(long_names_kept_whole)
+{
+	struct tv_task k, c;
+	task_init(&k);
+	task_init(&c);
+	const char *w = "kworker/0:0H-events_highpri";
+	task_set_comm(&k, w, strlen(w));
+	ck_assert_str_eq(val("comm", &k).s, w);
+	task_copy_comm(&c, &k);
+	task_clear(&k, 0);
+	ck_assert_str_eq(task_comm(&c), w);
+	char big[200];
+	memset(big, 'x', sizeof(big));
+	task_set_comm(&c, big, sizeof(big));
+	ck_assert_uint_eq(strlen(task_comm(&c)), TV_COMM_MAX - 1);
+	task_set_comm(&c, "short", 5);
+	ck_assert_str_eq(task_comm(&c), "short");
+	ck_assert_ptr_null(c.comm_long);
+	task_release(&c, 0);
 }
 END_TEST
 
@@ -312,7 +338,7 @@ START_TEST(values_kernel_thread_and_thread)
 	task_init(&k);
 	k.tid = k.tgid = 2;
 	k.state = 'S';
-	snprintf(k.comm, sizeof(k.comm), "kthreadd");
+	task_set_comm(&k, "kthreadd", sizeof("kthreadd"));
 	/* no memory: unknown, and no ratio from unknowns */
 	ck_assert_int_eq(val("vm_size", &k).kind, TV_V_UNKNOWN);
 	ck_assert_int_eq(val("rss_virt", &k).kind, TV_V_UNKNOWN);
@@ -322,16 +348,17 @@ START_TEST(values_kernel_thread_and_thread)
 	ck_assert_str_eq(val("command", &k).s, "[kthreadd]");
 	free(k.cmdline);
 	k.cmdline = NULL;
-	k.vm_size = 0;
-	k.vm_rss = 0;
+	task_mem_mut(&k)->size = 0;
+	task_mem_mut(&k)->rss = 0;
 	ck_assert_int_eq(val("rss_virt", &k).kind, TV_V_UNKNOWN); /* no division by zero */
+	task_release(&k, 0);
 
 	struct tv_task t;
 	task_init(&t);
 	t.tid = 101;
 	t.tgid = 100;
 	t.is_thread = true;
-	snprintf(t.comm, sizeof(t.comm), "worker-3");
+	task_set_comm(&t, "worker-3", sizeof("worker-3"));
 	t.cmdline = (char *)"/usr/bin/server --big";
 	ck_assert_int_eq(val("pid", &t).i, 101);
 	ck_assert_int_eq(val("tgid", &t).i, 100);
@@ -419,6 +446,7 @@ static Suite *column_suite(void)
 	TCase *tc = tcase_create("table");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, every_column_declared_fully);
+	tcase_add_test(tc, long_names_kept_whole);
 	tcase_add_test(tc, ids_unique);
 	tcase_add_test(tc, required_ids_exist);
 	tcase_add_test(tc, delay_columns_exist_per_class);

@@ -69,12 +69,12 @@ static void make_pair(struct tv_task *prev, struct tv_task *cur, bool thread)
 		t->start_ticks = 360000; /* one hour after boot */
 		t->state = 'R';
 		t->nthreads = 3;
-		t->vm_rss = 49152;
-		t->vm_hwm = 65536;
-		t->vm_size = 1048576 + 512;
-		t->vm_pte = 132;
-		t->vm_stk = 136;
-		t->vm_swap = 0;
+		task_mem_mut(t)->rss = 49152;
+		task_mem_mut(t)->hwm = 65536;
+		task_mem_mut(t)->size = 1048576 + 512;
+		task_mem_mut(t)->pte = 132;
+		task_mem_mut(t)->stk = 136;
+		task_mem_mut(t)->swap = 0;
 		for (int c = 0; c < TV_DELAY_NCLASS; c++)
 			t->delay[c] = (struct tv_delay){0, 0};
 	}
@@ -169,7 +169,8 @@ START_TEST(test_thread_row)
 	detail_lines_free(&l);
 	ck_assert_uint_eq(l.n, 0);
 	ck_assert_ptr_null(l.v);
-	free(cur.peaks);
+	task_release(&prev, 0);
+	task_release(&cur, 0);
 }
 END_TEST
 
@@ -200,7 +201,8 @@ START_TEST(test_process_row)
 	detail_build(&cur, &prev, 2.0, false, &l);
 	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 1250; total 3.00 s; max -, min -");
 	detail_lines_free(&l);
-	free(cur.peaks);
+	task_release(&prev, 0);
+	task_release(&cur, 0);
 }
 END_TEST
 
@@ -222,7 +224,8 @@ START_TEST(test_lower_bounds_marked)
 	/* and a note says what the mark means */
 	ck_assert_uint_eq(count_kind(&l, DETAIL_NOTE), 3);
 	detail_lines_free(&l);
-	free(cur.peaks);
+	task_release(&prev, 0);
+	task_release(&cur, 0);
 }
 END_TEST
 
@@ -271,7 +274,8 @@ START_TEST(test_switch_off_classes)
 	ck_assert_str_eq(value_of(&l, "Block I/O delay"), "-");
 	ck_assert_ptr_null(since_start(&l, "Block I/O delay"));
 	detail_lines_free(&l);
-	free(cur.peaks);
+	task_release(&prev, 0);
+	task_release(&cur, 0);
 }
 END_TEST
 
@@ -287,13 +291,15 @@ START_TEST(test_prev_of_another_task)
 	detail_build(&cur, NULL, 2.0, true, &l);
 	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0% of the interval; avg 2.00 ms; events: -");
 	/* a counter that went backwards gives no event count either */
-	free(cur.peaks);
+	task_release(&prev, 0);
+	task_release(&cur, 0);
 	make_pair(&prev, &cur, true);
 	prev.delay[TV_DELAY_CPU].count = 5000;
 	detail_build(&cur, &prev, 2.0, true, &l);
 	ck_assert_contains(value_of(&l, "CPU delay"), "events: -");
 	detail_lines_free(&l);
-	free(cur.peaks);
+	task_release(&prev, 0);
+	task_release(&cur, 0);
 }
 END_TEST
 
@@ -312,7 +318,7 @@ START_TEST(test_durations_and_sizes)
 	t.peaks->max_ns[TV_DELAY_IO] = 999999;
 	t.peaks->min_ns[TV_DELAY_IO] = 999999;
 	t.delay_pct[TV_DELAY_CPU] = 1234.4; /* a large group sum: integer percent */
-	t.vm_rss = 3 * 1024 * 1024 / 2;
+	task_mem_mut(&t)->rss = 3 * 1024 * 1024 / 2;
 	detail_lines_init(&l);
 	detail_build(&t, NULL, 1.0, true, &l);
 	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 3; total 2:00:00; max 45.0 ms, min 0.000 ms");
@@ -320,7 +326,7 @@ START_TEST(test_durations_and_sizes)
 	ck_assert_contains(value_of(&l, "CPU delay"), "1234% of the interval");
 	ck_assert_str_eq(value_of(&l, "Resident (VmRSS)"), "1.5G (1572864 KiB)");
 	detail_lines_free(&l);
-	free(t.peaks);
+	task_release(&t, 0);
 }
 END_TEST
 
@@ -336,7 +342,8 @@ START_TEST(test_rebuild_replaces)
 	ck_assert_uint_eq(l.n, n);
 	detail_lines_free(&l);
 	detail_lines_free(&l); /* twice is harmless */
-	free(cur.peaks);
+	task_release(&prev, 0);
+	task_release(&cur, 0);
 }
 END_TEST
 

@@ -53,7 +53,9 @@ static struct tv_task *proc(size_t i, int32_t pid, double cpu, int g)
 	t->ctxt_vol = 100;
 	t->ctxt_vol_rate = 10;
 	t->cgroup = g >= 0 ? snap.cgroups[g] : NULL;
-	snprintf(t->comm, sizeof(t->comm), "p%d", pid);
+	char name[TV_COMM_MAX];
+	snprintf(name, sizeof(name), "p%d", pid);
+	task_set_comm(t, name, sizeof(name));
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
 		t->delay_pct[c] = 0;
 		t->delay_avg_ms[c] = NAN;
@@ -196,13 +198,13 @@ START_TEST(group_sums_its_members)
 	ck_assert_double_eq_tol(t->delay_pct[TV_DELAY_CPU], 8.0, 1e-6);
 	ck_assert_double_eq_tol(t->delay_avg_ms[TV_DELAY_CPU], 8.0 / 11.0, 1e-6);
 	/* memory is the group's own, never a sum of RSS */
-	ck_assert_int_eq(t->vm_rss, 1024);
-	ck_assert_int_eq(t->vm_swap, 0);
+	ck_assert_int_eq(task_mem(t)->rss, 1024);
+	ck_assert_int_eq(task_mem(t)->swap, 0);
 	/* b: exact, its memory unknown */
 	t = group_row(&r, "b.service")->task;
 	ck_assert_double_eq_tol(t->cpu_pct, 5.0, 1e-9);
 	ck_assert(!(t->partial & TV_PART_BIT(TV_PART_CPU)));
-	ck_assert_int_eq(t->vm_rss, TV_UNKNOWN);
+	ck_assert_int_eq(task_mem(t)->rss, TV_UNKNOWN);
 	ck_assert_int_eq(col("vm_rss", t).kind, TV_V_UNKNOWN);
 	/* nested groups count in their parent: 50 + 5, and in the root 1 + 55;
 	 * 30's unknown CPU makes the root's a lower bound */

@@ -233,7 +233,7 @@ static void sample_setup(void)
 	task_init(p);
 	p->tid = p->tgid = 2;
 	p->state = 'S';
-	snprintf(p->comm, sizeof(p->comm), "kthreadd");
+	task_set_comm(p, "kthreadd", sizeof("kthreadd"));
 	p->cmdline = strdup("[kthreadd]");
 	p->cpu_pct = 0.0;
 	p->user = "root";
@@ -243,11 +243,11 @@ static void sample_setup(void)
 	p->tid = p->tgid = 100;
 	p->ppid = 1;
 	p->state = 'S';
-	snprintf(p->comm, sizeof(p->comm), "we\"ird\n");
+	task_set_comm(p, "we\"ird\n", sizeof("we\"ird\n"));
 	p->cmdline = strdup("/bin/x --flag=\x1b[31m \xff");
 	p->cpu_pct = 12.5;
-	p->vm_pte = 52;
-	p->vm_rss = 1796;
+	task_mem_mut(p)->pte = 52;
+	task_mem_mut(p)->rss = 1796;
 	p->delay_avg_ms[TV_DELAY_IO] = 1.23456;
 	p->user = "root";
 	/* a thread exited: cpu and the io delay are lower bounds; ctxt_vol is not a column here */
@@ -264,7 +264,7 @@ static void sample_setup(void)
 	t->ppid = 1;
 	t->is_thread = true;
 	t->state = 'R';
-	snprintf(t->comm, sizeof(t->comm), "worker");
+	task_set_comm(t, "worker", sizeof("worker"));
 	t->user = NULL;
 }
 

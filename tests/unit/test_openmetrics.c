@@ -84,13 +84,15 @@ static struct tv_task *add_proc(struct snapshot *s, int32_t tgid, uint64_t start
 	t->ctxt_vol = cpu / 1000000;
 	t->ctxt_invol = cpu / 2000000;
 	t->nthreads = 2;
-	t->vm_rss = 100;
-	t->vm_size = 1000;
-	t->vm_pte = 8;
-	t->vm_swap = 0;
+	task_mem_mut(t)->rss = 100;
+	task_mem_mut(t)->size = 1000;
+	task_mem_mut(t)->pte = 8;
+	task_mem_mut(t)->swap = 0;
 	t->delay[TV_DELAY_CPU] = (struct tv_delay){cpu / 10000000, cpu / 10};
 	t->cpu_pct = (double)(cpu % 1000);
-	snprintf(t->comm, sizeof(t->comm), "p%d", (int)tgid);
+	char name[TV_COMM_MAX];
+	snprintf(name, sizeof(name), "p%d", (int)tgid);
+	task_set_comm(t, name, sizeof(name));
 	return t;
 }
 
@@ -509,13 +511,13 @@ START_TEST(unknown_left_out)
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
 		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
 	t->ctxt_vol = TV_UNKNOWN;
-	t->vm_swap = TV_UNKNOWN;
+	task_mem_mut(t)->swap = TV_UNKNOWN;
 	snap_init(&s1, 101);
 	t = add_proc(&s1, 10, OLD_START, NULL, 2 * SEC);
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
 		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
 	t->ctxt_vol = TV_UNKNOWN;
-	t->vm_swap = TV_UNKNOWN;
+	task_mem_mut(t)->swap = TV_UNKNOWN;
 	s1.pressure[TV_RES_IO].some_known = true;
 	s1.pressure[TV_RES_IO].some_us = 1500;
 	struct accum a;

@@ -119,7 +119,7 @@ static int self_task(struct tv_task *t)
 {
 	task_init(t);
 	t->tid = t->tgid = (int32_t)getpid();
-	snprintf(t->comm, sizeof(t->comm), "selftest");
+	task_set_comm(t, "selftest", sizeof("selftest"));
 	int fd = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ck_assert_int_ge(fd, 0);
 	return fd;

@@ -86,12 +86,12 @@ static void same_task(const struct tv_task *a, const struct tv_task *b, size_t n
 	same_str(a->user, b->user, "user");
 	ck_assert_int_eq(a->cpu_ns, b->cpu_ns);
 	ck_assert_int_eq(a->nthreads, b->nthreads);
-	ck_assert_int_eq(a->vm_size, b->vm_size);
-	ck_assert_int_eq(a->vm_rss, b->vm_rss);
-	ck_assert_int_eq(a->vm_pte, b->vm_pte);
-	ck_assert_int_eq(a->vm_swap, b->vm_swap);
-	ck_assert_int_eq(a->vm_stk, b->vm_stk);
-	ck_assert_int_eq(a->vm_hwm, b->vm_hwm);
+	ck_assert_int_eq(task_mem(a)->size, task_mem(b)->size);
+	ck_assert_int_eq(task_mem(a)->rss, task_mem(b)->rss);
+	ck_assert_int_eq(task_mem(a)->pte, task_mem(b)->pte);
+	ck_assert_int_eq(task_mem(a)->swap, task_mem(b)->swap);
+	ck_assert_int_eq(task_mem(a)->stk, task_mem(b)->stk);
+	ck_assert_int_eq(task_mem(a)->hwm, task_mem(b)->hwm);
 	ck_assert_int_eq(a->ctxt_vol, b->ctxt_vol);
 	ck_assert_int_eq(a->ctxt_invol, b->ctxt_invol);
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
@@ -102,7 +102,7 @@ static void same_task(const struct tv_task *a, const struct tv_task *b, size_t n
 	same_dbl(a->t_ctxt, b->t_ctxt, "t_ctxt");
 	same_dbl(a->t_delay, b->t_delay, "t_delay");
 	same_str(a->cmdline, b->cmdline, "cmdline");
-	ck_assert_str_eq(a->comm, b->comm);
+	ck_assert_str_eq(task_comm(a), task_comm(b));
 	for (size_t i = 0; i < npv; i++) {
 		const struct tv_pvalue *x = a->pvals ? &a->pvals[i] : NULL, *y = b->pvals ? &b->pvals[i] : NULL;
 		bool kx = x && x->known, ky = y && y->known;
@@ -216,6 +216,38 @@ static size_t encode(struct buf *b, const struct rec_layout *l, const struct rec
 }
 
 /* ---- bytes ---- */
+
+/* The size a scalar field's ctype reads and writes, or 0 for the others. */
+static size_t ctype_size(uint8_t ctype)
+{
+	switch (ctype) {
+	case REC_C_I64: case REC_C_U64: case REC_C_START: return 8;
+	case REC_C_I32: case REC_C_I32U: case REC_C_U32: return 4;
+	case REC_C_CHAR: return 1;
+	case REC_C_BOOL: return sizeof(bool);
+	case REC_C_SIZE: return sizeof(size_t);
+	case REC_C_DBL: case REC_C_TIME: return sizeof(double);
+	case REC_C_CSTR: case REC_C_INTERN: case REC_C_CGROUP: return sizeof(void *);
+	default: return 0;
+	}
+}
+
+/* A member whose type changed under its field (a count made 32 bits, say)
+ * would be read and written with the old width: caught here, not in a file. */
+START_TEST(field_sizes_match_members)
+{
+	const struct rec_field *(*tables[])(size_t *) = {rec_task_fields, rec_sample_fields, rec_cgroup_fields};
+	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
+		size_t n;
+		const struct rec_field *f = tables[k](&n);
+		for (size_t i = 0; i < n; i++) {
+			size_t want = ctype_size(f[i].ctype);
+			if (want && want != f[i].size)
+				ck_abort_msg("field %s: member of %u bytes, read as %zu", f[i].name, f[i].size, want);
+		}
+	}
+}
+END_TEST
 
 START_TEST(crc_known_value)
 {
@@ -360,20 +392,20 @@ static void odd_task(struct tv_task *t, int32_t tid, int32_t tgid, int variant, 
 	t->cpu_ns = variant == 3 ? INT64_MAX : variant == 4 ? 0 : (int64_t)variant * 123456789;
 	t->cpu_fine = variant & 1;
 	t->nthreads = variant;
-	t->vm_size = variant == 2 ? TV_UNKNOWN : 1LL << 40;
-	t->vm_rss = -5; /* never read like this, but a value is a value */
+	task_mem_mut(t)->size = variant == 2 ? TV_UNKNOWN : 1LL << 40;
+	task_mem_mut(t)->rss = -5; /* never read like this, but a value is a value */
 	t->ctxt_vol = variant == 5 ? TV_UNKNOWN : INT64_MAX - variant;
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
 		t->delay[c] = (struct tv_delay){variant + c, (int64_t)(variant + c) * 999999937};
 	t->t_cpu = variant == 1 ? 0 : 5000.123456789 + variant;
 	t->t_ctxt = variant == 2 ? 0 : t->t_cpu + 0.000001;
 	t->t_delay = t->t_ctxt;
-	if (variant == 2)
-		t->comm[0] = '\0';
-	else
-		snprintf(t->comm, sizeof(t->comm), "w%d\x1b]0;x\x07", variant);
+	char name[TV_COMM_MAX] = "";
 	if (variant == 6)
-		memset(t->comm, 'k', TV_COMM_MAX - 1);
+		memset(name, 'k', TV_COMM_MAX - 1); /* the longest a name can be */
+	else if (variant != 2)
+		snprintf(name, sizeof(name), "w%d\x1b]0;x\x07", variant);
+	task_set_comm(t, name, sizeof(name));
 	if (variant % 3) {
 		t->cmdline = malloc(300);
 		for (int i = 0; i < 299; i++)
@@ -578,7 +610,7 @@ static void check_invariants(const struct rec_sample *d)
 		ck_assert_int_eq(p->tid, p->tgid);
 		for (size_t j = 1; j < p->nthreads_read; j++)
 			ck_assert_int_lt(p->threads[j - 1].tid, p->threads[j].tid);
-		ck_assert(strlen(p->comm) < TV_COMM_MAX);
+		ck_assert(strlen(task_comm(p)) < TV_COMM_MAX);
 	}
 }
 
@@ -1188,6 +1220,7 @@ static Suite *record_suite(void)
 	Suite *s = suite_create("record");
 	TCase *tc = tcase_create("bytes");
 	tcase_add_test(tc, crc_known_value);
+	tcase_add_test(tc, field_sizes_match_members);
 	tcase_add_test(tc, varints);
 	tcase_add_test(tc, frame_header);
 	suite_add_tcase(s, tc);

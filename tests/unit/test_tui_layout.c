@@ -155,7 +155,7 @@ static void make_task(struct tv_task *t, const char *comm)
 	t->nthreads = 3;
 	t->user = "root";
 	t->cpu_pct = 1.5;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	task_set_comm(t, comm, strlen(comm));
 }
 
 static void check_row(const char *comm, int cols, bool is_thread)
@@ -180,6 +180,7 @@ static void check_row(const char *comm, int cols, bool is_thread)
 	table_format_head(&b, &tc, -1, false, NULL, NULL);
 	ck_assert_uint_eq(shown_width(b.data ? b.data : "", b.len), (size_t)cols);
 	buf_free(&b);
+	task_release(&t, 0);
 	table_cols_free(&tc);
 	colsel_free(&sel);
 	colset_free(&cs);
@@ -224,6 +225,7 @@ START_TEST(wide_char_cut_whole)
 	table_cols_free(&tc);
 	colsel_free(&sel);
 	colset_free(&cs);
+	task_release(&t, 0);
 }
 END_TEST
 
@@ -241,6 +243,7 @@ START_TEST(markers)
 	t.nthreads = 1;
 	table_marker(m, sizeof(m), &r, false);
 	ck_assert_str_eq(m, "  ");
+	task_release(&t, 0);
 }
 END_TEST
 
@@ -309,9 +312,11 @@ START_TEST(scroll_sideways)
 	ck_assert_str_eq(line_of("pid,comm", 16, 10, true, &r, -1, false, NULL, NULL), "abcdefghijklmnop");
 	ck_assert_str_eq(line_of("pid,comm", 16, 26, true, &r, -1, false, NULL, NULL), "qrstuvwxyz      ");
 	/* a wide character cut by the left edge leaves a blank, never half of it */
+	task_release(&t, 0);
 	make_task(&t, "\xe4\xbd\xa0\xe5\xa5\xbd\xe4\xb8\x96"); /* 3 wide characters */
 	t.nthreads = 1;
 	ck_assert_str_eq(line_of("pid,comm", 8, 11, true, &r, -1, false, NULL, NULL), " \xe5\xa5\xbd\xe4\xb8\x96   ");
+	task_release(&t, 0);
 }
 END_TEST
 
@@ -341,6 +346,7 @@ START_TEST(tree_glyphs)
 	/* a thread row in the tree */
 	struct row th = {.task = &t, .is_thread = true, .tree = true, .depth = 1, .last = true};
 	ck_assert_str_eq(line_of("pid,comm", 20, 0, false, &th, -1, false, NULL, NULL), "   4242 `- name     ");
+	task_release(&t, 0);
 }
 END_TEST
 
@@ -376,6 +382,7 @@ START_TEST(hit_positions)
 	table_cols_free(&tc);
 	colsel_free(&sel);
 	colset_free(&cs);
+	task_release(&t, 0);
 }
 END_TEST
 

@@ -35,8 +35,8 @@ static void set(struct tv_task *t, int32_t tid, int32_t tgid, double cpu, int64_
 	t->tgid = tgid;
 	t->is_thread = false;
 	t->cpu_pct = cpu;
-	t->vm_pte = pte;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	task_mem_mut(t)->pte = pte;
+	task_set_comm(t, comm, strlen(comm));
 }
 
 static struct tv_task *threads_of(struct tv_task *p, size_t n, bool rows)
@@ -265,6 +265,9 @@ START_TEST(sort_unknown_user_last)
 	ck_assert_int_eq(v[0]->tid, 11);
 	ck_assert_int_eq(v[1]->tid, 12);
 	ck_assert_int_eq(v[2]->tid, 10);
+	task_release(&a, 0);
+	task_release(&b, 0);
+	task_release(&c, 0);
 }
 END_TEST
 
@@ -410,8 +413,7 @@ START_TEST(rows_view_filters)
 	vo.filter = &f;
 	struct rows r;
 	/* text: a process name, or a thread name of a folded process */
-	snap.procs[3].threads[1].comm[0] = '\0';
-	snprintf(snap.procs[3].threads[1].comm, TV_COMM_MAX, "%s", "Compositor");
+	task_set_comm(&snap.procs[3].threads[1], "Compositor", sizeof("Compositor"));
 	ck_assert_int_eq(filter_set_text(&f, "compos"), 0);
 	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
 	ck_assert_str_eq(rows_str(&r), "p4");
