@@ -14,6 +14,7 @@
 #include "model/group.h"
 #include "model/snapshot.h"
 #include "model/task.h"
+#include "sample/tracked.h"
 #include "view/filter.h"
 #include "view/rows.h"
 #include "view/sort.h"
@@ -119,6 +120,17 @@ static void check_grouping(const struct rows *r)
 		ck_assert_int_eq(row->last_thread, !next_is_sibling);
 	}
 }
+
+/* What each thread on the machine costs when every thread is shown: two
+ * tasks (the sample on screen, the one being read), a row, and what is kept
+ * of it between refreshes. A field added here is paid 100,000 times over. */
+START_TEST(per_thread_sizes_within_budget)
+{
+	ck_assert_uint_le(sizeof(struct tv_task), 432);
+	ck_assert_uint_le(sizeof(struct row), 24);
+	ck_assert_uint_le(sizeof(struct tracked_thread), 72);
+}
+END_TEST
 
 START_TEST(rows_cpu_descending_by_default)
 {
@@ -696,6 +708,7 @@ static Suite *view_suite(void)
 	Suite *s = suite_create("view");
 	TCase *tc = tcase_create("rows");
 	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, per_thread_sizes_within_budget);
 	tcase_add_test(tc, rows_cpu_descending_by_default);
 	tcase_add_test(tc, rows_cpu_reversed);
 	tcase_add_test(tc, rows_all_threads_grouped);
