@@ -159,12 +159,17 @@ struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx
 	int rc = rec_scan(r);
 	r->warn = warn;
 	r->ctx = ctx;
-	if (rc == 0 && r->nruns == 0)
+	/* a recording whose description is damaged is not "not a recording":
+	 * say so, with the warnings that tell where */
+	bool damaged = r->nruns == 0 && r->schemas_damaged > 0;
+	if (rc == 0 && damaged)
+		*err = rec_err_path(_("%s: no sample can be read: the description of the recorded fields is damaged"), path, 0);
+	else if (rc == 0 && r->nruns == 0)
 		*err = rec_err_path(_("%s: not a taskview recording"), path, 0);
 	else if (rc < 0)
 		*err = strdup(_("out of memory"));
 	for (size_t i = 0; i < h.n; i++) {
-		if (!*err && warn)
+		if ((!*err || damaged) && warn)
 			warn(ctx, h.v[i]);
 		free(h.v[i]);
 	}

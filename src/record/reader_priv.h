@@ -54,6 +54,7 @@ struct rec_reader {
 	size_t nslots;
 	rec_warn_fn warn;
 	void *ctx;
+	size_t schemas_damaged;  /* descriptions of runs found damaged while scanning */
 	struct rec_strings *st;
 	struct zs_in *z;
 	struct buf payload, raw;

@@ -210,9 +210,11 @@ static void on_schema(struct rec_reader *r, struct scan *sc, const struct rec_rf
 		run = run_of(r, f, (const uint8_t *)r->payload.data, fr->len);
 	else if (last && sc->run == last->run && fr->seq == last->seq + 1)
 		run = sc->run; /* damaged, but the samples go on from the last ones: the same run */
-	else
+	else {
+		r->schemas_damaged++;
 		rec_warnf(r, _("%s: the description of a part of the recording is damaged (at offset %" PRIu64 ")"),
 			  f->path, off);
+	}
 	if (run != sc->run)
 		sc->broken = true;
 	sc->run = run;

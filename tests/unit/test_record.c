@@ -1111,6 +1111,30 @@ START_TEST(damage_skipped_and_counted)
 }
 END_TEST
 
+/* A flip in the description at the start: nothing can be decoded, and the
+ * message says the recording is damaged, not that it is something else. */
+START_TEST(damaged_description_said)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	char *dir = tmp_dir();
+	char path[512];
+	snprintf(path, sizeof(path), "%s/r.tvr", dir);
+	write_series(path, 0, 10, &cs, 0);
+	flip_byte(path, 200); /* inside the first frame: the schema, about 2 KB */
+	struct warnings w;
+	memset(&w, 0, sizeof(w));
+	char *err = NULL;
+	ck_assert_ptr_null(rec_reader_open(path, collect, &w, &err));
+	ck_assert_msg(strstr(err, "description of the recorded fields is damaged") != NULL, "%s", err);
+	ck_assert_msg(w.n >= 1, "the damage is located in a warning");
+	free(err);
+	rm_tree(dir);
+	free(dir);
+	colset_free(&cs);
+}
+END_TEST
+
 START_TEST(daily_files_kept)
 {
 	struct colset cs;
@@ -1238,6 +1262,7 @@ static Suite *record_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, file_written_and_read);
 	tcase_add_test(tc, damage_skipped_and_counted);
+	tcase_add_test(tc, damaged_description_said);
 	tcase_add_test(tc, daily_files_kept);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
