@@ -66,6 +66,20 @@ enum tui_action keymap_lookup(int key)
 	return ACT_NONE;
 }
 
+/* A replay has no running task to renice or signal: those function keys
+ * step through its time instead (k, ] and [ still say why they cannot). */
+static const struct key_binding replay_bindings[] = {
+	{KEY_F(7), ACT_REPLAY_BACK}, {KEY_F(8), ACT_REPLAY_FORWARD}, {KEY_F(9), ACT_REPLAY_JUMP},
+};
+
+enum tui_action keymap_action(int key, bool replay)
+{
+	for (size_t i = 0; replay && i < sizeof(replay_bindings) / sizeof(replay_bindings[0]); i++)
+		if (replay_bindings[i].key == key)
+			return replay_bindings[i].action;
+	return keymap_lookup(key);
+}
+
 static const struct key_help help[] = {
 	/* TRANSLATORS: key names in the help screen; at most 22 columns */
 	{ACT_UP, N_("Up, Ctrl-P"), N_("select the previous row")},
@@ -106,8 +120,8 @@ static const struct key_help help[] = {
 	{ACT_DELAY, N_("d"), N_("change the refresh interval")},
 	{ACT_REDRAW, N_("Ctrl-L"), N_("redraw the screen")},
 	{ACT_HELP, N_("F1, h, ?"), N_("this help")},
-	{ACT_REPLAY_BACK, N_("b, f"), N_("replay (-r): the sample one step back or forward (d sets the step)")},
-	{ACT_REPLAY_JUMP, N_("J"), N_("replay: jump to a time (HH:MM, HH:MM:SS or YYYY-MM-DD HH:MM)")},
+	{ACT_REPLAY_BACK, N_("b, f, F7, F8"), N_("replay (-r): the sample one step back or forward (d sets the step)")},
+	{ACT_REPLAY_JUMP, N_("J, F9"), N_("replay: jump to a time (HH:MM, HH:MM:SS or YYYY-MM-DD HH:MM)")},
 	{ACT_QUIT, N_("q, F10"), N_("quit (saves the settings)")},
 };
 
@@ -125,8 +139,16 @@ static const struct key_bar_entry bar[] = {
 	{"F10", N_("Quit"), KEY_F(10)},
 };
 
-const struct key_bar_entry *keymap_bar(size_t *n)
+static const struct key_bar_entry replay_bar[] = {
+	/* TRANSLATORS: key bar labels of a replay; at most 6 columns each */
+	{"F1", N_("Help"), KEY_F(1)},     {"F2", N_("Setup"), KEY_F(2)},  {"F3", N_("Search"), KEY_F(3)},
+	{"F4", N_("Filter"), KEY_F(4)},   {"F5", N_("Tree"), KEY_F(5)},   {"F6", N_("SortBy"), KEY_F(6)},
+	{"F7", N_("Back"), KEY_F(7)},     {"F8", N_("Fwd"), KEY_F(8)},    {"F9", N_("Jump"), KEY_F(9)},
+	{"F10", N_("Quit"), KEY_F(10)},
+};
+
+const struct key_bar_entry *keymap_bar(bool replay, size_t *n)
 {
-	*n = sizeof(bar) / sizeof(bar[0]);
-	return bar;
+	*n = replay ? sizeof(replay_bar) / sizeof(replay_bar[0]) : sizeof(bar) / sizeof(bar[0]);
+	return replay ? replay_bar : bar;
 }

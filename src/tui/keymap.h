@@ -4,6 +4,7 @@
 #ifndef TV_TUI_KEYMAP_H
 #define TV_TUI_KEYMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum tui_action {
@@ -67,6 +68,8 @@ struct key_binding {
 
 /* The action of a key on the main screen, ACT_NONE when unbound. */
 enum tui_action keymap_lookup(int key);
+/* The same, where a replay gives F7, F8 and F9 to its time. */
+enum tui_action keymap_action(int key, bool replay);
 
 /* Help-screen entries, in display order: the keys as text and what they do
  * (both untranslated; translate at display time). */
@@ -83,6 +86,6 @@ struct key_bar_entry {
 	const char *label;
 	int code;                  /* the curses key it stands for */
 };
-const struct key_bar_entry *keymap_bar(size_t *n);
+const struct key_bar_entry *keymap_bar(bool replay, size_t *n);
 
 #endif

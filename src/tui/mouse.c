@@ -49,7 +49,7 @@ void tui_mouse(struct tui *t)
 	if (ev.y == t->lay.keybar_row) {
 		int key = tui_keybar_key(ev.x);
 		if (key)
-			tui_act(t, keymap_lookup(key), key);
+			tui_act(t, keymap_action(key, t->replay != NULL), key);
 		return;
 	}
 	struct table_hit hit = tui_table_hit(t, ev.y, ev.x);

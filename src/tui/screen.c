@@ -137,7 +137,7 @@ static void tui_draw_keybar(struct tui *t)
 	if (y < 0)
 		return;
 	size_t n;
-	const struct key_bar_entry *e = keymap_bar(&n);
+	const struct key_bar_entry *e = keymap_bar(t->replay != NULL, &n);
 	int x = 0;
 	for (size_t i = 0; i < n && x < COLS; i++) {
 		int kw = (int)strlen(e[i].key);
@@ -166,7 +166,8 @@ static void tui_draw_keybar(struct tui *t)
 int tui_keybar_key(int x)
 {
 	size_t n;
-	const struct key_bar_entry *e = keymap_bar(&n);
+	/* a replay's bar has the same keys in the same places */
+	const struct key_bar_entry *e = keymap_bar(false, &n);
 	int at = 0;
 	for (size_t i = 0; i < n; i++) {
 		int w = (int)strlen(e[i].key) + KEYBAR_LABEL;

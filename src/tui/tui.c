@@ -126,7 +126,7 @@ static int tui_loop(struct tui *t)
 		if (key == KEY_MOUSE)
 			tui_mouse(t);
 		else
-			tui_act(t, keymap_lookup(key), key);
+			tui_act(t, keymap_action(key, t->replay != NULL), key);
 	}
 	return 0;
 }

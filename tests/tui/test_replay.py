@@ -66,6 +66,11 @@ def test_replay_screen(t, home):
         assert header_time(text) == first, f"header time {header_time(text)!r}, recorded {first!r}:\n{text}"
         assert "Uptime:" not in text and "Load average:" not in text, text
         assert "PID" in text and table_rows(text), f"no table:\n{text}"
+        # the key bar offers the replay's time where a live screen renices and kills
+        bar = text.rstrip("\n").splitlines()[-1]
+        for label in ("F7Back", "F8Fwd", "F9Jump"):
+            assert label in bar.replace(" ", ""), f"{label} not in the key bar: {bar!r}"
+        assert "Kill" not in bar and "Nice" not in bar, bar
 
         # f steps forward one sample (a second later), b back
         second = local(samples[1]["timestamp"])
@@ -74,13 +79,17 @@ def test_replay_screen(t, home):
         text = t.wait(s, lambda x: header_time(x) == second, f"time {second} after f")
         t.keys(s, "b")
         t.wait(s, lambda x: header_time(x) == first, f"time {first} after b")
+        t.keys(s, "F8")
+        t.wait(s, lambda x: header_time(x) == second, f"time {second} after F8")
+        t.keys(s, "F7")
+        t.wait(s, lambda x: header_time(x) == first, f"time {first} after F7")
         t.keys(s, "b")
         t.wait_for(s, "first sample of the recording")
 
         # J jumps to a recorded time
         target = samples[3]
         hms = time.strftime("%H:%M:%S", time.localtime(target["timestamp"]))
-        t.keys(s, "J")
+        t.keys(s, "F9")  # J's key bar twin
         t.wait_for(s, "Jump to")
         t.keys(s, hms, "Enter")
         want = local(target["timestamp"])
@@ -113,13 +122,12 @@ def test_replay_screen(t, home):
         t.keys(s, "\\")
         t.keys(s, "tvreplaywl", "Enter")
         t.wait(s, lambda x: any(str(wl.pid) in r for r in table_rows(x)), "the workload's row")
-        for key in ("F9", "k"):
-            t.keys(s, key)
-            text = t.wait_for(s, "a replay cannot send signals")
-            assert "SIGTERM" not in text and "Send signal" not in text, f"a signal menu opened:\n{text}"
-            t.keys(s, "Enter")
-            time.sleep(0.2)
-        t.keys(s, "F7")
+        t.keys(s, "k")
+        text = t.wait_for(s, "a replay cannot send signals")
+        assert "SIGTERM" not in text and "Send signal" not in text, f"a signal menu opened:\n{text}"
+        t.keys(s, "Enter")
+        time.sleep(0.2)
+        t.keys(s, "]")
         t.wait_for(s, "a replay cannot change priorities")
         assert wl.proc.poll() is None, "the recorded workload got a signal"
         with open(f"/proc/{wl.pid}/stat") as f:

@@ -75,6 +75,13 @@ END_TEST
 START_TEST(reserved_keys)
 {
 	ck_assert_int_eq(keymap_lookup('x'), ACT_NONE);
+	/* a replay steps through time on the keys that act on live tasks */
+	ck_assert_int_eq(keymap_action(KEY_F(7), true), ACT_REPLAY_BACK);
+	ck_assert_int_eq(keymap_action(KEY_F(8), true), ACT_REPLAY_FORWARD);
+	ck_assert_int_eq(keymap_action(KEY_F(9), true), ACT_REPLAY_JUMP);
+	ck_assert_int_eq(keymap_action(KEY_F(8), false), ACT_NICE_UP);
+	ck_assert_int_eq(keymap_action('k', true), ACT_KILL); /* says why it cannot */
+	ck_assert_int_eq(keymap_action('q', true), ACT_QUIT);
 }
 END_TEST
 
@@ -98,16 +105,18 @@ START_TEST(help_covers_every_action)
 		ck_assert(h[i].keys && *h[i].keys);
 		ck_assert(h[i].what && *h[i].what);
 	}
-	size_t nb;
-	const struct key_bar_entry *b = keymap_bar(&nb);
-	ck_assert_uint_eq(nb, 10);
-	ck_assert_str_eq(b[0].key, "F1");
-	ck_assert_str_eq(b[nb - 1].key, "F10");
-	for (size_t i = 0; i < nb; i++) {
-		ck_assert_uint_le(strlen(b[i].label), 6);
-		/* each entry runs the key it names */
-		ck_assert_int_eq(b[i].code, KEY_F((int)i + 1));
-		ck_assert_int_ne(keymap_lookup(b[i].code), ACT_NONE);
+	for (int replay = 0; replay < 2; replay++) {
+		size_t nb;
+		const struct key_bar_entry *b = keymap_bar(replay, &nb);
+		ck_assert_uint_eq(nb, 10);
+		ck_assert_str_eq(b[0].key, "F1");
+		ck_assert_str_eq(b[nb - 1].key, "F10");
+		for (size_t i = 0; i < nb; i++) {
+			ck_assert_uint_le(strlen(b[i].label), 6);
+			/* each entry runs the key it names */
+			ck_assert_int_eq(b[i].code, KEY_F((int)i + 1));
+			ck_assert_int_ne(keymap_action(b[i].code, replay), ACT_NONE);
+		}
 	}
 }
 END_TEST
