@@ -9,7 +9,8 @@
 #include "model/delta.h"
 #include "model/exited.h"
 
-/* Does the filter (as at recording: PIDs, TIDs, user, text) select p? */
+/* Does the filter (as at recording: PIDs, TIDs, user, control group, text)
+ * select p? A process whose group was not recorded matches no group, as live. */
 static bool shown_wants(const struct filter *f, const struct tv_task *p)
 {
 	if (!f)
@@ -17,7 +18,8 @@ static bool shown_wants(const struct filter *f, const struct tv_task *p)
 	bool hit = filter_wants_pid(f, p->tgid);
 	for (size_t i = 0; !hit && i < p->nthreads_read; i++)
 		hit = filter_wants_pid(f, p->threads[i].tid);
-	if (!hit || !filter_wants_uid(f, p->uid))
+	const struct tv_cgroup *g = p->cgroup;
+	if (!hit || !filter_wants_uid(f, p->uid) || !filter_matches_cgroup(f, g ? g->path : NULL, g ? g->unit : NULL))
 		return false;
 	hit = filter_matches_text(f, task_comm(p), p->cmdline);
 	for (size_t i = 0; !hit && i < p->nthreads_read; i++)

@@ -168,6 +168,13 @@ def test_group_view_replayed():
               f"the cgroup and unit columns without the group view: {rows}")
         text = replay(path, "--group", "cgroup", fmt="text").stdout
         check(text.count("recorded on") == 3 and mine[0]["unit"] in text, "the group view in text")
+        # -c selects by the recorded group, as it does live
+        none = lines(replay(path, "-c", "tv-no-such-group").stdout)
+        check(all(not doc["tasks"] for doc in none), f"-c with no matching group: {none[-1]['tasks'][:3]}")
+        same = lines(replay(path, "-o", "pid,cgroup", "-c", mine[0]["cgroup"]).stdout)
+        kept = [t for t in same[-1]["tasks"] if not t.get("exited")]
+        check(any(t["pid"] == w.pid for t in kept) and all(t["cgroup"] for t in kept),
+              f"-c {mine[0]['cgroup']}: {kept[:5]}")
 
 
 def test_exited_tasks_are_marked():
