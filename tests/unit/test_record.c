@@ -959,16 +959,34 @@ static struct rec_reader *open_rec(const char *path, struct warnings *w)
 	return r;
 }
 
+/* A recording in a temporary directory of its own, with the plugin columns. */
+struct rec_tmp {
+	struct colset cs;
+	char *dir;
+	char path[512];
+};
+
+static void rec_tmp_open(struct rec_tmp *f, const char *name)
+{
+	plugin_colset(&f->cs);
+	f->dir = tmp_dir();
+	snprintf(f->path, sizeof(f->path), "%s/%s", f->dir, name);
+}
+
+static void rec_tmp_close(struct rec_tmp *f)
+{
+	rm_tree(f->dir);
+	free(f->dir);
+	colset_free(&f->cs);
+}
+
 START_TEST(file_written_and_read)
 {
-	struct colset cs;
-	plugin_colset(&cs);
-	char *dir = tmp_dir();
-	char path[512];
-	snprintf(path, sizeof(path), "%s/r.tvr", dir);
-	write_series(path, 0, 130, &cs, 0);
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	write_series(f.path, 0, 130, &f.cs, 0);
 	struct warnings w;
-	struct rec_reader *r = open_rec(path, &w);
+	struct rec_reader *r = open_rec(f.path, &w);
 	ck_assert_int_eq(w.n, 0);
 	struct rec_info info;
 	rec_reader_info(r, &info);
@@ -1019,24 +1037,19 @@ START_TEST(file_written_and_read)
 	ck_assert_str_eq(colset_find(&rcs, "t.name")->header, "N");
 	colset_free(&rcs);
 	rec_reader_close(r);
-	rm_tree(dir);
-	free(dir);
-	colset_free(&cs);
+	rec_tmp_close(&f);
 }
 END_TEST
 
 START_TEST(damage_skipped_and_counted)
 {
-	struct colset cs;
-	plugin_colset(&cs);
-	char *dir = tmp_dir();
-	char path[512];
-	snprintf(path, sizeof(path), "%s/r.tvr", dir);
-	write_series(path, 0, 130, &cs, 0);
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	write_series(f.path, 0, 130, &f.cs, 0);
 	/* a byte of sample 70's compressed data: the rest of its block (60-119) */
-	flip_byte(path, frame_offset(path, 70) + REC_HDR_LEN + 3);
+	flip_byte(f.path, frame_offset(f.path, 70) + REC_HDR_LEN + 3);
 	struct warnings w;
-	struct rec_reader *r = open_rec(path, &w);
+	struct rec_reader *r = open_rec(f.path, &w);
 	ck_assert_int_eq(w.n, 0); /* found when read */
 	struct rec_sample s;
 	ck_assert_int_eq(rec_reader_get(r, 69, &s), 0);
@@ -1054,11 +1067,11 @@ START_TEST(damage_skipped_and_counted)
 	rec_reader_close(r);
 
 	/* a header: the frame is skipped, and the samples of its block after it */
-	write_series(path, 0, 130, &cs, 0); /* appended: a second run */
-	unlink(path);
-	write_series(path, 0, 130, &cs, 0);
-	flip_byte(path, frame_offset(path, 30) + 9);
-	r = open_rec(path, &w);
+	write_series(f.path, 0, 130, &f.cs, 0); /* appended: a second run */
+	unlink(f.path);
+	write_series(f.path, 0, 130, &f.cs, 0);
+	flip_byte(f.path, frame_offset(f.path, 30) + 9);
+	r = open_rec(f.path, &w);
 	ck_assert_int_eq(w.n, 1);
 	ck_assert_msg(strstr(w.text, "30 samples lost") != NULL, "%s", w.text);
 	ck_assert_uint_eq(rec_reader_count(r), 129);
@@ -1070,19 +1083,19 @@ START_TEST(damage_skipped_and_counted)
 	rec_reader_close(r);
 
 	/* the end cut in the middle of a frame (a crash): one sample */
-	unlink(path);
-	write_series(path, 0, 10, &cs, 0);
+	unlink(f.path);
+	write_series(f.path, 0, 10, &f.cs, 0);
 	struct stat sb;
-	ck_assert_int_eq(stat(path, &sb), 0);
-	ck_assert_int_eq(truncate(path, sb.st_size - 7), 0);
-	r = open_rec(path, &w);
+	ck_assert_int_eq(stat(f.path, &sb), 0);
+	ck_assert_int_eq(truncate(f.path, sb.st_size - 7), 0);
+	r = open_rec(f.path, &w);
 	ck_assert_int_eq(w.n, 1);
 	ck_assert_msg(strstr(w.text, "cut short") != NULL, "%s", w.text);
 	ck_assert_uint_eq(rec_reader_count(r), 9);
 	rec_reader_close(r);
 	/* ... and the recorder started again: both runs read, nothing swallowed */
-	write_series(path, 100, 10, &cs, 0);
-	r = open_rec(path, &w);
+	write_series(f.path, 100, 10, &f.cs, 0);
+	r = open_rec(f.path, &w);
 	ck_assert_int_eq(w.n, 1);
 	struct rec_info info;
 	rec_reader_info(r, &info);
@@ -1096,18 +1109,16 @@ START_TEST(damage_skipped_and_counted)
 	rec_reader_close(r);
 
 	/* not a recording at all */
-	FILE *f = fopen(path, "w");
-	fputs("hello, world\n", f);
-	fclose(f);
+	FILE *fp = fopen(f.path, "w");
+	fputs("hello, world\n", fp);
+	fclose(fp);
 	char *err = NULL;
 	memset(&w, 0, sizeof(w));
-	ck_assert_ptr_null(rec_reader_open(path, collect, &w, &err));
+	ck_assert_ptr_null(rec_reader_open(f.path, collect, &w, &err));
 	ck_assert_msg(strstr(err, "not a taskview recording") != NULL, "%s", err);
 	ck_assert_int_eq(w.n, 0);
 	free(err);
-	rm_tree(dir);
-	free(dir);
-	colset_free(&cs);
+	rec_tmp_close(&f);
 }
 END_TEST
 
@@ -1115,46 +1126,40 @@ END_TEST
  * message says the recording is damaged, not that it is something else. */
 START_TEST(damaged_description_said)
 {
-	struct colset cs;
-	plugin_colset(&cs);
-	char *dir = tmp_dir();
-	char path[512];
-	snprintf(path, sizeof(path), "%s/r.tvr", dir);
-	write_series(path, 0, 10, &cs, 0);
-	flip_byte(path, 200); /* inside the first frame: the schema, about 2 KB */
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	write_series(f.path, 0, 10, &f.cs, 0);
+	flip_byte(f.path, 200); /* inside the first frame: the schema, about 2 KB */
 	struct warnings w;
 	memset(&w, 0, sizeof(w));
 	char *err = NULL;
-	ck_assert_ptr_null(rec_reader_open(path, collect, &w, &err));
+	ck_assert_ptr_null(rec_reader_open(f.path, collect, &w, &err));
 	ck_assert_msg(strstr(err, "description of the recorded fields is damaged") != NULL, "%s", err);
 	ck_assert_msg(w.n >= 1, "the damage is located in a warning");
 	free(err);
-	rm_tree(dir);
-	free(dir);
-	colset_free(&cs);
+	rec_tmp_close(&f);
 }
 END_TEST
 
 START_TEST(daily_files_kept)
 {
-	struct colset cs;
-	plugin_colset(&cs);
-	char *dir = tmp_dir();
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
 	char old[600], other[600], yesterday[600];
 	time_t now = time(NULL), y = now - 86400;
 	struct tm tm;
 	localtime_r(&y, &tm);
 	char name[64];
 	strftime(name, sizeof(name), "taskview-%Y-%m-%d.tvr", &tm);
-	snprintf(old, sizeof(old), "%s/taskview-2001-01-01.tvr", dir);
-	snprintf(other, sizeof(other), "%s/notes.txt", dir);
-	snprintf(yesterday, sizeof(yesterday), "%s/%s", dir, name);
+	snprintf(old, sizeof(old), "%s/taskview-2001-01-01.tvr", f.dir);
+	snprintf(other, sizeof(other), "%s/notes.txt", f.dir);
+	snprintf(yesterday, sizeof(yesterday), "%s/%s", f.dir, name);
 	for (int i = 0; i < 3; i++) {
 		const char *p = i == 0 ? old : i == 1 ? other : yesterday;
-		FILE *f = fopen(p, "w");
-		fclose(f);
+		FILE *fp = fopen(p, "w");
+		fclose(fp);
 	}
-	struct rec_writer_opts o = {.path = dir, .interval = 1.0, .cs = &cs, .keep_days = 2};
+	struct rec_writer_opts o = {.path = f.dir, .interval = 1.0, .cs = &f.cs, .keep_days = 2};
 	char *err = NULL;
 	struct rec_writer *w = rec_writer_open(&o, &err);
 	ck_assert_msg(w != NULL, "%s", err ? err : "");
@@ -1173,12 +1178,12 @@ START_TEST(daily_files_kept)
 	}
 	rec_writer_close(w);
 	char d1[600], d2[600];
-	snprintf(d1, sizeof(d1), "%s/taskview-2026-11-23.tvr", dir);
-	snprintf(d2, sizeof(d2), "%s/taskview-2026-11-24.tvr", dir);
+	snprintf(d1, sizeof(d1), "%s/taskview-2026-11-23.tvr", f.dir);
+	snprintf(d2, sizeof(d2), "%s/taskview-2026-11-24.tvr", f.dir);
 	ck_assert_int_eq(access(d1, F_OK), 0);
 	ck_assert_int_eq(access(d2, F_OK), 0);
 	struct warnings wn;
-	struct rec_reader *r = open_rec(dir, &wn);
+	struct rec_reader *r = open_rec(f.dir, &wn);
 	ck_assert_msg(wn.n == 0, "%s", wn.text);
 	ck_assert_uint_eq(rec_reader_count(r), 4);
 	ck_assert(rec_reader_pairable(r, 2, 1)); /* across midnight */
@@ -1193,25 +1198,20 @@ START_TEST(daily_files_kept)
 	ck_assert_ptr_null(rec_writer_open(&o, &err));
 	ck_assert_msg(strstr(err, "directory") != NULL, "%s", err);
 	free(err);
-	rm_tree(dir);
-	free(dir);
-	colset_free(&cs);
+	rec_tmp_close(&f);
 }
 END_TEST
 
 /* A day at one sample a second: jumping to a time answers well within a second. */
 START_TEST(day_jump_fast)
 {
-	struct colset cs;
-	plugin_colset(&cs);
-	char *dir = tmp_dir();
-	char path[512];
-	snprintf(path, sizeof(path), "%s/day.tvr", dir);
+	struct rec_tmp f;
+	rec_tmp_open(&f, "day.tvr");
 	double t0 = clock_now(CLOCK_MONOTONIC);
-	write_series(path, 0, 86400, &cs, 0);
+	write_series(f.path, 0, 86400, &f.cs, 0);
 	double t1 = clock_now(CLOCK_MONOTONIC);
 	struct warnings w;
-	struct rec_reader *r = open_rec(path, &w);
+	struct rec_reader *r = open_rec(f.path, &w);
 	double t2 = clock_now(CLOCK_MONOTONIC);
 	ck_assert_uint_eq(rec_reader_count(r), 86400);
 	static const double at[] = {3 * 3600 + 12 * 60, 23 * 3600 + 59 * 60, 60, 12 * 3600 + 1};
@@ -1228,14 +1228,12 @@ START_TEST(day_jump_fast)
 		worst = b - a > worst ? b - a : worst;
 	}
 	struct stat sb;
-	stat(path, &sb);
+	stat(f.path, &sb);
 	fprintf(stderr, "note: a day of samples: written in %.1f s, %lld bytes, indexed in %.3f s; the slowest jump "
 		"took %.3f s\n", t1 - t0, (long long)sb.st_size, t2 - t1, worst);
 	ck_assert_double_lt(worst + (t2 - t1), 1.0);
 	rec_reader_close(r);
-	rm_tree(dir);
-	free(dir);
-	colset_free(&cs);
+	rec_tmp_close(&f);
 }
 END_TEST
 
