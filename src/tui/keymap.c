@@ -132,23 +132,16 @@ const struct key_help *keymap_help(size_t *n)
 }
 
 static const struct key_bar_entry bar[] = {
-	/* TRANSLATORS: key bar labels; at most 6 columns each */
-	{"F1", N_("Help"), KEY_F(1)},     {"F2", N_("Setup"), KEY_F(2)},  {"F3", N_("Search"), KEY_F(3)},
-	{"F4", N_("Filter"), KEY_F(4)},   {"F5", N_("Tree"), KEY_F(5)},   {"F6", N_("SortBy"), KEY_F(6)},
-	{"F7", N_("Nice-"), KEY_F(7)},    {"F8", N_("Nice+"), KEY_F(8)},  {"F9", N_("Kill"), KEY_F(9)},
-	{"F10", N_("Quit"), KEY_F(10)},
+	/* TRANSLATORS: key bar labels, and in a replay the labels of F7-F9; at most 6 columns each */
+	{"F1", N_("Help"), NULL, KEY_F(1)},      {"F2", N_("Setup"), NULL, KEY_F(2)},
+	{"F3", N_("Search"), NULL, KEY_F(3)},    {"F4", N_("Filter"), NULL, KEY_F(4)},
+	{"F5", N_("Tree"), NULL, KEY_F(5)},      {"F6", N_("SortBy"), NULL, KEY_F(6)},
+	{"F7", N_("Nice-"), N_("Back"), KEY_F(7)}, {"F8", N_("Nice+"), N_("Fwd"), KEY_F(8)},
+	{"F9", N_("Kill"), N_("Jump"), KEY_F(9)}, {"F10", N_("Quit"), NULL, KEY_F(10)},
 };
 
-static const struct key_bar_entry replay_bar[] = {
-	/* TRANSLATORS: key bar labels of a replay; at most 6 columns each */
-	{"F1", N_("Help"), KEY_F(1)},     {"F2", N_("Setup"), KEY_F(2)},  {"F3", N_("Search"), KEY_F(3)},
-	{"F4", N_("Filter"), KEY_F(4)},   {"F5", N_("Tree"), KEY_F(5)},   {"F6", N_("SortBy"), KEY_F(6)},
-	{"F7", N_("Back"), KEY_F(7)},     {"F8", N_("Fwd"), KEY_F(8)},    {"F9", N_("Jump"), KEY_F(9)},
-	{"F10", N_("Quit"), KEY_F(10)},
-};
-
-const struct key_bar_entry *keymap_bar(bool replay, size_t *n)
+const struct key_bar_entry *keymap_bar(size_t *n)
 {
-	*n = replay ? sizeof(replay_bar) / sizeof(replay_bar[0]) : sizeof(bar) / sizeof(bar[0]);
-	return replay ? replay_bar : bar;
+	*n = sizeof(bar) / sizeof(bar[0]);
+	return bar;
 }

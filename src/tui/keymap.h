@@ -84,8 +84,9 @@ const struct key_help *keymap_help(size_t *n);
 struct key_bar_entry {
 	const char *key;
 	const char *label;
+	const char *replay_label;  /* in a replay, where the key does something else there; else NULL */
 	int code;                  /* the curses key it stands for */
 };
-const struct key_bar_entry *keymap_bar(bool replay, size_t *n);
+const struct key_bar_entry *keymap_bar(size_t *n);
 
 #endif

@@ -137,7 +137,7 @@ static void tui_draw_keybar(struct tui *t)
 	if (y < 0)
 		return;
 	size_t n;
-	const struct key_bar_entry *e = keymap_bar(t->replay != NULL, &n);
+	const struct key_bar_entry *e = keymap_bar(&n);
 	int x = 0;
 	for (size_t i = 0; i < n && x < COLS; i++) {
 		int kw = (int)strlen(e[i].key);
@@ -148,7 +148,8 @@ static void tui_draw_keybar(struct tui *t)
 		struct buf pad;
 		buf_init(&pad);
 		int lw = COLS - x < KEYBAR_LABEL ? COLS - x : KEYBAR_LABEL;
-		text_fit(&pad, _(e[i].label), (size_t)lw, true, term_utf8());
+		const char *label = t->replay && e[i].replay_label ? e[i].replay_label : e[i].label;
+		text_fit(&pad, _(label), (size_t)lw, true, term_utf8());
 		tui_put_raw(y, x, &pad, term_attr(ROLE_KEY_LABEL));
 		buf_free(&pad);
 		x += KEYBAR_LABEL;
@@ -166,8 +167,7 @@ static void tui_draw_keybar(struct tui *t)
 int tui_keybar_key(int x)
 {
 	size_t n;
-	/* a replay's bar has the same keys in the same places */
-	const struct key_bar_entry *e = keymap_bar(false, &n);
+	const struct key_bar_entry *e = keymap_bar(&n);
 	int at = 0;
 	for (size_t i = 0; i < n; i++) {
 		int w = (int)strlen(e[i].key) + KEYBAR_LABEL;
