@@ -67,6 +67,8 @@ def test_replay_screen(t, home):
         assert "Uptime:" not in text and "Load average:" not in text, text
         assert "PID" in text and table_rows(text), f"no table:\n{text}"
         # the key bar offers the replay's time where a live screen renices and kills
+        # (wait for the bottom line: a capture can come while the screen is being written)
+        text = t.wait(s, lambda x: "F10" in x.rstrip("\n").splitlines()[-1], "the key bar")
         bar = text.rstrip("\n").splitlines()[-1]
         for label in ("F7Back", "F8Fwd", "F9Jump"):
             assert label in bar.replace(" ", ""), f"{label} not in the key bar: {bar!r}"
