@@ -188,7 +188,6 @@ void task_set_comm(struct tv_task *t, const char *s, size_t n);
 /* Gives dst the name of src (a copy of a long one). */
 void task_copy_comm(struct tv_task *dst, const struct tv_task *src);
 
-
 void task_init(struct tv_task *t);
 /* Frees what t owns, leaving t itself undefined (for a task that goes with its array). */
 void task_release(struct tv_task *t, size_t npvals);
