@@ -20,7 +20,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tmuxlib import (Tmux, Workload, children_of, header_line, mouse,  # noqa: E402
-                     selected_row, table_rows, tagged_rows)
+                     row_pids, selected_row, table_rows, tagged_rows)
 
 SIZES = ((80, 24), (200, 50))
 
@@ -114,7 +114,7 @@ def test_selection_and_follow(t, w, h):
         time.sleep(5.5)
         ps[0].kill()
         ps[0].wait()
-        t.wait_gone(s, f" {pids[0]} ")
+        t.wait(s, lambda x: pids[0] not in row_pids(x), "the first sleeper's row to go")
         wait_selected(t, s, lambda r: first_pid(r) == pids[2], "the same row, now the next task")
         # F: the selection stays on its task as rows move
         t.keys(s, "F")
@@ -122,7 +122,7 @@ def test_selection_and_follow(t, w, h):
         time.sleep(5.5)
         ps[1].kill()
         ps[1].wait()
-        t.wait_gone(s, f" {pids[1]} ")
+        t.wait(s, lambda x: pids[1] not in row_pids(x), "the second sleeper's row to go")
         wait_selected(t, s, lambda r: first_pid(r) == pids[2], "the followed task")
         t.keys(s, "F")
         t.wait_for(s, "not following")
@@ -130,9 +130,9 @@ def test_selection_and_follow(t, w, h):
         t.cmd("resize-window", "-t", s, "-x", str(w), "-y", "10")
         t.keys(s, "Home", "Down", "Down", "Down", "Down", "Down")
         wait_selected(t, s, lambda r: first_pid(r) == pids[7], "the sixth row")
-        t.wait_gone(s, f" {pids[2]} ")
+        t.wait(s, lambda x: pids[2] not in row_pids(x), "the top row scrolled away")
         t.cmd("resize-window", "-t", s, "-x", str(w), "-y", str(h))
-        t.wait_for(s, f" {pids[2]} ")
+        t.wait(s, lambda x: pids[2] in row_pids(x), "the top row back")
         # digits jump to a PID
         t.keys(s, "-l", str(pids[3]))
         wait_selected(t, s, lambda r: first_pid(r) == pids[3], "the PID typed")
@@ -290,7 +290,7 @@ def test_search_filter_user(t, w, h):
     other = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "sleep", "300"])
     try:
         s = start(t, ["-d", "0.5"], w, h)
-        t.wait_for(s, f" {wl.pid} ")
+        t.wait(s, lambda x: wl.pid in row_pids(x), "the workload's row")
         # a thread name inside a folded process: found, unfolded on Enter
         t.keys(s, "/")
         type_text(t, s, "sleeper-2")

@@ -159,6 +159,12 @@ def table_rows(text):
     return []
 
 
+def row_pids(text):
+    """The PIDs that begin the table rows. A PID as wide as its column has no
+    space before it (pid_max is 4194304 on many systems)."""
+    return {int(m.group(1)) for l in table_rows(text) if (m := re.match(r"\s*(\d+)\s", l))}
+
+
 def mouse(t, session, x, y, button=0):
     """A mouse press at screen column x, line y (0-based), as a terminal of type
     tmux-256color or screen reports it (X10 encoding); button 64/65: wheel
