@@ -211,86 +211,42 @@ static const struct tv_task **gview_items(struct gview *v, struct builder *b, co
 	return top;
 }
 
-struct frame {
-	const struct tv_task **list;
-	size_t n, i;
-};
-
 static size_t row_of(const struct rows *out, const struct tv_task *t)
 {
 	const struct row_group *rg = (const struct row_group *)(const void *)((const char *)t - offsetof(struct row_group, task));
 	return (size_t)(rg - out->groups);
 }
 
-/* Depth-first: each group, then what follows it unless it is collapsed. */
-static int gview_walk(struct gview *v, struct builder *b, const struct tv_task **top, size_t ntop)
+/* A process with its threads when unfolded, or a group and, unless it is
+ * collapsed, what follows it. */
+static int gview_visit(void *ctx, struct builder *b, const struct tv_task *t, const struct walk_at *at,
+		       const struct tv_task ***kids, size_t *nkids)
 {
-	size_t cap = 16, depth = 0;
-	struct frame *st = malloc(cap * sizeof(*st));
-	if (!st)
-		return -1;
-	st[0] = (struct frame){top, ntop, 0};
-	uint32_t rails = 0;
-	for (;;) {
-		struct frame *f = &st[depth];
-		if (f->i == f->n) {
-			if (depth == 0)
-				break;
-			depth--;
-			continue;
-		}
-		const struct tv_task *t = f->list[f->i++];
-		bool last = f->i == f->n;
-		unsigned d = depth < ROW_DEPTH_MAX ? (unsigned)depth : ROW_DEPTH_MAX;
-		/* as in the process tree: the levels above this row whose lines go on */
-		uint32_t mask = d >= 2 ? (d - 1 >= 32 ? UINT32_MAX : ((1u << (d - 1)) - 1)) : 0;
-		uint32_t my_rails = rails & mask;
-		uint32_t below = my_rails;
-		if (d >= 1 && d - 1 < 32 && !last)
-			below |= 1u << (d - 1);
-		unsigned next = d + 1 <= ROW_DEPTH_MAX ? d + 1 : ROW_DEPTH_MAX;
-		if (!t->is_group) {
-			bool threads = rows_show_threads(b->vo, t);
-			struct row *r = rows_push(b, t, false);
-			r->tree = true;
-			r->unfolded = threads;
-			r->last = last;
-			r->depth = d;
-			r->rails = my_rails;
-			if (threads)
-				rows_push_threads(b, t, true, next, below, false);
-			continue;
-		}
-		size_t k = row_of(b->out, t);
-		bool has = v->nitems[k] > 0;
-		bool collapsed = has && b->vo->group_collapsed &&
-				 b->vo->group_collapsed(b->vo->group_collapsed_ctx, t->cgroup->path);
-		struct row *r = rows_push(b, t, false);
-		r->group = &b->out->groups[k];
-		r->tree = true;
-		r->has_children = has;
-		r->collapsed = collapsed;
-		r->last = last;
-		r->depth = d;
-		r->rails = my_rails;
-		if (!has || collapsed)
-			continue;
-		if (depth + 1 == cap) {
-			struct frame *ns = realloc(st, 2 * cap * sizeof(*st));
-			if (!ns) {
-				free(st);
-				return -1;
-			}
-			st = ns;
-			cap *= 2;
-		}
-		depth++;
-		st[depth] = (struct frame){&v->items[v->first[k]], v->nitems[k], 0};
-		rails = below;
+	const struct gview *v = ctx;
+	if (!t->is_group) {
+		bool threads = rows_show_threads(b->vo, t);
+		struct row *r = rows_push_at(b, t, at);
+		r->unfolded = threads;
+		if (threads)
+			rows_push_threads(b, t, true, at->inner, at->below, false);
+		return 0;
 	}
-	free(st);
+	size_t k = row_of(b->out, t);
+	bool has = v->nitems[k] > 0;
+	bool collapsed = has && b->vo->group_collapsed &&
+			 b->vo->group_collapsed(b->vo->group_collapsed_ctx, t->cgroup->path);
+	struct row *r = rows_push_at(b, t, at);
+	r->group = &b->out->groups[k];
+	r->has_children = has;
+	r->collapsed = collapsed;
+	if (has && !collapsed) {
+		*kids = &v->items[v->first[k]];
+		*nkids = v->nitems[k];
+	}
 	return 0;
 }
+
+static const struct walk_ops gview_ops = {.visit = gview_visit};
 
 int rows_groups(struct builder *b, const struct snapshot *s, const struct tv_task **procs, size_t n)
 {
@@ -320,7 +276,7 @@ int rows_groups(struct builder *b, const struct snapshot *s, const struct tv_tas
 		goto out;
 	size_t ntop = 0;
 	top = gview_items(&v, b, procs, n, pgi, &ntop);
-	if (!top || gview_walk(&v, b, top, ntop) < 0)
+	if (!top || rows_walk(b, top, ntop, &gview_ops, &v) < 0)
 		goto out;
 	rc = 0;
 out:

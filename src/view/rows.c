@@ -122,93 +122,48 @@ static int tree_sum(struct tree *tr, const struct tv_task *p, struct group_sum *
 	return 0;
 }
 
-struct frame {
-	const struct tv_task **list;
-	size_t n, i;
-};
-
-/* Depth-first from the nodes of list: each process, its threads when
- * unfolded, then its children, or its subtree's sums when collapsed. */
-static int tree_walk(struct builder *b, struct tree *tr, const struct tv_task **list, size_t nlist)
+static bool tree_done(void *ctx, const struct tv_task *p)
 {
-	size_t cap = 16, depth = 0;
-	struct frame *st = malloc(cap * sizeof(*st));
-	if (!st)
-		return -1;
-	st[0] = (struct frame){list, nlist, 0};
-	uint32_t rails = 0;
-	for (;;) {
-		struct frame *f = &st[depth];
-		if (f->i == f->n) {
-			if (depth == 0)
-				break;
-			depth--;
-			continue;
-		}
-		const struct tv_task *p = f->list[f->i++];
-		size_t id = tree_id(tr, p);
-		if (tr->visited[id])
-			continue;
-		tr->visited[id] = true;
-		/* the rest of this level decides whether a line runs past this row */
-		bool last = true;
-		for (size_t k = f->i; k < f->n && last; k++)
-			last = tr->visited[tree_id(tr, f->list[k])];
-		unsigned d = depth < ROW_DEPTH_MAX ? (unsigned)depth : ROW_DEPTH_MAX;
-		/* rails of this row: the levels above it whose rows continue */
-		uint32_t mask = d >= 2 ? (d - 1 >= 32 ? UINT32_MAX : ((1u << (d - 1)) - 1)) : 0;
-		uint32_t my_rails = rails & mask;
-		bool has_kids = tr->count[id] > 0;
-		bool collapsed = has_kids && b->vo->collapsed && b->vo->collapsed(b->vo->collapsed_ctx, p->tgid);
-		const struct tv_task *shown = p;
-		if (collapsed) {
-			struct group_sum g;
-			group_sum_init(&g);
-			tr->visited[id] = false; /* tree_sum marks it again */
-			if (tree_sum(tr, p, &g) < 0) {
-				free(st);
-				return -1;
-			}
-			struct tv_task *sum = &b->out->sums[b->out->nsums++];
-			*sum = *p;
-			group_sum_apply(&g, sum);
-			shown = sum;
-		}
-		bool threads = !collapsed && rows_show_threads(b->vo, p);
-		struct row *r = rows_push(b, shown, false);
-		r->tree = true;
-		r->unfolded = threads;
-		r->has_children = has_kids;
-		r->collapsed = collapsed;
-		r->last = last;
-		r->depth = d;
-		r->rails = my_rails;
-		/* what is drawn below this row at its own level */
-		uint32_t below = my_rails;
-		if (d >= 1 && d - 1 < 32 && !last)
-			below |= 1u << (d - 1);
-		if (threads)
-			rows_push_threads(b, p, true, d + 1 <= ROW_DEPTH_MAX ? d + 1 : ROW_DEPTH_MAX, below,
-					  has_kids && !collapsed);
-		if (!has_kids || collapsed)
-			continue;
-		if (depth + 1 == cap) {
-			struct frame *ns = realloc(st, 2 * cap * sizeof(*st));
-			if (!ns) {
-				free(st);
-				return -1;
-			}
-			st = ns;
-			cap *= 2;
-		}
-		depth++;
-		st[depth] = (struct frame){&tr->kids[tr->first[id]], tr->count[id], 0};
-		/* a line at level d - 1 runs on while this row has siblings below */
-		rails = below;
+	const struct tree *tr = ctx;
+	return tr->visited[tree_id(tr, p)];
+}
+
+/* A process, its threads when unfolded, then its children, or its
+ * subtree's sums when collapsed. */
+static int tree_visit(void *ctx, struct builder *b, const struct tv_task *p, const struct walk_at *at,
+		      const struct tv_task ***kids, size_t *nkids)
+{
+	struct tree *tr = ctx;
+	size_t id = tree_id(tr, p);
+	bool has_kids = tr->count[id] > 0;
+	bool collapsed = has_kids && b->vo->collapsed && b->vo->collapsed(b->vo->collapsed_ctx, p->tgid);
+	const struct tv_task *shown = p;
+	if (collapsed) {
+		struct group_sum g;
+		group_sum_init(&g);
+		if (tree_sum(tr, p, &g) < 0)
+			return -1;
+		struct tv_task *sum = &b->out->sums[b->out->nsums++];
+		*sum = *p;
+		group_sum_apply(&g, sum);
+		shown = sum;
 	}
-	free(st);
+	tr->visited[id] = true;
+	bool threads = !collapsed && rows_show_threads(b->vo, p);
+	struct row *r = rows_push_at(b, shown, at);
+	r->unfolded = threads;
+	r->has_children = has_kids;
+	r->collapsed = collapsed;
+	if (threads)
+		rows_push_threads(b, p, true, at->inner, at->below, has_kids && !collapsed);
+	if (has_kids && !collapsed) {
+		*kids = &tr->kids[tr->first[id]];
+		*nkids = tr->count[id];
+	}
 	return 0;
 }
+
+static const struct walk_ops tree_ops = {.done = tree_done, .visit = tree_visit};
 
 static int rows_tree(struct builder *b, const struct snapshot *s, const struct tv_task **procs, size_t n)
 {
@@ -254,12 +209,12 @@ static int rows_tree(struct builder *b, const struct snapshot *s, const struct t
 	for (size_t id = 0; id < np; id++)
 		if (tr.count[id] > 1)
 			sort_tasks(&tr.kids[tr.first[id]], tr.count[id], b->col, b->desc);
-	if (tree_walk(b, &tr, roots, nroots) < 0)
+	if (rows_walk(b, roots, nroots, &tree_ops, &tr) < 0)
 		goto out;
 	/* a cycle of parents (PIDs reused between reads) has no root: its
 	 * members follow as roots of their own */
 	for (size_t i = 0; i < n; i++)
-		if (!tr.visited[tree_id(&tr, procs[i])] && tree_walk(b, &tr, &procs[i], 1) < 0)
+		if (!tr.visited[tree_id(&tr, procs[i])] && rows_walk(b, &procs[i], 1, &tree_ops, &tr) < 0)
 			goto out;
 	rc = 0;
 out:

@@ -22,6 +22,28 @@ int rows_push_threads(struct builder *b, const struct tv_task *p, bool tree, uns
 		      bool children_follow);
 /* The processes sorted, each followed by its threads when unfolded. */
 void rows_flat(struct builder *b, const struct tv_task **procs, size_t n);
+/* Where a row stands in a tree (walk.c). */
+struct walk_at {
+	unsigned depth;  /* at most ROW_DEPTH_MAX */
+	unsigned inner;  /* the depth of the rows under it */
+	uint32_t rails;  /* the levels above the row whose lines go on past it */
+	uint32_t below;  /* the same for what is drawn under the row at its level */
+	bool last;       /* no sibling is drawn after it */
+};
+
+struct walk_ops {
+	/* optional: t is drawn already (skipped, and no sibling to draw a line to) */
+	bool (*done)(void *ctx, const struct tv_task *t);
+	/* pushes t's rows; sets *kids, *nkids to what follows it one level
+	 * down (none: 0). Returns 0, or -1 when out of memory. */
+	int (*visit)(void *ctx, struct builder *b, const struct tv_task *t, const struct walk_at *at,
+		     const struct tv_task ***kids, size_t *nkids);
+};
+
+/* Appends a process or group row where at says. */
+struct row *rows_push_at(struct builder *b, const struct tv_task *t, const struct walk_at *at);
+/* Depth-first from the nodes of top. Returns 0, or -1 when out of memory. */
+int rows_walk(struct builder *b, const struct tv_task **top, size_t ntop, const struct walk_ops *ops, void *ctx);
 /* The group view (groups.c). Returns 0 or -1 (out of memory). */
 int rows_groups(struct builder *b, const struct snapshot *s, const struct tv_task **procs, size_t n);
 
