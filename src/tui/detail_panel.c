@@ -16,9 +16,11 @@
 #include "sample/sampler.h"
 #include "tui/dialogs.h"
 #include "tui/draw.h"
+#include "tui/keymap.h"
 #include "tui/sampling.h"
 #include "tui/screen.h"
 #include "tui/status.h"
+#include "tui/timeline.h"
 #include "tui/view.h"
 #include "util/clock.h"
 #include "util/i18n.h"
@@ -158,8 +160,11 @@ static void pl_wrap(struct panel *p, const char *s, size_t width, bool utf8)
 	}
 }
 
-static const char *panel_hint(const struct panel *p)
+static const char *panel_hint(const struct tui *t, const struct panel *p)
 {
+	if (t->replay)
+		return p->command ? _("Up/Down/PgUp/PgDn: scroll   b, f: step   Esc, q, w: close")
+				  : _("Up/Down/PgUp/PgDn: scroll   b, f: step   Esc, q, i: close");
 	return p->command ? _("Up/Down/PgUp/PgDn: scroll   Esc, q, w: close")
 			  : _("Up/Down/PgUp/PgDn: scroll   Esc, q, i: close");
 }
@@ -172,7 +177,7 @@ struct geom {
 };
 
 /* Sizes the panel for the screen and lays the lines out to its width. */
-static bool panel_layout(struct panel *p, struct geom *g)
+static bool panel_layout(const struct tui *t, struct panel *p, struct geom *g)
 {
 	bool utf8 = term_utf8();
 	if (LINES <= 0 || COLS <= 0)
@@ -197,7 +202,7 @@ static bool panel_layout(struct panel *p, struct geom *g)
 	 * user there is more to scroll to */
 	struct buf hint;
 	buf_init(&hint);
-	buf_adds(&hint, panel_hint(p));
+	buf_adds(&hint, panel_hint(t, p));
 	buf_addf(&hint, _("   lines %zu-%zu of %zu"), p->dl.n * 2, p->dl.n * 2, p->dl.n * 2);
 	size_t hw = text_width(buf_str(&hint), hint.len, utf8);
 	buf_free(&hint);
@@ -253,7 +258,7 @@ static void panel_line(struct buf *b, const struct geom *g, const struct pline *
 static void panel_paint(const struct tui *t, struct panel *p)
 {
 	struct geom g;
-	if (!panel_layout(p, &g))
+	if (!panel_layout(t, p, &g))
 		return;
 	bool hint = g.h >= 3;
 	size_t body = (size_t)g.h - 1 - (hint ? 1 : 0);
@@ -277,7 +282,15 @@ static void panel_paint(const struct tui *t, struct panel *p)
 	else
 		buf_addf(&title, _("Process %d: %s"), (int)p->tid, p->comm);
 	if (p->gone)
-		buf_addf(&title, " %s", _("(exited)"));
+		/* in a replay, a sample before the task started or after it ended */
+		buf_addf(&title, " %s", t->replay ? _("(not in this sample)") : _("(exited)"));
+	if (t->replay) {
+		/* the panel steps with the replay: the sample's own time */
+		char when[64];
+		tui_replay_time(when, sizeof(when), t->have_cur ? t->cur.wall : NAN);
+		/* TRANSLATORS: after the detail panel's title in a replay; %s is the sample's date and time */
+		buf_addf(&title, _(" at %s"), when);
+	}
 	if (t->frozen)
 		buf_addf(&title, " %s", _("[frozen]"));
 	if (p->dl.oom || p->pl_oom)
@@ -301,7 +314,7 @@ static void panel_paint(const struct tui *t, struct panel *p)
 
 	if (hint) {
 		buf_reset(&title);
-		buf_adds(&title, panel_hint(p));
+		buf_adds(&title, panel_hint(t, p));
 		if (last)
 			/* TRANSLATORS: which lines of the detail panel are shown: first-last of all */
 			buf_addf(&title, _("   lines %zu-%zu of %zu"), p->top + 1, p->top + body, p->npl);
@@ -418,6 +431,12 @@ static void panel_run(struct tui *t, bool command)
 			continue;
 		if (key == 27 || key == 'q' || key == close_key)
 			break;
+		enum tui_action a = keymap_action(key, t->replay != NULL);
+		if (t->replay && (a == ACT_REPLAY_BACK || a == ACT_REPLAY_FORWARD)) {
+			tui_replay_step(t, a == ACT_REPLAY_FORWARD ? 1 : -1);
+			panel_update(t, &p);
+			continue;
+		}
 		panel_scroll(&p, key);
 	}
 out:

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The replay screen (taskview -r PATH) in tmux, over a recording of a real
 workload made with -w: the header shows the recorded host and the sample's
-recorded time, b and f step through the samples, J jumps to a time, a task
-that ended in the interval is marked, and kill and renice are refused with
-a message while the recorded process stays untouched.
+recorded time, b and f step through the samples (the detail panel with
+them), J jumps to a time, a task that ended in the interval is marked, and
+kill and renice are refused with a message while the recorded process stays
+untouched.
 
 Exit 77 (skip) without tmux.
 """
@@ -113,6 +114,18 @@ def test_replay_screen(t, home):
             text = t.wait(s, lambda x: any("(exited)" in r for r in mine(x)), "the ended process marked")
             row = mine(text)[0]
             assert " X " in row, f"the ended process's state is not X: {row!r}"
+            # its detail panel steps with the replay: the next sample has it no more
+            t.keys(s, "Home", "i")
+            t.wait_for(s, f"Process {pid}: {SHORT} at {when}")
+            after = samples.index(ended[0]) + 1
+            if after < len(samples):
+                t.keys(s, "f")
+                t.wait_for(s, f"{SHORT} (not in this sample) at {local(samples[after]['timestamp'])}")
+            t.keys(s, "b")
+            text = t.wait_for(s, f"Process {pid}: {SHORT} at {when}")
+            assert "(not in this sample)" not in text, text
+            t.keys(s, "Escape")
+            t.wait_gone(s, f"Process {pid}:")
             t.keys(s, "Escape")
         else:
             # as root the exit listener records it, where taskview has taskstats
@@ -124,6 +137,19 @@ def test_replay_screen(t, home):
         t.keys(s, "\\")
         t.keys(s, "tvreplaywl", "Enter")
         t.wait(s, lambda x: any(str(wl.pid) in r for r in table_rows(x)), "the workload's row")
+        # the detail panel steps with b and f, its title at the sample's time
+        at = header_time(t.text(s))
+        shown = [local(x["timestamp"]) for x in samples]
+        assert at in shown[1:], f"the sample shown ({at}) is not one after the first: {shown}"
+        before = shown[shown.index(at) - 1]
+        t.keys(s, "i")
+        t.wait_for(s, f"Process {wl.pid}: tvreplaywl at {at}")
+        t.keys(s, "b")
+        t.wait_for(s, f"Process {wl.pid}: tvreplaywl at {before}")
+        t.keys(s, "F8")
+        t.wait_for(s, f"Process {wl.pid}: tvreplaywl at {at}")
+        t.keys(s, "Escape")
+        t.wait_gone(s, f"Process {wl.pid}:")
         t.keys(s, "k")
         text = t.wait_for(s, "a replay cannot send signals")
         assert "SIGTERM" not in text and "Send signal" not in text, f"a signal menu opened:\n{text}"
