@@ -41,10 +41,8 @@ struct cmdline_cache {
 	pthread_cond_t work, done;
 	struct entry *v;     /* unsorted; lookups are linear over the few hundred shown */
 	size_t n, cap;
-	size_t queued;       /* entries in E_QUEUED, or stale and not reading */
-	int nworkers, idle;
-	bool quit;
-	pthread_t workers[CMD_WORKERS_MAX];
+	int nworkers, idle;  /* workers started and not yet ended; of them, waiting for work */
+	bool quit;           /* the owner let go: the last of them to end frees the cache */
 	uint64_t reads;
 };
 
@@ -103,6 +101,18 @@ static void read_one(struct cmdline_cache *c, int32_t pid, int32_t tid, uint64_t
 	}
 }
 
+static void cache_destroy(struct cmdline_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].text);
+	free(c->v);
+	close(c->procfd);
+	pthread_cond_destroy(&c->work);
+	pthread_cond_destroy(&c->done);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
 static void *worker(void *arg)
 {
 	struct cmdline_cache *c = arg;
@@ -143,8 +153,13 @@ static void *worker(void *arg)
 		}
 		pthread_cond_broadcast(&c->done);
 	}
+	/* decided under the lock, so that the owner and the workers agree on
+	 * who is last */
+	bool last = --c->nworkers == 0 && c->quit;
 	pthread_mutex_unlock(&c->lock);
 	free(buf);
+	if (last)
+		cache_destroy(c);
 	return NULL;
 }
 
@@ -153,13 +168,20 @@ struct cmdline_cache *cmdline_new(int procfd)
 	struct cmdline_cache *c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->procfd = procfd;
+	/* its own descriptor: a worker may outlive the caller's */
+	c->procfd = fcntl(procfd, F_DUPFD_CLOEXEC, 0);
+	if (c->procfd < 0) {
+		free(c);
+		return NULL;
+	}
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->work, NULL);
 	pthread_cond_init(&c->done, NULL);
 	return c;
 }
 
+/* A worker stuck in a read of a hung process cannot be waited for: the
+ * cache goes with the last worker to end, or now when none runs. */
 void cmdline_free(struct cmdline_cache *c)
 {
 	if (!c)
@@ -167,33 +189,10 @@ void cmdline_free(struct cmdline_cache *c)
 	pthread_mutex_lock(&c->lock);
 	c->quit = true;
 	pthread_cond_broadcast(&c->work);
-	int n = c->nworkers;
+	bool none = c->nworkers == 0;
 	pthread_mutex_unlock(&c->lock);
-	/* a worker stuck in a read of a hung process cannot be joined: leave it */
-	for (int i = 0; i < n; i++)
-		pthread_detach(c->workers[i]);
-	/* detached workers may still touch c: it is left to the process's end
-	 * unless every worker was idle */
-	pthread_mutex_lock(&c->lock);
-	bool busy = false;
-	for (size_t i = 0; i < c->n; i++)
-		busy |= c->v[i].st == E_READING;
-	pthread_mutex_unlock(&c->lock);
-	if (busy)
-		return;
-	struct timespec d = {0, 1000000};
-	for (int i = 0; i < 100; i++) { /* let idle workers see quit */
-		pthread_mutex_lock(&c->lock);
-		bool idle_left = c->idle > 0;
-		pthread_mutex_unlock(&c->lock);
-		if (!idle_left)
-			break;
-		nanosleep(&d, NULL);
-	}
-	for (size_t i = 0; i < c->n; i++)
-		free(c->v[i].text);
-	free(c->v);
-	free(c);
+	if (none)
+		cache_destroy(c);
 }
 
 /* Starts a worker when none is idle and the busy ones look stuck. Called locked. */
@@ -212,8 +211,11 @@ static void maybe_spawn(struct cmdline_cache *c, double now)
 		if (busy == 0 || stuck < busy)
 			return;
 	}
-	if (pthread_create(&c->workers[c->nworkers], NULL, worker, c) == 0)
+	pthread_t th;
+	if (pthread_create(&th, NULL, worker, c) == 0) {
+		pthread_detach(th);
 		c->nworkers++;
+	}
 }
 
 /* The entry of (pid, start), added when missing; NULL when out of memory. Called locked. */

@@ -13,7 +13,8 @@
 
 struct cmdline_cache;
 
-/* procfd: an open /proc (borrowed). NULL when out of memory. */
+/* procfd: an open /proc; the cache keeps a copy of its own (a worker stuck
+ * in a read may outlive cmdline_free). NULL when out of memory or descriptors. */
 struct cmdline_cache *cmdline_new(int procfd);
 void cmdline_free(struct cmdline_cache *c);
 
