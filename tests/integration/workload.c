@@ -249,7 +249,8 @@ static void usage(void)
 	puts("usage: tv-workload [--ping] [--sleepers N] [--map-mib N] [--touch-mib N]\n"
 	     "                   [--spin N] [--fsync DIR] [--fds N] [--oom-adj N]\n"
 	     "                   [--ticker HZ] [--burn N] [--churn MS:SWITCHES[:LIFE_MS]] [--leader-exit]\n"
-	     "                   [--fsync-churn MS:DIR] [--report-ms N] [--name NAME] [--seconds S]");
+	     "                   [--fsync-churn MS:DIR] [--report-ms N] [--name NAME] [--seconds S]\n"
+	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]");
 }
 
 int main(int argc, char **argv)
@@ -263,11 +264,12 @@ int main(int argc, char **argv)
 		{"ticker", required_argument, NULL, 'T'}, {"burn", required_argument, NULL, 'b'},
 		{"churn", required_argument, NULL, 'C'}, {"leader-exit", no_argument, NULL, 'L'},
 		{"report-ms", required_argument, NULL, 'R'}, {"fsync-churn", required_argument, NULL, 'F'},
+		{"sleeper-name", required_argument, NULL, 'N'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
 	long map_mib = 0, touch_mib = 0;
-	const char *fsync_dir = NULL, *name = NULL;
+	const char *fsync_dir = NULL, *name = NULL, *sleeper_name = "sleeper";
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -280,6 +282,7 @@ int main(int argc, char **argv)
 		case 'd': nfds = atoi(optarg); break;
 		case 'o': oom_adj = atoi(optarg); break;
 		case 'n': name = optarg; break;
+		case 'N': sleeper_name = optarg; break;
 		case 'S': seconds = atoi(optarg); break;
 		case 'T': ticker_hz = atol(optarg); break;
 		case 'b': burn = atoi(optarg); break;
@@ -348,7 +351,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < sleepers && n < MAX_THREADS; i++) {
 		w[n] = (struct worker){.cpu = -1, .fn = sleeper_main};
-		snprintf(w[n].name, sizeof(w[n].name), "sleeper-%hu", (unsigned short)(i + 1));
+		snprintf(w[n].name, sizeof(w[n].name), "%s-%hu", sleeper_name, (unsigned short)(i + 1));
 		n++;
 	}
 	for (int i = 0; i < spin && n < MAX_THREADS; i++) {

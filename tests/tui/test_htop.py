@@ -286,18 +286,20 @@ def test_tree(t, w, h):
 # ---- search and filter on the current sample, the user menu, Esc ----
 
 def test_search_filter_user(t, w, h):
-    wl = Workload("--ping", "--sleepers", "2", "--name", "tv-srch")
+    # thread names of its own: other tests' workloads, running at the same
+    # time, have sleeper-1 and sleeper-2 threads too
+    wl = Workload("--ping", "--sleepers", "2", "--sleeper-name", "tvsrchnap", "--name", "tv-srch")
     other = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "sleep", "300"])
     try:
         s = start(t, ["-d", "0.5"], w, h)
         t.wait(s, lambda x: wl.pid in row_pids(x), "the workload's row")
         # a thread name inside a folded process: found, unfolded on Enter
         t.keys(s, "/")
-        type_text(t, s, "sleeper-2")
-        t.wait_for(s, "in thread sleeper-2")
+        type_text(t, s, "tvsrchnap-2")
+        t.wait_for(s, "in thread tvsrchnap-2")
         t.keys(s, "Enter")
-        wait_selected(t, s, lambda r: "sleeper-2" in r, "the thread row")
-        t.wait_for(s, "Search: sleeper-2 (F3 next)")
+        wait_selected(t, s, lambda r: "tvsrchnap-2" in r, "the thread row")
+        t.wait_for(s, "Search: tvsrchnap-2 (F3 next)")
         # nothing matches: said at once
         t.keys(s, "/")
         type_text(t, s, "no-such-name-xyz")
