@@ -187,14 +187,16 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	/* the text filter is matched by the view: against the command line and
 	 * the names of every thread, which are then read */
 	bool text = o->filter.text != NULL;
+	/* a recording holds every row a replay can show, printed now or not */
+	bool every_row = rows_out || o->record;
 	struct sample_opts so = {
 		.needs = needs | (text ? NEED_CMDLINE : 0),
 		.filter = &o->filter,
-		.all_threads = o->threads && rows_out,
+		.all_threads = o->threads && every_row,
 		.plugin_shown = pshown,
-		/* every row is printed; a command line stuck behind a hung process
-		 * is not waited for longer than this */
-		.details_all = rows_out,
+		/* every row is printed or recorded; a command line stuck behind a
+		 * hung process is not waited for longer than this */
+		.details_all = every_row,
 		.cmdline_wait = 1.0,
 		.thread_names = text,
 	};

@@ -211,6 +211,27 @@ def test_exited_tasks_are_marked():
         check("(exited) churn-child" in text, "text marks ended threads")
 
 
+def test_recorder_without_b_records_threads():
+    """-w PATH -H records the threads and the ended threads whether or not
+    -b prints the samples too (as the README runs it: without -b)."""
+    with tempfile.TemporaryDirectory() as d, \
+            Workload("--sleepers", "3", "--sleeper-name", "tv-recthr", "--churn", "30:5") as w:
+        for how, args in (("without -b", []), ("with -b", ["-b", "--format", "json"])):
+            path = os.path.join(d, f"r{len(args)}.tvr")
+            r = run("-w", path, "-H", "-d", "0.5", "-n", "4", *args, timeout=120)
+            check(r.returncode == 0, f"{how}: recording failed ({r.returncode}): {r.stderr}")
+            docs = lines(replay(path, "-H").stdout)
+            rows = [t for doc in docs for t in doc["tasks"] if t["kind"] == "thread" and t["tgid"] == w.pid]
+            names = {t["comm"] for t in rows if not t.get("exited")}
+            check({"tv-recthr-1", "tv-recthr-2", "tv-recthr-3"} <= names,
+                  f"{how}: the workload's threads replayed: {sorted(names)}")
+            text = replay(path, "-H", fmt="text").stdout
+            check(", 0 threads;" not in text, f"{how}: the replay shows threads: {text.splitlines()[0]}")
+            if is_root() and docs[-1]["exits"]["watched"]:
+                ended = [t for t in rows if t.get("exited") and t["comm"] == "churn-child"]
+                check(len(ended) >= 3, f"{how}: ended churn threads replayed: {len(ended)}")
+
+
 def frames_of(path):
     """(offset, type, flags, header length, payload length) of each frame, as docs/recording.md lays them out."""
     with open(path, "rb") as f:
@@ -441,6 +462,7 @@ if __name__ == "__main__":
         test_replay_of_a_folded_recording,
         test_group_view_replayed,
         test_exited_tasks_are_marked,
+        test_recorder_without_b_records_threads,
         test_damage_is_skipped_and_reported,
         test_ranges_and_longer_intervals,
         test_daily_directory,
