@@ -22,15 +22,22 @@
 
 static int add_file(struct rec_reader *r, const char *path, char **err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO would block open() until a writer came */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat sb;
-	if (fd < 0 || fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		int e = fd < 0 ? errno : EINVAL;
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		int e = errno;
 		if (fd >= 0)
 			close(fd);
 		*err = rec_err_path(_("cannot read the recording %s: %s"), path, e);
 		return -1;
 	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		*err = rec_err_path(_("cannot read the recording %s: not a regular file"), path, 0);
+		return -1;
+	}
+	(void)fcntl(fd, F_SETFL, 0);
 	struct rec_rfile *v = realloc(r->files, (r->nfiles + 1) * sizeof(*v));
 	char *p = strdup(path);
 	if (!v || !p) {
@@ -99,6 +106,11 @@ static int add_dir(struct rec_reader *r, const char *dir, char **err)
 			r->warn(r->ctx, ferr ? ferr : "");
 		free(ferr);
 		free(path);
+	}
+	if (rc == 0 && r->nfiles == 0) {
+		/* the reasons were said, one a file */
+		*err = rec_err_path(_("%s: none of the daily files in this directory can be read"), dir, 0);
+		rc = -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);

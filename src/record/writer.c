@@ -61,14 +61,28 @@ static long local_day(double wall)
 	return day_of(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
 }
 
+/* The value of n ASCII digits at p; -1 when one is anything else (a sign or a space too). */
+static int digits_at(const char *p, int n)
+{
+	int v = 0;
+	for (int i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	return v;
+}
+
 bool rec_daily_name(const char *name, long *day)
 {
-	int y, m, d, n = 0;
 	size_t pl = strlen(REC_FILE_PREFIX);
-	if (strncmp(name, REC_FILE_PREFIX, pl) != 0)
+	if (strncmp(name, REC_FILE_PREFIX, pl) != 0 || strlen(name + pl) < 10)
 		return false;
-	if (sscanf(name + pl, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 || n != 10 ||
-	    strcmp(name + pl + 10, REC_FILE_SUFFIX) != 0 || m < 1 || m > 12 || d < 1 || d > 31)
+	/* exactly YYYY-MM-DD: --keep removes what matches, and nothing else may */
+	const char *p = name + pl;
+	int y = digits_at(p, 4), m = digits_at(p + 5, 2), d = digits_at(p + 8, 2);
+	if (y < 0 || m < 1 || m > 12 || d < 1 || d > 31 || p[4] != '-' || p[7] != '-' ||
+	    strcmp(p + 10, REC_FILE_SUFFIX) != 0)
 		return false;
 	*day = day_of(y, m, d);
 	return true;
@@ -132,11 +146,30 @@ static int write_frame(struct rec_writer *w, uint8_t type, uint8_t flags, int64_
 
 static int open_file(struct rec_writer *w, const char *file, double wall, char **err)
 {
-	int fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (w->is_dir ? O_NOFOLLOW : 0), 0640);
+	/* O_NONBLOCK: a FIFO of the name would block open() until a reader came */
+	int fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | (w->is_dir ? O_NOFOLLOW : 0),
+		      0640);
+	struct stat sb;
+	if (fd < 0 && errno == ENXIO && stat(file, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		*err = rec_err_path(_("cannot write the recording %s: not a regular file"), file, 0);
+		return -1;
+	}
 	if (fd < 0) {
 		*err = rec_err_path(_("cannot write the recording %s: %s"), file, errno);
 		return -1;
 	}
+	if (fstat(fd, &sb) < 0) {
+		int e = errno;
+		close(fd);
+		*err = rec_err_path(_("cannot write the recording %s: %s"), file, e);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		*err = rec_err_path(_("cannot write the recording %s: not a regular file"), file, 0);
+		return -1;
+	}
+	(void)fcntl(fd, F_SETFL, O_APPEND);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int e = errno;
 		close(fd);
@@ -144,12 +177,6 @@ static int open_file(struct rec_writer *w, const char *file, double wall, char *
 			*err = rec_err_path(_("%s: another taskview is recording to it"), file, 0);
 		else
 			*err = rec_err_path(_("cannot lock the recording %s: %s"), file, e);
-		return -1;
-	}
-	struct stat sb;
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		*err = rec_err_path(_("cannot write the recording %s: %s"), file, EINVAL);
 		return -1;
 	}
 	w->fd = fd;

@@ -1202,6 +1202,83 @@ START_TEST(daily_files_kept)
 }
 END_TEST
 
+/* --keep removes what rec_daily_name accepts: exact digits only, so that a
+ * file of someone else's whose name only looks like a day survives. */
+START_TEST(daily_names_strict)
+{
+	long day;
+	ck_assert(rec_daily_name("taskview-2026-11-24.tvr", &day));
+	ck_assert(rec_daily_name("taskview-2001-01-01.tvr", &day));
+	static const char *const foreign[] = {
+		"taskview-+202-+1-+1.tvr", "taskview- 202- 1- 1.tvr", "taskview-2026-1-24.tvr",
+		"taskview-2026-11-4.tvr",  "taskview-26-11-24.tvr",   "taskview-2026-11-24.tvr~",
+		"taskview-2026-13-01.tvr", "taskview-2026-11-00.tvr", "taskview-2026_11_24.tvr",
+		"taskview-2026-11-24.tv",  "taskview-2026-11-2x.tvr", "taskview-",
+	};
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++)
+		ck_assert_msg(!rec_daily_name(foreign[i], &day), "%s taken for a daily file", foreign[i]);
+	/* and --keep leaves them where they are */
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	char p[600];
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/%s", f.dir, foreign[i]);
+		FILE *fp = fopen(p, "w");
+		ck_assert_ptr_nonnull(fp);
+		fclose(fp);
+	}
+	snprintf(p, sizeof(p), "%s/taskview-2001-01-01.tvr", f.dir);
+	fclose(fopen(p, "w"));
+	struct rec_writer_opts o = {.path = f.dir, .interval = 1.0, .cs = &f.cs, .keep_days = 1};
+	char *err = NULL;
+	struct rec_writer *w = rec_writer_open(&o, &err);
+	ck_assert_msg(w != NULL, "%s", err ? err : "");
+	rec_writer_close(w);
+	ck_assert_int_ne(access(p, F_OK), 0);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/%s", f.dir, foreign[i]);
+		ck_assert_msg(access(p, F_OK) == 0, "%s removed by --keep", foreign[i]);
+	}
+	rec_tmp_close(&f);
+}
+END_TEST
+
+/* A FIFO (or any file not regular) of a recording's name: refused at once
+ * with a message, by the recorder and the reader; open() never waits. */
+START_TEST(fifo_refused)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char name[64], p[600];
+	strftime(name, sizeof(name), "taskview-%Y-%m-%d.tvr", &tm);
+	snprintf(p, sizeof(p), "%s/%s", f.dir, name);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	/* a hang fails the test by its timeout */
+	struct rec_writer_opts o = {.path = f.dir, .interval = 1.0, .cs = &f.cs};
+	char *err = NULL;
+	ck_assert_ptr_null(rec_writer_open(&o, &err));
+	ck_assert_msg(strstr(err, "not a regular file") != NULL && strstr(err, name) != NULL, "%s", err);
+	free(err);
+	o.path = p;
+	ck_assert_ptr_null(rec_writer_open(&o, &err));
+	ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
+	free(err);
+	struct warnings w;
+	memset(&w, 0, sizeof(w));
+	ck_assert_ptr_null(rec_reader_open(p, collect, &w, &err));
+	ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
+	free(err);
+	ck_assert_ptr_null(rec_reader_open(f.dir, collect, &w, &err));
+	ck_assert_msg(strstr(err, "none of the daily files") != NULL, "%s", err);
+	ck_assert_msg(strstr(w.text, "not a regular file") != NULL, "%s", w.text);
+	free(err);
+	rec_tmp_close(&f);
+}
+END_TEST
+
 /* A day at one sample a second: jumping to a time answers well within a second. */
 START_TEST(day_jump_fast)
 {
@@ -1262,6 +1339,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, damage_skipped_and_counted);
 	tcase_add_test(tc, damaged_description_said);
 	tcase_add_test(tc, daily_files_kept);
+	tcase_add_test(tc, daily_names_strict);
+	tcase_add_test(tc, fifo_refused);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
 	tcase_set_timeout(tc, 600);
