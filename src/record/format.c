@@ -105,6 +105,8 @@ static const struct rec_field task_fields[] = {
 	/* added after 0.1.0: the process's control group, by its path in the
 	 * sample's group table */
 	T("cgroup", REC_K_STR, REC_C_CGROUP, cgroup),
+	/* added after 0.1.0: a kernel thread (K hides them) */
+	T("kthread", REC_K_INT, REC_C_BOOL, kthread),
 };
 
 #define S(name, kind, ctype, member) {name, kind, ctype, MEMBER(struct rec_sample, member, NULL, false)}

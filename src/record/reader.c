@@ -341,12 +341,23 @@ static int decode_to(struct rec_reader *r, size_t i)
 	return 0;
 }
 
+/* Runs recorded before the field: the kernel's threads are kthreadd (PID 2)
+ * and its children. */
+static void guess_kthreads(const struct rec_reader *r, size_t i, struct rec_sample *s)
+{
+	if (r->runs[r->v[i].run].kthreads)
+		return;
+	for (size_t j = 0; j < s->s.nprocs; j++)
+		s->s.procs[j].kthread = s->s.procs[j].tgid == 2 || s->s.procs[j].ppid == 2;
+}
+
 int rec_reader_get(struct rec_reader *r, size_t i, struct rec_sample *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (decode_to(r, i) < 0)
+	if (decode_to(r, i) < 0 || rec_sample_copy(out, &r->have) < 0)
 		return -1;
-	return rec_sample_copy(out, &r->have);
+	guess_kthreads(r, i, out);
+	return 0;
 }
 
 int rec_reader_pair(struct rec_reader *r, size_t i, unsigned k, struct rec_sample *prev, struct rec_sample *cur)
@@ -365,8 +376,11 @@ int rec_reader_pair(struct rec_reader *r, size_t i, unsigned k, struct rec_sampl
 	if (rc == 0)
 		rc = decode_to(r, i) < 0 || rec_sample_copy(cur, &r->have) < 0 || rec_merge_ended(cur, &acc) < 0 ? -1 : 0;
 	rec_sample_free(&acc);
-	if (rc == 0)
+	if (rc == 0) {
+		guess_kthreads(r, i - k, prev);
+		guess_kthreads(r, i, cur);
 		return 0;
+	}
 fail:
 	rec_sample_free(prev);
 	rec_sample_free(cur);

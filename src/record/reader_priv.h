@@ -27,6 +27,7 @@ struct rec_run {
 	struct rec_layout layout;
 	struct buf bytes;        /* the schema frame's payload: the same bytes, the same run */
 	bool usable;             /* bound to this build */
+	bool kthreads;           /* its tasks say whether they are kernel threads (not in older files) */
 };
 
 struct rec_entry {

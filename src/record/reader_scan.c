@@ -326,6 +326,9 @@ static int bind_runs(struct rec_reader *r)
 		}
 	}
 	for (size_t i = 0; i < r->nruns; i++) {
+		const struct rec_schema *s = &r->runs[i].schema;
+		for (size_t j = 0; j < s->ntf; j++)
+			r->runs[i].kthreads |= strcmp(s->tf[j].name, "kthread") == 0;
 		char *err = NULL;
 		r->runs[i].usable = rec_layout_bind(&r->runs[i].layout, &r->runs[i].schema, r->slot_ids, r->nslots, &err) == 0;
 		if (!r->runs[i].usable) {

@@ -78,6 +78,7 @@ static void same_task(const struct tv_task *a, const struct tv_task *b, size_t n
 	ck_assert_int_eq(a->is_thread, b->is_thread);
 	ck_assert_int_eq(a->details_read, b->details_read);
 	ck_assert_int_eq(a->cpu_fine, b->cpu_fine);
+	ck_assert_int_eq(a->kthread, b->kthread);
 	ck_assert_int_eq(a->threads_complete, b->threads_complete);
 	ck_assert_int_eq(a->threads_are_rows, b->threads_are_rows);
 	ck_assert_int_eq(a->live_sums, b->live_sums);
@@ -391,6 +392,7 @@ static void odd_task(struct tv_task *t, int32_t tid, int32_t tgid, int variant, 
 	t->user = variant % 5 ? "nobody" : NULL;
 	t->cpu_ns = variant == 3 ? INT64_MAX : variant == 4 ? 0 : (int64_t)variant * 123456789;
 	t->cpu_fine = variant & 1;
+	t->kthread = variant % 3 == 1;
 	t->nthreads = variant;
 	task_mem_mut(t)->size = variant == 2 ? TV_UNKNOWN : 1LL << 40;
 	task_mem_mut(t)->rss = -5; /* never read like this, but a value is a value */
