@@ -83,8 +83,8 @@ static int tui_wait_ms(const struct tui *t)
 {
 	/* wake at least once a second: a signal must not wait for a long delay;
 	 * a sample being taken wakes the loop itself when it arrives */
-	if (t->frozen || t->sampling)
-		return 1000;
+	if (t->frozen || t->sampling || t->replay)
+		return 1000; /* a replay samples nothing: it waits for keys */
 	double ms = (t->next_due - clock_now(CLOCK_MONOTONIC)) * 1000.0;
 	if (ms < 0)
 		return 0;

@@ -19,7 +19,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tmuxlib import TASKVIEW, Tmux, Workload, table_rows  # noqa: E402
+from tmuxlib import TASKVIEW, Tmux, Workload, row_pids, table_rows  # noqa: E402
 
 SHORT = "tvreplayshort"
 
@@ -167,7 +167,44 @@ def test_replay_screen(t, home):
         wl.stop()
 
 
-TESTS = [test_replay_screen]
+def cpu_ticks(pid):
+    """utime + stime of a process, in clock ticks."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def test_replay_idle_and_kernel_threads(t, home):
+    """The replay screen waits for keys without using the CPU, hides kernel
+    threads as the live screen does (K shows them, K again hides them), and
+    quits at the first q."""
+    path = os.path.join(home, "idle.tvr")
+    r = subprocess.run([TASKVIEW, "-w", path, "-d", "0.3", "-n", "3"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    s = t.start(["-r", path])
+    t.wait_for(s, "Sample:")
+    pid = t.taskview_pid(s)
+    # idle: a screen that spins takes a share of a CPU even on a busy machine
+    # (it polled the keyboard without waiting, about 40 % of one idle)
+    time.sleep(0.5)
+    before = cpu_ticks(pid)
+    time.sleep(4)
+    used = cpu_ticks(pid) - before
+    hz = os.sysconf("SC_CLK_TCK")
+    assert used <= hz // 10, f"the idle replay used {used} ticks of CPU in 4 s"
+    # kthreadd (PID 2) is a kernel thread: hidden until K, as live
+    t.keys(s, "\\")
+    t.keys(s, "kthreadd", "Enter")
+    text = t.wait_for(s, "(Esc clears)")
+    assert 2 not in row_pids(text), f"a kernel thread is shown before K:\n{text}"
+    t.keys(s, "K")
+    t.wait(s, lambda x: 2 in row_pids(x), "kthreadd shown after K")
+    t.keys(s, "K")
+    t.wait(s, lambda x: 2 not in row_pids(x) and "kernel threads hidden" in x, "kthreadd hidden after K again")
+    t.quit(s)
+
+
+TESTS = [test_replay_screen, test_replay_idle_and_kernel_threads]
 
 
 def main():
