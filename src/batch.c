@@ -123,11 +123,11 @@ static int record_append(struct rec_writer *w, const struct app *a, const struct
 	struct rec_sample rs = {.s = *s};
 	rs.delay_state = app_delay_state(a, &rs.delay_message);
 	char *err = NULL;
-	if (rec_writer_append(w, &rs, &err) == 0)
-		return 0;
-	fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+	int rc = rec_writer_append(w, &rs, &err);
+	if (rc != 0)
+		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
 	free(err);
-	return -1;
+	return rc < 0 ? -1 : 0;
 }
 
 int batch_run(struct app *a, const struct cli_opts *o)

@@ -18,7 +18,11 @@
 #define REC_FORMAT 1            /* the format version written */
 #define REC_READS 1             /* files that need a reader of at most this version are read */
 #define REC_PAYLOAD_MAX (256u << 20)
-#define REC_SAMPLE_MAX (256u << 20) /* a sample decompressed */
+/* A sample decompressed (one frame's piece of its block's stream): the
+ * writer leaves a larger one out, a reader takes one for damage before it
+ * spends more memory on it (a few compressed bytes can claim gigabytes).
+ * About 200,000 tasks recorded whole. */
+#define REC_SAMPLE_MAX (32u << 20)
 
 enum rec_frame_type {
 	REC_FRAME_SCHEMA = 1,   /* a run's (or a file's) description: fields, host, options */

@@ -335,6 +335,17 @@ int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **e
 		*err = strdup(_("cannot record a sample: tasks out of order, or out of memory"));
 		return -1;
 	}
+	if (w->raw.len > REC_SAMPLE_MAX) {
+		/* its number is skipped, so a reader says a sample is missing; the
+		 * next starts a block, against nothing left out */
+		char tmp[256];
+		snprintf(tmp, sizeof(tmp), _("a sample of %zu MiB is left out of the recording: a sample may take %u MiB"),
+			 (w->raw.len + (1u << 20) - 1) >> 20, REC_SAMPLE_MAX >> 20);
+		*err = strdup(tmp);
+		w->seq++;
+		w->in_block = 0;
+		return 1;
+	}
 	/* the next sample is written against this one as a reader will see it */
 	struct rec_sample seen;
 	if (rec_decode_sample((const uint8_t *)w->raw.data, w->raw.len, &w->layout, start ? NULL : &w->base,

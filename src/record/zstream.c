@@ -90,10 +90,13 @@ int zs_in_chunk(struct zs_in *z, const void *p, size_t n, struct buf *out, size_
 {
 	buf_reset(out);
 	ZSTD_inBuffer in = {p, n, 0};
+	/* room for one byte past max: a stream that fills it is longer than max,
+	 * found before more memory is spent on it */
+	size_t limit = max + 1;
 	for (;;) {
 		size_t room = ZSTD_DStreamOutSize();
-		if (out->len + room > max)
-			room = max > out->len ? max - out->len : 0;
+		if (out->len + room > limit)
+			room = limit - out->len;
 		size_t len = out->len;
 		buf_pad(out, 0, room);
 		if (out->oom)
@@ -101,12 +104,10 @@ int zs_in_chunk(struct zs_in *z, const void *p, size_t n, struct buf *out, size_
 		ZSTD_outBuffer ob = {out->data + len, room, 0};
 		size_t r = ZSTD_decompressStream(z->d, &ob, &in);
 		out->len = len + ob.pos;
-		if (ZSTD_isError(r))
+		if (ZSTD_isError(r) || out->len > max)
 			return -1;
 		/* all input taken and the output not full: everything flushed is out */
 		if (in.pos == in.size && ob.pos < ob.size)
 			return 0;
-		if (room == 0 || out->len >= max)
-			return -1;
 	}
 }

@@ -26,6 +26,7 @@
 #include "record/reader.h"
 #include "record/schema.h"
 #include "record/writer.h"
+#include "record/zstream.h"
 #include "sample/sampler.h"
 #include "sample/taskstats.h"
 #include "util/clock.h"
@@ -1281,6 +1282,161 @@ START_TEST(fifo_refused)
 }
 END_TEST
 
+/* The peak resident size of this process, in KiB (VmHWM); 0 when the kernel
+ * does not say. reset: from now on (the kernel sets it to the size now). */
+static long peak_rss(bool reset)
+{
+	FILE *fp;
+	if (reset && (fp = fopen("/proc/self/clear_refs", "w"))) {
+		fputs("5", fp);
+		fclose(fp);
+	}
+	long kib = 0;
+	char line[256];
+	fp = fopen("/proc/self/status", "r");
+	while (fp && fgets(line, sizeof(line), fp))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	if (fp)
+		fclose(fp);
+	return kib;
+}
+
+/* A recording whose sample frame is a valid zstd stream of `raw` zero bytes
+ * (checksums right): a decompression bomb. Returns its payload length. */
+static size_t write_bomb(const struct rec_tmp *f, const char *path, size_t raw, int frames)
+{
+	char good[600];
+	snprintf(good, sizeof(good), "%s/good.tvr", f->dir);
+	write_series(good, 0, 1, &f->cs, 0);
+	long schema_end = frame_offset(good, 0);
+	FILE *in = fopen(good, "rb");
+	char *head = malloc((size_t)schema_end);
+	ck_assert_uint_eq(fread(head, 1, (size_t)schema_end, in), (size_t)schema_end);
+	fclose(in);
+	FILE *out = fopen(path, "wb");
+	fwrite(head, 1, (size_t)schema_end, out);
+	free(head);
+	/* in pieces of a MiB: the stream of one frame, made without holding it all */
+	static const char zeros[1 << 20];
+	struct zs_out *z = zs_out_new(3);
+	struct buf chunk;
+	buf_init(&chunk);
+	for (size_t done = 0; done < raw; done += sizeof(zeros))
+		ck_assert_int_eq(zs_out_chunk(z, zeros, sizeof(zeros), &chunk), 0);
+	for (int i = 0; i < frames; i++) {
+		struct rec_frame fr = {
+			.type = REC_FRAME_SAMPLE,
+			.flags = REC_FLAG_BLOCK_START,
+			.len = (uint32_t)chunk.len,
+			.crc = crc32c(0, chunk.data, chunk.len),
+			.seq = (uint64_t)i,
+			.wall_ns = (int64_t)(1795420800 + i) * 1000000000,
+		};
+		uint8_t hdr[REC_HDR_LEN];
+		rec_frame_pack(hdr, &fr);
+		fwrite(hdr, 1, sizeof(hdr), out);
+		fwrite(chunk.data, 1, chunk.len, out);
+	}
+	fclose(out);
+	size_t len = chunk.len;
+	buf_free(&chunk);
+	zs_out_free(z);
+	return len;
+}
+
+/* A frame that decompresses to more than a sample can be is damage, found
+ * before the memory is spent: reading a bomb costs little. */
+START_TEST(zstd_bomb_bounded)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "bomb.tvr");
+	size_t len = write_bomb(&f, f.path, 256u << 20, 4);
+	long hwm0 = peak_rss(true);
+	double t0 = clock_now(CLOCK_PROCESS_CPUTIME_ID);
+	struct warnings w;
+	struct rec_reader *r = open_rec(f.path, &w);
+	ck_assert_uint_eq(rec_reader_count(r), 4);
+	struct rec_sample s;
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(rec_reader_get(r, i, &s), -1);
+	double t1 = clock_now(CLOCK_PROCESS_CPUTIME_ID);
+	long hwm1 = peak_rss(false);
+	rec_reader_close(r);
+	ck_assert_int_eq(w.n, 4);
+	ck_assert_msg(strstr(w.text, "damaged sample") != NULL, "%s", w.text);
+	fprintf(stderr, "note: 4 frames of %zu bytes, each 256 MiB of zeros: %.3f s of CPU, peak RSS %ld KiB more\n",
+		len, t1 - t0, hwm1 - hwm0);
+	/* what a sample may take (32 MiB), and a little: not the 256 MiB it asks for */
+	ck_assert_int_gt(hwm0, 0);
+	ck_assert_int_lt(hwm1 - hwm0, 48 * 1024);
+	rec_tmp_close(&f);
+}
+END_TEST
+
+/* The writer never writes what a reader would take for a bomb: a sample
+ * larger than REC_SAMPLE_MAX is left out with a message, the run goes on,
+ * and a reader says one is missing. */
+START_TEST(huge_sample_left_out)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	struct rec_writer_opts o = {.path = f.path, .interval = 1.0, .cs = &f.cs};
+	char *err = NULL;
+	struct rec_writer *w = rec_writer_open(&o, &err);
+	ck_assert_msg(w != NULL, "%s", err ? err : "");
+	size_t cmdlen = 60000, extra = REC_SAMPLE_MAX / cmdlen + 10;
+	char *cmd = malloc(cmdlen + 1);
+	for (size_t i = 0; i < cmdlen; i++)
+		cmd[i] = (char)('a' + i % 26);
+	cmd[cmdlen] = '\0';
+	for (int k = 0; k < 3; k++) {
+		struct rec_sample s;
+		odd_sample(&s, k);
+		if (k == 1) {
+			/* processes with long command lines, between 40000 and the last */
+			struct tv_task *v = calloc(4 + extra, sizeof(*v));
+			memcpy(v, s.s.procs, 3 * sizeof(*v));
+			v[3 + extra] = s.s.procs[3];
+			for (size_t i = 0; i < extra; i++) {
+				odd_task(&v[3 + i], (int32_t)(100000 + i), (int32_t)(100000 + i), 1, 3);
+				v[3 + i].cmdline = strdup(cmd);
+				/* each its own: strings equal to the base's are not written again */
+				snprintf(v[3 + i].cmdline, 16, "%015zu", i);
+				v[3 + i].cmdline[15] = 'x';
+			}
+			free(s.s.procs);
+			s.s.procs = v;
+			s.s.nprocs = 4 + extra;
+		}
+		int rc = rec_writer_append(w, &s, &err);
+		if (k == 1) {
+			ck_assert_int_eq(rc, 1);
+			ck_assert_msg(strstr(err, "left out") != NULL, "%s", err);
+			free(err);
+		} else {
+			ck_assert_msg(rc == 0, "%s", err ? err : "");
+		}
+		snapshot_free(&s.s);
+	}
+	free(cmd);
+	rec_writer_close(w);
+	struct warnings wn;
+	struct rec_reader *r = open_rec(f.path, &wn);
+	ck_assert_uint_eq(rec_reader_count(r), 2);
+	ck_assert_msg(wn.n == 1 && strstr(wn.text, "1 sample missing") != NULL, "%s", wn.text);
+	ck_assert(!rec_reader_pairable(r, 1, 1)); /* not across the one left out */
+	struct rec_sample got, want;
+	ck_assert_int_eq(rec_reader_get(r, 1, &got), 0);
+	odd_sample(&want, 2);
+	same_sample(&want, &got);
+	rec_sample_free(&got);
+	snapshot_free(&want.s);
+	rec_reader_close(r);
+	rec_tmp_close(&f);
+}
+END_TEST
+
 /* A day at one sample a second: jumping to a time answers well within a second. */
 START_TEST(day_jump_fast)
 {
@@ -1343,6 +1499,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, daily_files_kept);
 	tcase_add_test(tc, daily_names_strict);
 	tcase_add_test(tc, fifo_refused);
+	tcase_add_test(tc, zstd_bomb_bounded);
+	tcase_add_test(tc, huge_sample_left_out);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
 	tcase_set_timeout(tc, 600);
