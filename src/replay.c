@@ -67,6 +67,20 @@ int replay_range(const struct cli_opts *o, const struct rec_info *info, double *
 	return 0;
 }
 
+const char *replay_none_why(const struct rec_reader *r, double from, double to, unsigned k)
+{
+	size_t n = rec_reader_count(r);
+	if (n == 0)
+		return _("the recording holds no sample");
+	size_t i = isfinite(from) ? rec_reader_find(r, from) : 0;
+	if (i >= n || rec_reader_wall(r, i) > to)
+		return _("no sample of the recording is in the range asked for");
+	if (n <= k)
+		/* TRANSLATORS: rates need two samples: the one shown and the one before it */
+		return _("the recording holds too few samples: each is shown with the one before it");
+	return _("no sample of the recording can be shown: none can be read with the one before it");
+}
+
 /* Formats one sample; returns -1 when out of memory. */
 static int replay_render(struct buf *out, const struct app *a, const struct cli_opts *o, const struct rec_info *info,
 			 struct rec_sample *prev, struct rec_sample *cur, bool first)
@@ -154,7 +168,7 @@ int replay_run(const struct cli_opts *o)
 		i += k;
 	}
 	if (rc == 0 && printed == 0) {
-		fprintf(stderr, "taskview: %s\n", _("no sample of the recording is in the range asked for"));
+		fprintf(stderr, "taskview: %s\n", replay_none_why(r, from, to, k));
 		rc = 1;
 	}
 	buf_free(&out);

@@ -16,5 +16,8 @@ int replay_run(const struct cli_opts *o);
 int replay_step(const struct cli_opts *o, const struct rec_info *info, unsigned *k);
 /* The times of --begin and --end (-INFINITY and INFINITY when not given). */
 int replay_range(const struct cli_opts *o, const struct rec_info *info, double *from, double *to);
+/* Why no sample of [from, to] could be shown (each is shown with the one k
+ * before it): a translated message. */
+const char *replay_none_why(const struct rec_reader *r, double from, double to, unsigned k);
 
 #endif

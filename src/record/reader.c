@@ -276,6 +276,11 @@ bool rec_reader_pairable(const struct rec_reader *r, size_t i, unsigned k)
 	return !a->lost && !b->lost && a->segment == b->segment;
 }
 
+bool rec_reader_lost(const struct rec_reader *r, size_t i)
+{
+	return i < r->n && r->v[i].lost;
+}
+
 /* Marks the samples from i to the end of its block lost, and says so. */
 static void lose(struct rec_reader *r, size_t i)
 {

@@ -55,6 +55,10 @@ size_t rec_reader_find(const struct rec_reader *r, double wall);
  * in between as far as the index knows)? */
 bool rec_reader_pairable(const struct rec_reader *r, size_t i, unsigned k);
 
+/* Is sample i known to be lost (damaged, or written against a damaged one)?
+ * A sample is known to be after a try to read it. */
+bool rec_reader_lost(const struct rec_reader *r, size_t i);
+
 /* Sample i, owned by the caller (rec_sample_free). Returns -1 when it is lost. */
 int rec_reader_get(struct rec_reader *r, size_t i, struct rec_sample *out);
 /*

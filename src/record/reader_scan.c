@@ -129,8 +129,14 @@ static void damage_report(struct rec_reader *r, struct scan *sc, const struct re
 		return;
 	sc->damaged = false;
 	const struct rec_entry *prev = sc->dprev != REC_NONE ? &r->v[sc->dprev] : NULL;
-	const char *file = r->files[sc->dfile].path;
+	const struct rec_rfile *f = &r->files[sc->dfile];
+	const char *file = f->path;
 	char t0[64], t1[64];
+	if (sc->doff == 0 && sc->dbytes == f->size) {
+		/* nothing in it was a frame: it is something else */
+		rec_warnf(r, _("%s: not a taskview recording: skipped"), file);
+		return;
+	}
 	if (sc->torn && !next) {
 		rec_warnf(r, _("%s: the last sample is cut short (the recorder stopped while writing it, or is "
 			       "writing it now)"), file);
@@ -138,28 +144,62 @@ static void damage_report(struct rec_reader *r, struct scan *sc, const struct re
 	}
 	rec_fmt_time(t0, sizeof(t0), prev ? (double)prev->wall_ns / 1e9 : 0);
 	rec_fmt_time(t1, sizeof(t1), next ? (double)next->wall_ns / 1e9 : 0);
+	/* samples indexed since the damage began are lost too: their block's
+	 * stream is broken */
+	size_t from = prev ? sc->dprev + 1 : 0, to = next ? (size_t)(next - r->v) : r->n;
+	uint64_t intact = to - from;
 	if (prev && next && prev->run == next->run && next->seq > prev->seq) {
 		uint64_t lost = next->seq - prev->seq - 1;
-		rec_warnf(r, P_("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: %" PRIu64
-				" sample lost, between %s and %s",
-				"%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: %" PRIu64
-				" samples lost, between %s and %s", lost),
-			  file, sc->dbytes, sc->doff, lost, t0, t1);
+		if (intact == 0 || intact > lost)
+			rec_warnf(r, P_("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: %" PRIu64
+					" sample lost, between %s and %s",
+					"%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: %" PRIu64
+					" samples lost, between %s and %s", lost),
+				  file, sc->dbytes, sc->doff, lost, t0, t1);
+		else
+			/* TRANSLATORS: the last number is how many of the samples lost are
+			 * undamaged themselves */
+			rec_warnf(r, P_("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: %" PRIu64
+					" sample lost, between %s and %s (%" PRIu64 " of them intact, but written "
+					"against a damaged one)",
+					"%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: %" PRIu64
+					" samples lost, between %s and %s (%" PRIu64 " of them intact, but written "
+					"against a damaged one)", lost),
+				  file, sc->dbytes, sc->doff, lost, t0, t1, intact);
 	} else if (prev && next) {
 		rec_warnf(r, _("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: what was recorded "
 			       "between %s and %s is lost"), file, sc->dbytes, sc->doff, t0, t1);
 	} else if (next) {
 		rec_warnf(r, _("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: what was recorded "
 			       "before %s is lost"), file, sc->dbytes, sc->doff, t1);
-	} else {
-		rec_warnf(r, _("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: what was recorded "
+	} else if (prev) {
+		rec_warnf(r, _("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: what the file holds "
 			       "after %s is lost"), file, sc->dbytes, sc->doff, t0);
+	} else {
+		rec_warnf(r, _("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped: no sample of the file "
+			       "can be read"), file, sc->dbytes, sc->doff);
 	}
+}
+
+/* A stretch is torn when it is the end of the file and the start of a frame
+ * that did not get all written: its header's bytes, or a whole header. */
+static bool torn_at(const struct rec_rfile *f, uint64_t off, uint64_t next, bool header_ok)
+{
+	if (next != f->size)
+		return false;
+	if (header_ok)
+		return true;
+	uint8_t h[REC_HDR_LEN];
+	size_t n = (size_t)(f->size - off);
+	size_t m = n < 4 ? n : 4;
+	return n < REC_HDR_LEN && rec_pread(f, h, n, off) == 0 && memcmp(h, REC_MAGIC, m) == 0;
 }
 
 static void damage_add(struct rec_reader *r, struct scan *sc, uint32_t file, uint64_t off, uint64_t bytes, bool torn)
 {
-	if (sc->damaged && (sc->dfile != file || sc->doff + sc->dbytes != off))
+	/* damage in the same file with no sample readable since is one stretch:
+	 * the samples between are lost with it */
+	if (sc->damaged && sc->dfile != file)
 		damage_report(r, sc, NULL);
 	if (!sc->damaged) {
 		sc->damaged = true;
@@ -277,7 +317,7 @@ static int scan_file(struct rec_reader *r, struct scan *sc, uint32_t fi)
 	while (off < f->size) {
 		if (!have && header_at(f, off, &fr) < 0) {
 			uint64_t next = resync(f, off + 1);
-			damage_add(r, sc, fi, off, next - off, next == f->size);
+			damage_add(r, sc, fi, off, next - off, torn_at(f, off, next, false));
 			off = next;
 			continue;
 		}
@@ -286,7 +326,7 @@ static int scan_file(struct rec_reader *r, struct scan *sc, uint32_t fi)
 		if (end > f->size || (end < f->size && !have && !payload_ok(r, f, off, &fr))) {
 			/* cut short: what follows may be a restarted recorder's frames */
 			uint64_t next = resync(f, off + 1);
-			damage_add(r, sc, fi, off, next - off, next == f->size);
+			damage_add(r, sc, fi, off, next - off, torn_at(f, off, next, end > f->size));
 			off = next;
 			have = false;
 			continue;

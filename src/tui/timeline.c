@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "record/when.h"
+#include "replay.h"
 #include "tui/status.h"
 #include "tui/view.h"
 #include "util/i18n.h"
@@ -100,7 +101,7 @@ int tui_replay_start(struct tui *t)
 	size_t i = isfinite(rp->from) ? rec_reader_find(rp->r, rp->from) : 0;
 	int rc = replay_seek(t, i, 1);
 	if (rc == 0)
-		tui_status(t, ROLE_ERROR, "%s", _("no sample of the recording is in the range asked for"));
+		tui_status(t, ROLE_ERROR, "%s", replay_none_why(rp->r, rp->from, rp->to, rp->k));
 	return rc > 0 ? 0 : -1;
 }
 
@@ -133,13 +134,34 @@ void tui_replay_step(struct tui *t, int dir)
 	}
 	size_t n = rec_reader_count(rp->r);
 	int rc = 0;
-	if (dir > 0 && rp->i + rp->k < n)
+	/* samples that way in the range that could not be shown: damaged, or
+	 * after damage, or the first of a run */
+	size_t left = 0, lost = 0;
+	if (dir > 0 && rp->i + rp->k < n) {
 		rc = replay_seek(t, rp->i + rp->k, 1);
-	else if (dir < 0 && rp->i >= rp->k)
+		for (size_t j = rp->i + rp->k; rc == 0 && j < n && replay_in_range(rp, j); j++, left++)
+			lost += rec_reader_lost(rp->r, j);
+	} else if (dir < 0 && rp->i >= rp->k) {
 		rc = replay_seek(t, rp->i - rp->k, -1);
+		for (size_t j = rp->i - rp->k; rc == 0 && replay_in_range(rp, j); j--, left++) {
+			lost += rec_reader_lost(rp->r, j);
+			if (j == 0)
+				break;
+		}
+	}
 	if (rc < 0)
 		return;
-	if (rc == 0)
+	if (rc == 0 && lost)
+		/* TRANSLATORS: b or f in a replay: samples are there, but damaged or
+		 * recorded against damaged ones */
+		tui_status(t, ROLE_STATUS, "%s",
+			   dir > 0 ? _("no sample after this one can be shown: the rest of the recording is damaged")
+				   : _("no sample before this one can be shown: that part of the recording is damaged"));
+	else if (rc == 0 && left > (dir > 0 ? 0 : rp->k))
+		tui_status(t, ROLE_STATUS, "%s",
+			   dir > 0 ? _("this is the last sample of the recording that can be shown")
+				   : _("this is the first sample of the recording that can be shown"));
+	else if (rc == 0)
 		tui_status(t, ROLE_STATUS, "%s",
 			   dir > 0 ? _("this is the last sample of the recording")
 				   : _("this is the first sample of the recording"));

@@ -204,7 +204,43 @@ def test_replay_idle_and_kernel_threads(t, home):
     t.quit(s)
 
 
-TESTS = [test_replay_screen, test_replay_idle_and_kernel_threads]
+def test_replay_damage_said(t, home):
+    """Stepping into damage says so: the samples after it are there but
+    cannot be shown; it is not called the last sample of the recording."""
+    path = os.path.join(home, "damaged.tvr")
+    r = subprocess.run([TASKVIEW, "-w", path, "-d", "0.1", "-n", "20", "-u", "0"], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    with open(path, "r+b") as f:
+        data = f.read()
+        off, samples = 0, []
+        while off + 36 <= len(data) and data[off:off + 4] == b"\x89TVR":
+            hlen = int.from_bytes(data[off + 6:off + 8], "little")
+            plen = int.from_bytes(data[off + 8:off + 12], "little")
+            if data[off + 4] == 2:
+                samples.append((off, hlen))
+            off += hlen + plen
+        assert len(samples) == 21, f"{len(samples)} samples recorded"
+        # a byte of sample 10's compressed data: 10 to 21 cannot be read
+        at = samples[9][0] + samples[9][1] + 3
+        f.seek(at)
+        f.write(bytes([data[at] ^ 0x5A]))
+    s = t.start(["-r", path])
+    t.wait_for(s, "Sample: 2 of 21")
+    for n in range(3, 10):
+        t.keys(s, "f")
+        t.wait_for(s, f"Sample: {n} of 21")
+    # the damage is found when read: said once, with what it cost
+    t.keys(s, "f")
+    text = t.wait_for(s, "12 samples lost")
+    assert "Sample: 9 of 21" in text and "this is the last sample" not in text, text
+    t.keys(s, "f")
+    text = t.wait_for(s, "the rest of the recording is damaged")
+    assert "Sample: 9 of 21" in text and "this is the last sample" not in text, text
+    t.quit(s)
+
+
+TESTS = [test_replay_screen, test_replay_idle_and_kernel_threads, test_replay_damage_said]
 
 
 def main():

@@ -27,6 +27,7 @@
 #include "record/schema.h"
 #include "record/writer.h"
 #include "record/zstream.h"
+#include "replay.h"
 #include "sample/sampler.h"
 #include "sample/taskstats.h"
 #include "util/clock.h"
@@ -1437,6 +1438,110 @@ START_TEST(huge_sample_left_out)
 }
 END_TEST
 
+static void zero_range(const char *path, long from, long to)
+{
+	int fd = open(path, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	char *z = calloc(1, (size_t)(to - from));
+	ck_assert_int_eq(pwrite(fd, z, (size_t)(to - from), from), to - from);
+	free(z);
+	close(fd);
+}
+
+/* Each damage message says what happened, and counts what was lost. */
+START_TEST(damage_messages_true)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	struct warnings w;
+	struct rec_reader *r;
+	/* blocks start at samples 0, 60 and 120; 51 to 58 damaged: 59 is lost
+	 * with them (its block's stream is broken), and said so */
+	write_series(f.path, 0, 130, &f.cs, 0);
+	zero_range(f.path, frame_offset(f.path, 51), frame_offset(f.path, 59));
+	r = open_rec(f.path, &w);
+	ck_assert_msg(w.n == 1 && strstr(w.text, "skipped: 9 samples lost") != NULL &&
+		      strstr(w.text, "(1 of them intact, but written against a damaged one)") != NULL, "%s", w.text);
+	rec_reader_close(r);
+	/* 52 to 59: the eight, and nothing more */
+	unlink(f.path);
+	write_series(f.path, 0, 130, &f.cs, 0);
+	zero_range(f.path, frame_offset(f.path, 52), frame_offset(f.path, 60));
+	r = open_rec(f.path, &w);
+	ck_assert_msg(w.n == 1 && strstr(w.text, "skipped: 8 samples lost") != NULL && strstr(w.text, "intact") == NULL,
+		      "%s", w.text);
+	rec_reader_close(r);
+	/* the last ten frames zeroed: damage to the end, not a sample cut short */
+	unlink(f.path);
+	write_series(f.path, 0, 130, &f.cs, 0);
+	struct stat sb;
+	ck_assert_int_eq(stat(f.path, &sb), 0);
+	zero_range(f.path, frame_offset(f.path, 120), sb.st_size);
+	r = open_rec(f.path, &w);
+	ck_assert_msg(w.n == 1 && strstr(w.text, "cut short") == NULL && strstr(w.text, "what the file holds after") != NULL,
+		      "%s", w.text);
+	ck_assert_uint_eq(rec_reader_count(r), 120);
+	rec_reader_close(r);
+	/* the first bytes of a header at the end: the recorder stopped writing it */
+	unlink(f.path);
+	write_series(f.path, 0, 10, &f.cs, 0);
+	ck_assert_int_eq(truncate(f.path, frame_offset(f.path, 9) + 3), 0);
+	r = open_rec(f.path, &w);
+	ck_assert_msg(w.n == 1 && strstr(w.text, "the last sample is cut short") != NULL, "%s", w.text);
+	rec_reader_close(r);
+	/* a daily file of random bytes beside a good one: not a recording, not a cut */
+	char day[600], junk[600];
+	snprintf(day, sizeof(day), "%s/taskview-2026-11-23.tvr", f.dir);
+	snprintf(junk, sizeof(junk), "%s/taskview-2026-11-24.tvr", f.dir);
+	write_series(day, 0, 5, &f.cs, 0);
+	FILE *fp = fopen(junk, "wb");
+	srand(7);
+	for (int i = 0; i < 30000; i++)
+		fputc(rand() & 0xff, fp);
+	fclose(fp);
+	r = open_rec(f.dir, &w);
+	ck_assert_msg(w.n == 1 && strstr(w.text, "taskview-2026-11-24.tvr: not a taskview recording: skipped") != NULL,
+		      "%s", w.text);
+	ck_assert_uint_eq(rec_reader_count(r), 5);
+	rec_reader_close(r);
+	rec_tmp_close(&f);
+}
+END_TEST
+
+/* Why nothing can be shown: each reason as it is. */
+START_TEST(none_shown_said)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	struct warnings w;
+	/* a run started and stopped before its first sample */
+	write_series(f.path, 0, 0, &f.cs, 0);
+	struct rec_reader *r = open_rec(f.path, &w);
+	ck_assert_str_eq(replay_none_why(r, -INFINITY, INFINITY, 1), "the recording holds no sample");
+	rec_reader_close(r);
+	/* one sample: it has none before it */
+	unlink(f.path);
+	write_series(f.path, 0, 1, &f.cs, 0);
+	r = open_rec(f.path, &w);
+	ck_assert_msg(strstr(replay_none_why(r, -INFINITY, INFINITY, 1), "too few samples") != NULL, "one sample");
+	rec_reader_close(r);
+	/* every frame intact, none readable (the first sample's data damaged:
+	 * its block with it) */
+	unlink(f.path);
+	write_series(f.path, 0, 5, &f.cs, 0);
+	flip_byte(f.path, frame_offset(f.path, 0) + REC_HDR_LEN + 3);
+	r = open_rec(f.path, &w);
+	struct rec_sample s;
+	ck_assert_int_eq(rec_reader_get(r, 1, &s), -1);
+	const char *why = replay_none_why(r, -INFINITY, INFINITY, 1);
+	ck_assert_msg(strstr(why, "range") == NULL && strstr(why, "none can be read") != NULL, "%s", why);
+	/* ... and a range with nothing in it */
+	ck_assert_msg(strstr(replay_none_why(r, 1.0, 2.0, 1), "in the range asked for") != NULL, "range");
+	rec_reader_close(r);
+	rec_tmp_close(&f);
+}
+END_TEST
+
 /* A day at one sample a second: jumping to a time answers well within a second. */
 START_TEST(day_jump_fast)
 {
@@ -1501,6 +1606,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, fifo_refused);
 	tcase_add_test(tc, zstd_bomb_bounded);
 	tcase_add_test(tc, huge_sample_left_out);
+	tcase_add_test(tc, damage_messages_true);
+	tcase_add_test(tc, none_shown_said);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
 	tcase_set_timeout(tc, 600);
