@@ -343,6 +343,15 @@ def test_daily_directory():
         finally:
             first.terminate()
             first.wait()
+        # a FIFO of today's name: refused at once by the recorder and the reader (open() waited for a peer)
+        fifos = tempfile.mkdtemp(dir=d)
+        fifo = os.path.join(fifos, time.strftime("taskview-%Y-%m-%d.tvr"))
+        os.mkfifo(fifo)
+        for args in (("-w", fifos, "-n", "1", "-d", "0.2"), ("-r", fifos, "-b"), ("-r", fifo, "-b")):
+            r = run(*args, timeout=20)
+            if args[0] == "-w" and not os.path.basename(fifo) == time.strftime("taskview-%Y-%m-%d.tvr"):
+                continue  # midnight came between: the recorder wrote the next day's file
+            check(r.returncode == 1 and "not a regular file" in r.stderr, f"{args}: {r.returncode} {r.stderr!r}")
         r = run("-w", "/dev/full", "-n", "1")
         check(r.returncode == 1 and "/dev/full" in r.stderr, f"not a file: {r.returncode} {r.stderr!r}")
         r = run("-w", os.path.join(d, "f.tvr"), "--keep", "3", "-n", "1")
