@@ -240,7 +240,32 @@ def test_replay_damage_said(t, home):
     t.quit(s)
 
 
-TESTS = [test_replay_screen, test_replay_idle_and_kernel_threads, test_replay_damage_said]
+def test_replay_threads_recorded_without_b(t, home):
+    """taskview -w PATH -H, as the README runs it (no -b), records the threads:
+    H shows them on the replay screen."""
+    wl = Workload("--name", "tvreplaythr", "--ping")
+    try:
+        path = os.path.join(home, "threads.tvr")
+        r = subprocess.run([TASKVIEW, "-w", path, "-H", "-d", "0.3", "-n", "3"], capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 0, r.stderr
+        tids = set(wl.threads.values())
+        assert tids, "the workload has threads"
+        s = t.start(["-r", path])
+        t.wait_for(s, "Sample:")
+        t.keys(s, "\\")
+        t.keys(s, "tvreplaythr", "Enter")
+        text = t.wait(s, lambda x: wl.pid in row_pids(x), "the workload's row")
+        assert not tids & row_pids(text), f"threads shown before H:\n{text}"
+        t.keys(s, "H")
+        t.wait(s, lambda x: tids <= row_pids(x), f"the workload's threads {sorted(tids)} after H")
+        t.quit(s)
+    finally:
+        wl.stop()
+
+
+TESTS = [test_replay_screen, test_replay_idle_and_kernel_threads, test_replay_damage_said,
+         test_replay_threads_recorded_without_b]
 
 
 def main():
