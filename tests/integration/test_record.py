@@ -3,7 +3,8 @@
 of the very samples it records, and the replay of the file must give the same
 values; damage (a cut end, flipped bytes, garbage) is skipped with a warning
 and the rest shown; -H recordings replayed folded and unfolded; ended tasks
-marked; time ranges and longer intervals; hostile files never crash or hang."""
+marked, with -b or without; time ranges and longer intervals; hostile files
+(FIFOs too) never crash or hang."""
 import json
 import os
 import random

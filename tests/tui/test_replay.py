@@ -4,7 +4,9 @@ workload made with -w: the header shows the recorded host and the sample's
 recorded time, b and f step through the samples (the detail panel with
 them), J jumps to a time, a task that ended in the interval is marked, and
 kill and renice are refused with a message while the recorded process stays
-untouched.
+untouched. An idle replay uses no CPU and quits at the first q; K hides
+kernel threads as live; stepping into damage says so; H shows the threads of
+a recording made with -H and without -b.
 
 Exit 77 (skip) without tmux.
 """
