@@ -286,6 +286,10 @@ void tui_act(struct tui *t, int action, int key)
 	case ACT_SETUP: dialog_setup(t); break;
 	case ACT_DETAIL: dialog_detail(t); break;
 	case ACT_COMMAND: dialog_command(t); break;
+	case ACT_ENVIRON: dialog_environ(t); break;
+	case ACT_FILES: dialog_files(t); break;
+	case ACT_AFFINITY: dialog_affinity(t); break;
+	case ACT_TRACE: dialog_trace(t); break;
 	case ACT_REPLAY_BACK: tui_replay_step(t, -1); break;
 	case ACT_REPLAY_FORWARD: tui_replay_step(t, 1); break;
 	case ACT_REPLAY_JUMP: dialog_when(t); break;
@@ -302,7 +306,13 @@ void tui_act(struct tui *t, int action, int key)
 	case ACT_REDRAW: term_force_repaint(); break;
 	case ACT_HELP: dialog_help(t); break;
 	case ACT_QUIT: t->quit = true; break;
-	case ACT_NONE:
+	case ACT_NONE: {
+		/* a key that does nothing says so, so it is not taken for a slow one */
+		const char *name = keyname(key);
+		/* TRANSLATORS: a key with no binding on the main screen; %s is its name */
+		tui_status(t, ROLE_ERROR, _("%s does nothing here (F1 lists the keys)"), name ? name : "?");
+		break;
+	}
 	case ACT_NACTIONS:
 		break;
 	}

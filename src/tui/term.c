@@ -13,6 +13,7 @@
 #include <term.h>
 #include <termios.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/i18n.h"
@@ -459,6 +460,92 @@ int term_key_or(int timeout_ms, int fd)
 		return TERM_KEY_WAKE;
 	/* a signal (a resize: curses reports it as a key) or the time is up */
 	return term_key_now();
+}
+
+/* Keys typed while the program runs are the program's; Ctrl-C is for it. */
+static const int run_ignored[] = {SIGINT, SIGQUIT, SIGTSTP};
+#define NRUN_IGNORED (sizeof(run_ignored) / sizeof(run_ignored[0]))
+
+/* Reads a line from the terminal (the screen is put away: it is in line
+ * mode); false when the terminal is gone or a quit signal came. */
+static bool term_wait_enter(void)
+{
+	for (;;) {
+		char c;
+		ssize_t n = read(STDIN_FILENO, &c, 1);
+		if (quit_signal)
+			return false;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			term_lost();
+			return false;
+		}
+		if (c == '\n' || c == '\r')
+			return true;
+	}
+}
+
+int term_run(const char *path, char *const argv[], const char *before, const char *after)
+{
+	if (!screen)
+		return -EINVAL;
+	fflush(stdout);
+	endwin();
+	/* the program writes to the terminal, not to the pipe that holds
+	 * taskview's own stderr while the screen is open */
+	int err_fd = err_saved >= 0 ? err_saved : STDERR_FILENO;
+	if (before)
+		write_all(STDOUT_FILENO, before, strlen(before));
+	struct sigaction ign, old[NRUN_IGNORED];
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	for (size_t i = 0; i < NRUN_IGNORED; i++)
+		sigaction(run_ignored[i], &ign, &old[i]);
+	int status = -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* async-signal-safe calls only: taskview has threads */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigemptyset(&dfl.sa_mask);
+		for (size_t i = 0; i < NRUN_IGNORED; i++)
+			sigaction(run_ignored[i], &dfl, NULL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (err_fd != STDERR_FILENO)
+			dup2(err_fd, STDERR_FILENO);
+		execv(path, argv);
+		_exit(127);
+	}
+	int rc = pid < 0 ? -errno : 0;
+	while (pid > 0) {
+		pid_t w = waitpid(pid, &status, 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			rc = -errno;
+			break;
+		}
+		/* taskview is asked to quit: the program goes first */
+		if (quit_signal)
+			kill(pid, SIGTERM);
+	}
+	if (rc == 0)
+		rc = status;
+	if (after && !quit_signal) {
+		write_all(STDOUT_FILENO, after, strlen(after));
+		term_wait_enter();
+	}
+	for (size_t i = 0; i < NRUN_IGNORED; i++)
+		sigaction(run_ignored[i], &old[i], NULL);
+	/* the next refresh puts the screen back, all of it */
+	clearok(curscr, TRUE);
+	refresh();
+	return rc;
 }
 
 int term_quit_signal(void)

@@ -74,6 +74,13 @@ bool term_input_pending(void);
 /* After term_close(): dies of that signal as if we had not caught it. */
 void term_reraise(int sig) __attribute__((noreturn));
 
+/* Puts the screen away and runs the program at path (argv[0] its name) on
+ * the terminal, writing before first; Ctrl-C and Ctrl-\ are the program's
+ * meanwhile. When it has ended, writes after and waits for Enter, then
+ * brings the screen back. Returns its wait status, or -errno when it could
+ * not be started. */
+int term_run(const char *path, char *const argv[], const char *before, const char *after);
+
 /* Ctrl-L: repaint everything on the next refresh. */
 void term_force_repaint(void);
 
