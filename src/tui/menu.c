@@ -25,7 +25,7 @@ static void menu_box(const struct tui *t, const struct menu *m, int *y0, int *h,
 	}
 	*y0 = top;
 	*h = bottom - top;
-	*w = (int)widest + 2 < COLS ? (int)widest + 2 : COLS;
+	*w = (int)widest + 2 < COLS && !m->full_width ? (int)widest + 2 : COLS;
 }
 
 bool menu_navigate(struct menu *m, int key, size_t page)

@@ -16,6 +16,7 @@ struct menu {
 	char **items;               /* may be untrusted: drawn sanitized */
 	size_t n;
 	size_t sel, top;
+	bool full_width;            /* the whole width: no table beside long items (setup) */
 	bool typing;                /* printable keys go to typed (user menu) */
 	struct input typed;
 	/* digits select the item that starts with their number (signal menu) */
