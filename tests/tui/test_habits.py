@@ -325,7 +325,101 @@ def test_unbound_key(t):
     t.quit(s)
 
 
-TESTS = [test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_affinity, test_trace,
+# ---- 80, 100 and 200 columns ----
+
+SIZES = ((80, 24), (100, 30), (200, 50))
+
+
+def help_entry(text, keys):
+    """What the help screen says of keys, its wrapped lines joined."""
+    out = None
+    for line in text.splitlines():
+        if out is None:
+            if line.startswith(keys + " ") and line[len(keys):22].strip() == "":
+                out = line[23:].strip()
+        elif line.startswith(" " * 23) and line.strip():
+            out += " " + line.strip()
+        else:
+            break
+    return out
+
+
+def check_size(t, w, h):
+    what = f"{w}x{h}"
+    s = start(t, ["-d", "0.5"], w=w, h=h)
+    text = t.wait_for(s, "Uptime:")
+    tasks = [x for x in text.splitlines() if x.startswith("Tasks:")][0]
+    assert re.search(r"Uptime: (\d+d )?\d\d:\d\d:\d\d\s*$", tasks), f"{what}: the task line is cut: {tasks!r}"
+    assert re.search(r"Load( average)?: \d+\.\d\d \d+\.\d\d \d+\.\d\d ", tasks), f"{what}: {tasks!r}"
+    psi = [x for x in text.splitlines() if x.startswith("PSI ")]
+    if psi and "[" in psi[0]:
+        line = psi[0]
+        assert not re.search(r"\(\d", line), f"{what}: pressure figures without their label: {line!r}"
+        n = line.count("avg10")
+        assert n in (0, 3), f"{what}: the meters say different things: {line!r}"
+        for label in ("cpu[", "io[", "mem["):
+            assert label in line, f"{what}: {label} missing: {line!r}"
+    # F1: lines wrap at blanks
+    t.keys(s, "F1")
+    text = t.wait_for(s, "Keys:")
+    for keys, says in (("g", "group view: processes under their control group, with its sums and pressure"),
+                       ("/", "search a name, command, thread name or control group (jumps as you type)")):
+        got = help_entry(text, keys)
+        assert got == says, f"{what}: help for {keys}: {got!r}\n{text}"
+    t.keys(s, "Escape")
+    t.wait_gone(s, "Keys:")
+    # T: sorted by CPU time, shown or named
+    t.keys(s, "T")
+    text = t.wait(s, lambda x: "sorted by TIME" in x or re.search(r"TIME\s*[▼▲]|[▼▲]\s*TIME", x), "the sort by TIME")
+    from tmuxlib import header_line
+    if "TIME" not in header_line(text):
+        assert "[sorted by TIME, descending; not shown: F2 adds it]" in text, text
+    t.keys(s, "P")
+    t.wait_gone(s, "sorted by TIME")
+    # t and g from the first row: the new view from its top, the first row selected
+    for key, ready in (("t", "process tree"), ("g", "group view")):
+        t.keys(s, "Home", key)
+        t.wait_for(s, ready)
+        from tmuxlib import table_rows
+        end = time.monotonic() + 6
+        while True:
+            text = t.text(s)
+            rows = table_rows(text)
+            sel = selected_row(t, s)
+            if key == "g" and rows and not rows[0].lstrip().startswith("-"):
+                ok = False  # the groups come with a later sample
+            else:
+                ok = bool(rows) and sel is not None and sel.rstrip() == rows[0].rstrip()
+            if ok or time.monotonic() > end:
+                break
+            time.sleep(0.1)
+        assert ok, f"{what}: after {key} the selection is not the first row: {sel!r}\n{text}"
+        t.keys(s, key)
+    # F2: nothing of the table beside the list of columns
+    t.keys(s, "F2")
+    text = t.wait_for(s, "Columns (shown first")
+    pid = [x for x in text.splitlines() if re.match(r"\[.\] PID\s+pid\s", x)][0]
+    assert pid.rstrip().endswith("thread rows"), f"{what}: {pid!r}"
+    t.keys(s, "Escape")
+    t.wait_gone(s, "Columns (shown first")
+    # i and w: a frame
+    for key, title in (("i", "Process "), ("w", "Command line of process")):
+        t.keys(s, "Home", key)
+        text = t.wait_for(s, title)
+        lines = text.splitlines()
+        top = [i for i, x in enumerate(lines) if "┌" in x]
+        assert top and "│" in lines[top[0] + 1] and any("└" in x for x in lines[top[0]:]), f"{what} {key}:\n{text}"
+        t.keys(s, "Escape")
+        t.wait_gone(s, title)
+    t.quit(s)
+
+
+def test_sizes(t):
+    for w, h in SIZES:
+        check_size(t, w, h)
+
+
+TESTS = [test_sizes, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_affinity, test_trace,
          test_unbound_key]
 
 
