@@ -523,13 +523,18 @@ int term_run(const char *path, char *const argv[], const char *before, const cha
 	}
 	int rc = pid < 0 ? -errno : 0;
 	while (pid > 0) {
-		pid_t w = waitpid(pid, &status, 0);
+		pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR) {
 			rc = -errno;
 			break;
 		}
+		/* a terminal that is gone ends the program too: it may not notice
+		 * (strace goes on tracing when its writes fail) */
+		struct pollfd p = {.fd = STDIN_FILENO, .events = 0};
+		if (poll(&p, 1, 200) > 0 && (p.revents & POLL_GONE))
+			term_lost();
 		/* taskview is asked to quit: the program goes first */
 		if (quit_signal)
 			kill(pid, SIGTERM);

@@ -83,13 +83,18 @@ def status_line(t, s):
 
 # ---- the terminal goes away ----
 
-def hangup_case(home, wrap, what):
-    """taskview in a tmux server of its own, then the server killed."""
+def hangup_case(home, wrap, what, args=("-d", "0.5"), keys=(), ready=None):
+    """taskview in a tmux server of its own, then the server killed (after
+    keys, once ready is on the screen)."""
     t = Tmux(home)
     t.sock = f"tvhup-{os.getpid()}-{what}"
     try:
-        s = start(t, ["-d", "0.5"], wrap=wrap)
+        s = start(t, list(args), wrap=wrap)
         pid = find_taskview(t, s)
+        if keys:
+            t.keys(s, *keys)
+            t.wait_for(s, ready)
+        helpers = descendants(pid)
         t.kill_server()
         # it ends within seconds; until then, it must not spin
         end = time.monotonic() + 5
@@ -104,6 +109,8 @@ def hangup_case(home, wrap, what):
             hz = os.sysconf("SC_CLK_TCK")
             raise AssertionError(f"{what}: taskview {pid} still runs 5 s after its terminal went away, "
                                  f"having used {(last - first) / hz:.2f} s of CPU meanwhile")
+        for h in helpers:
+            assert pid_gone(h), f"{what}: {comm(h)} {h}, started by taskview, still runs"
     finally:
         t.kill_server()
 
@@ -118,6 +125,14 @@ def test_terminal_gone(t):
     hangup_case(home, (), "sighup")
     if AS_ROOT and shutil.which("runuser"):
         hangup_case(home, ("runuser", "-u", "nobody", "--"), "runuser")
+    if AS_ROOT and shutil.which("strace"):
+        # while strace runs with the screen put away
+        victim = subprocess.Popen(["sleep", "300"])
+        try:
+            hangup_case(home, ("setsid",), "strace", args=("-p", str(victim.pid)), keys=("s",), ready="attached")
+        finally:
+            victim.kill()
+            victim.wait()
 
 
 # ---- htop's keys ----
