@@ -83,7 +83,7 @@ def status_line(t, s):
 
 # ---- the terminal goes away ----
 
-def hangup_case(home, wrap, what, args=("-d", "0.5"), keys=(), ready=None):
+def hangup_case(home, wrap, what, args=("-d", "0.5"), keys=(), ready=None, before=None):
     """taskview in a tmux server of its own, then the server killed (after
     keys, once ready is on the screen)."""
     t = Tmux(home)
@@ -92,8 +92,10 @@ def hangup_case(home, wrap, what, args=("-d", "0.5"), keys=(), ready=None):
         s = start(t, list(args), wrap=wrap)
         pid = find_taskview(t, s)
         if keys:
+            if before:
+                t.wait_for(s, before)
             t.keys(s, *keys)
-            t.wait_for(s, ready)
+            t.wait_for(s, ready, timeout=15)
         helpers = descendants(pid)
         t.kill_server()
         # it ends within seconds; until then, it must not spin
@@ -129,7 +131,8 @@ def test_terminal_gone(t):
         # while strace runs with the screen put away
         victim = subprocess.Popen(["sleep", "300"])
         try:
-            hangup_case(home, ("setsid",), "strace", args=("-p", str(victim.pid)), keys=("s",), ready="attached")
+            hangup_case(home, ("setsid",), "strace", args=("-p", str(victim.pid)), keys=("s",), ready="attached",
+                         before="sleep 300")
         finally:
             victim.kill()
             victim.wait()
