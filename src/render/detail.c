@@ -72,6 +72,11 @@ static void push(struct detail_lines *l, enum detail_kind kind, const char *labe
 	l->n++;
 }
 
+void detail_add(struct detail_lines *l, enum detail_kind kind, const char *label, const char *value)
+{
+	push(l, kind, label, value);
+}
+
 static void row(struct detail_lines *l, const char *label, const char *value)
 {
 	push(l, DETAIL_ROW, label, value);

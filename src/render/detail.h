@@ -34,6 +34,8 @@ struct detail_lines {
 
 void detail_lines_init(struct detail_lines *l);
 void detail_lines_free(struct detail_lines *l);
+/* Appends a copy of label and value (NULL but for DETAIL_ROW); sets oom on failure. */
+void detail_add(struct detail_lines *l, enum detail_kind kind, const char *label, const char *value);
 
 /*
  * Replaces the content of out with the details of one row: task (IDs,

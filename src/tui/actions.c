@@ -66,8 +66,16 @@ static void act_pid_jump(struct tui *t, int key)
 	tui_status(t, ROLE_ERROR, _("no process with a PID starting with %s"), t->pid_typed);
 }
 
+/* t and g: the new view starts where the user can see the selection. */
+static void act_view_switch(struct tui *t)
+{
+	t->view_switched = true;
+	t->view_from_top = t->sel == 0;
+}
+
 static void act_tree(struct tui *t)
 {
+	act_view_switch(t);
 	t->tree = !t->tree;
 	/* one or the other: the tree orders processes by parent, the group view by group */
 	if (t->tree)
@@ -81,6 +89,7 @@ static void act_tree(struct tui *t)
 /* g: processes under their control group, or a list again. */
 static void act_groups(struct tui *t)
 {
+	act_view_switch(t);
 	t->groups = !t->groups;
 	if (t->groups)
 		t->tree = false;
@@ -236,6 +245,7 @@ static void act_tag_children(struct tui *t)
 void tui_act(struct tui *t, int action, int key)
 {
 	t->key_at = clock_now(CLOCK_MONOTONIC);
+	t->view_switched = false;
 	switch ((enum tui_action)action) {
 	case ACT_UP: act_move(t, -1); break;
 	case ACT_DOWN: act_move(t, 1); break;
@@ -286,6 +296,10 @@ void tui_act(struct tui *t, int action, int key)
 	case ACT_SETUP: dialog_setup(t); break;
 	case ACT_DETAIL: dialog_detail(t); break;
 	case ACT_COMMAND: dialog_command(t); break;
+	case ACT_ENVIRON: dialog_environ(t); break;
+	case ACT_FILES: dialog_files(t); break;
+	case ACT_AFFINITY: dialog_affinity(t); break;
+	case ACT_TRACE: dialog_trace(t); break;
 	case ACT_REPLAY_BACK: tui_replay_step(t, -1); break;
 	case ACT_REPLAY_FORWARD: tui_replay_step(t, 1); break;
 	case ACT_REPLAY_JUMP: dialog_when(t); break;
@@ -302,7 +316,13 @@ void tui_act(struct tui *t, int action, int key)
 	case ACT_REDRAW: term_force_repaint(); break;
 	case ACT_HELP: dialog_help(t); break;
 	case ACT_QUIT: t->quit = true; break;
-	case ACT_NONE:
+	case ACT_NONE: {
+		/* a key that does nothing says so, so it is not taken for a slow one */
+		const char *name = keyname(key);
+		/* TRANSLATORS: a key with no binding on the main screen; %s is its name */
+		tui_status(t, ROLE_ERROR, _("%s does nothing here (F1 lists the keys)"), name ? name : "?");
+		break;
+	}
 	case ACT_NACTIONS:
 		break;
 	}

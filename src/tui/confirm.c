@@ -8,36 +8,8 @@
 #include "tui/dialogs.h"
 #include "tui/draw.h"
 #include "tui/screen.h"
+#include "tui/wrap.h"
 #include "util/text.h"
-
-/* Splits s at blanks into pieces of at most width columns (a word wider
- * than that is cut by the drawing). Returns how many were stored. */
-static size_t wrap(const char *s, size_t width, const char **start, size_t *len, size_t max)
-{
-	size_t n = 0;
-	while (*s && n < max) {
-		while (*s == ' ')
-			s++;
-		if (!*s)
-			break;
-		size_t take = 0;
-		for (size_t i = 0;;) {
-			size_t j = i;
-			while (s[j] && s[j] != ' ')
-				j++;
-			if (take && text_width(s, j, term_utf8()) > width)
-				break;
-			take = j;
-			if (!s[j])
-				break;
-			i = j + 1;
-		}
-		start[n] = s;
-		len[n++] = take;
-		s += take;
-	}
-	return n;
-}
 
 #define BOX_MAX 16
 
@@ -53,7 +25,8 @@ int tui_confirm(struct tui *t, const char *const *lines, size_t n)
 		for (size_t i = 0; i < n && k < BOX_MAX; i++) {
 			if (i + 1 == n)
 				last_from = k;
-			k += wrap(lines[i], width, start + k, len + k, BOX_MAX - k);
+			size_t m = tui_wrap(lines[i], width, term_utf8(), start + k, len + k, BOX_MAX - k);
+			k += m < BOX_MAX - k ? m : BOX_MAX - k;
 		}
 		int bottom = t->lay.status_row >= 0 ? t->lay.status_row : LINES - 1;
 		int top = bottom - (int)k + 1;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* i: everything known about the selected task (delays, memory, context
  * switches, command line), in a panel over the main screen that follows
- * each new sample; w: the command line alone, wrapped. */
+ * each new sample; w: the command line alone, wrapped; e: the environment;
+ * l: the open files. */
 #include <curses.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include "sample/background.h"
 #include "sample/sampler.h"
 #include "tui/dialogs.h"
+#include "tui/inspect.h"
 #include "tui/draw.h"
 #include "tui/keymap.h"
 #include "tui/sampling.h"
@@ -37,8 +40,15 @@ struct pline {
 	const char *value; /* DETAIL_ROW only */
 };
 
+enum panel_kind {
+	PANEL_DETAIL,             /* i */
+	PANEL_COMMAND,            /* w: the command line alone */
+	PANEL_ENVIRON,            /* e */
+	PANEL_FILES,              /* l */
+};
+
 struct panel {
-	bool command;             /* w: the command line alone */
+	enum panel_kind kind;
 	/* the task shown: it keeps the panel when the selection would move */
 	int32_t tid, tgid;
 	bool thread;
@@ -52,6 +62,21 @@ struct panel {
 	size_t top;               /* first line shown */
 	size_t body_h;            /* lines shown at once, as last painted */
 };
+
+/* e and l read /proc themselves: 0, or an errno (the lines are kept). */
+static int panel_inspect(struct panel *p)
+{
+	struct detail_lines dl;
+	detail_lines_init(&dl);
+	int e = p->kind == PANEL_ENVIRON ? inspect_environ(p->tgid, &dl) : inspect_files(p->tgid, p->tid, &dl);
+	if (e) {
+		detail_lines_free(&dl);
+		return e;
+	}
+	detail_lines_free(&p->dl);
+	p->dl = dl;
+	return 0;
+}
 
 /* Rebuilds the lines from the last sample; keeps the old ones if the task is gone. */
 static void panel_update(const struct tui *t, struct panel *p)
@@ -76,7 +101,13 @@ static void panel_update(const struct tui *t, struct panel *p)
 	if (!task)
 		return;
 	snprintf(p->comm, sizeof(p->comm), "%s", task_comm(task));
-	if (p->command) {
+	if (p->kind == PANEL_ENVIRON || p->kind == PANEL_FILES) {
+		/* the recording has no environment or files: only live tasks */
+		if (panel_inspect(p) == ESRCH)
+			p->gone = true;
+		return;
+	}
+	if (p->kind == PANEL_COMMAND) {
 		/* threads share their process's command line */
 		const struct tv_task *proc = snapshot_find(&t->cur, p->tgid);
 		detail_lines_free(&p->dl);
@@ -162,15 +193,21 @@ static void pl_wrap(struct panel *p, const char *s, size_t width, bool utf8)
 
 static const char *panel_hint(const struct tui *t, const struct panel *p)
 {
+	if (p->kind == PANEL_ENVIRON)
+		return _("Up/Down/PgUp/PgDn: scroll   Esc, q, e: close");
+	if (p->kind == PANEL_FILES)
+		return _("Up/Down/PgUp/PgDn: scroll   Esc, q, l: close");
+	bool command = p->kind == PANEL_COMMAND;
 	if (t->replay)
-		return p->command ? _("Up/Down/PgUp/PgDn: scroll   b, f: step   Esc, q, w: close")
+		return command ? _("Up/Down/PgUp/PgDn: scroll   b, f: step   Esc, q, w: close")
 				  : _("Up/Down/PgUp/PgDn: scroll   b, f: step   Esc, q, i: close");
-	return p->command ? _("Up/Down/PgUp/PgDn: scroll   Esc, q, w: close")
+	return command ? _("Up/Down/PgUp/PgDn: scroll   Esc, q, w: close")
 			  : _("Up/Down/PgUp/PgDn: scroll   Esc, q, i: close");
 }
 
 struct geom {
-	int y0, x0, h, w;
+	int y0, x0, h, w;  /* inside the border */
+	bool border;       /* a frame around it, where the screen has room */
 	size_t inner;  /* text columns inside the one-column margins */
 	size_t pad;    /* the left margin: 1, or 0 on the narrowest screens */
 	size_t lw;     /* label column */
@@ -208,7 +245,10 @@ static bool panel_layout(const struct tui *t, struct panel *p, struct geom *g)
 	buf_free(&hint);
 	if (hw > natural)
 		natural = hw;
-	size_t cols = (size_t)COLS;
+	/* a frame sets the panel apart from the table beneath it */
+	g->border = COLS >= 12 && LINES >= 6;
+	int frame = g->border ? 2 : 0;
+	size_t cols = (size_t)(COLS - frame);
 	g->w = (int)(natural + 2 < cols ? natural + 2 : cols);
 	g->inner = g->w >= 3 ? (size_t)g->w - 2 : (size_t)g->w;
 	g->pad = g->w >= 3 ? 1 : 0;
@@ -226,7 +266,8 @@ static bool panel_layout(const struct tui *t, struct panel *p, struct geom *g)
 	}
 	/* the title, the lines, the key hint; all of the screen when it is small */
 	size_t want = p->npl + 2;
-	g->h = want < (size_t)LINES ? (int)want : LINES;
+	size_t lines = (size_t)(LINES - frame);
+	g->h = want < lines ? (int)want : (int)lines;
 	g->y0 = (LINES - g->h) / 2;
 	g->x0 = (COLS - g->w) / 2;
 	return true;
@@ -260,6 +301,19 @@ static void panel_paint(const struct tui *t, struct panel *p)
 	struct geom g;
 	if (!panel_layout(t, p, &g))
 		return;
+	if (g.border) {
+		int a = term_attr(ROLE_DIALOG);
+		attron(a);
+		mvaddch(g.y0 - 1, g.x0 - 1, ACS_ULCORNER);
+		mvhline(g.y0 - 1, g.x0, ACS_HLINE, g.w);
+		mvaddch(g.y0 - 1, g.x0 + g.w, ACS_URCORNER);
+		mvvline(g.y0, g.x0 - 1, ACS_VLINE, g.h);
+		mvvline(g.y0, g.x0 + g.w, ACS_VLINE, g.h);
+		mvaddch(g.y0 + g.h, g.x0 - 1, ACS_LLCORNER);
+		mvhline(g.y0 + g.h, g.x0, ACS_HLINE, g.w);
+		mvaddch(g.y0 + g.h, g.x0 + g.w, ACS_LRCORNER);
+		attroff(a);
+	}
 	bool hint = g.h >= 3;
 	size_t body = (size_t)g.h - 1 - (hint ? 1 : 0);
 	p->body_h = body;
@@ -274,9 +328,18 @@ static void panel_paint(const struct tui *t, struct panel *p)
 	if (p->group)
 		/* TRANSLATORS: title of the detail panel of a control group: its name and path */
 		buf_addf(&title, _("Control group %s (%s)"), p->comm, p->group);
-	else if (p->command)
+	else if (p->kind == PANEL_COMMAND)
 		/* TRANSLATORS: title of the w panel */
 		buf_addf(&title, _("Command line of process %d: %s"), (int)p->tgid, p->comm);
+	else if (p->kind == PANEL_ENVIRON)
+		/* TRANSLATORS: title of the e panel */
+		buf_addf(&title, _("Environment of process %d: %s"), (int)p->tgid, p->comm);
+	else if (p->kind == PANEL_FILES && p->thread)
+		/* TRANSLATORS: title of the l panel on a thread's row */
+		buf_addf(&title, _("Open files of thread %d of process %d: %s"), (int)p->tid, (int)p->tgid, p->comm);
+	else if (p->kind == PANEL_FILES)
+		/* TRANSLATORS: title of the l panel */
+		buf_addf(&title, _("Open files of process %d: %s"), (int)p->tid, p->comm);
 	else if (p->thread)
 		buf_addf(&title, _("Thread %d of process %d: %s"), (int)p->tid, (int)p->tgid, p->comm);
 	else
@@ -370,32 +433,63 @@ static int panel_wait_ms(const struct tui *t)
 	return ms > 1000 ? 1000 : (int)ceil(ms);
 }
 
-static void panel_run(struct tui *t, bool command)
+/* Why e or l shows nothing: the status line says so. */
+static void inspect_refused(struct tui *t, const struct panel *p, int e)
+{
+	const char *what = p->kind == PANEL_ENVIRON ? _("the environment") : _("the open files");
+	if (e == EACCES || e == EPERM)
+		/* TRANSLATORS: %1$s: "the environment" or "the open files" */
+		tui_status(t, ROLE_ERROR, _("cannot read %s of %d (%s): it belongs to another user (needs root)"), what,
+			   (int)p->tid, p->comm);
+	else if (e == ESRCH)
+		tui_status(t, ROLE_ERROR, _("cannot read %s of %d (%s): it has exited"), what, (int)p->tid, p->comm);
+	else
+		tui_status(t, ROLE_ERROR, _("cannot read %s of %d (%s): %s"), what, (int)p->tid, p->comm, strerror(e));
+}
+
+static void panel_run(struct tui *t, enum panel_kind kind)
 {
 	const struct row *r = tui_current(t);
 	if (!r)
 		return;
+	bool command = kind == PANEL_COMMAND;
+	bool inspect = kind == PANEL_ENVIRON || kind == PANEL_FILES;
 	if (r->group && command) {
 		tui_status(t, ROLE_ERROR, "%s", _("a control group has no command line: i shows its details"));
 		return;
 	}
+	if (r->group && inspect) {
+		tui_status(t, ROLE_ERROR, "%s", _("a control group has no environment or open files: select one of its processes"));
+		return;
+	}
+	/* TRANSLATORS: e or l in a replay (-r) */
+	if (inspect && tui_replay_refuse(t, _("a replay has no environment or open files: they are read from running tasks")))
+		return;
 	struct panel p;
 	memset(&p, 0, sizeof(p));
 	detail_lines_init(&p.dl);
-	p.command = command;
+	p.kind = kind;
 	p.tid = r->task->tid;
 	p.tgid = r->task->tgid;
 	p.thread = r->is_thread;
 	if (r->group && !(p.group = strdup(r->task->cgroup->path)))
 		return;
 	snprintf(p.comm, sizeof(p.comm), "%s", task_comm(r->task));
+	if (inspect) {
+		int e = panel_inspect(&p);
+		if (e) {
+			inspect_refused(t, &p, e);
+			detail_lines_free(&p.dl);
+			return;
+		}
+	}
 
 	/* the shown columns may not need status, taskstats, switches or the
 	 * command line: read them now, so the figures since start appear at
 	 * once (the interval's follow with the next sample) */
 	/* the thread whose panel is open keeps its delay extremes */
 	t->peaks_tid = p.thread ? p.tid : 0;
-	unsigned want = command ? NEED_CMDLINE : PANEL_NEEDS;
+	unsigned want = command ? NEED_CMDLINE : inspect ? 0 : PANEL_NEEDS;
 	unsigned before = t->needs;
 	if ((t->needs & want) != want) {
 		t->needs |= want;
@@ -407,7 +501,8 @@ static void panel_run(struct tui *t, bool command)
 			goto out;
 	}
 	panel_update(t, &p);
-	int close_key = command ? 'w' : 'i';
+	static const int close_keys[] = {[PANEL_DETAIL] = 'i', [PANEL_COMMAND] = 'w', [PANEL_ENVIRON] = 'e', [PANEL_FILES] = 'l'};
+	int close_key = close_keys[kind];
 	for (;;) {
 		tui_paint(t);
 		panel_paint(t, &p);
@@ -450,10 +545,20 @@ out:
 
 void dialog_detail(struct tui *t)
 {
-	panel_run(t, false);
+	panel_run(t, PANEL_DETAIL);
 }
 
 void dialog_command(struct tui *t)
 {
-	panel_run(t, true);
+	panel_run(t, PANEL_COMMAND);
+}
+
+void dialog_environ(struct tui *t)
+{
+	panel_run(t, PANEL_ENVIRON);
+}
+
+void dialog_files(struct tui *t)
+{
+	panel_run(t, PANEL_FILES);
 }

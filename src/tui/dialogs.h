@@ -19,6 +19,10 @@ void dialog_delay(struct tui *t);     /* prompts.c; in a replay, the step */
 void dialog_when(struct tui *t);      /* prompts.c: the time a replay jumps to */
 void dialog_detail(struct tui *t);    /* detail_panel.c: the selected task, kept up to date */
 void dialog_command(struct tui *t);   /* detail_panel.c: the selected process's command line, wrapped */
+void dialog_environ(struct tui *t);   /* detail_panel.c: the selected process's environment */
+void dialog_files(struct tui *t);     /* detail_panel.c: the selected task's open files */
+void dialog_affinity(struct tui *t);  /* affinity.c: show and set the CPUs the selected task may run on */
+void dialog_trace(struct tui *t);     /* trace.c: strace the selected task, the screen suspended */
 /* confirm.c: the lines, wrapped, drawn right above the status line (the last
  * in the error colour); returns the key pressed (ERR after a quit signal) */
 int tui_confirm(struct tui *t, const char *const *lines, size_t n);

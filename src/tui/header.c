@@ -163,39 +163,70 @@ static void header_pair(int y, int *x, const char *label, const char *value)
 	*x += vw + 3;
 }
 
+/* Columns "Label: value" takes, with the gap before the next pair. */
+static int pair_width(const char *label, const char *value, int gap)
+{
+	bool u = term_utf8();
+	return (int)text_width(label, strlen(label), u) + 1 + (int)text_width(value, strlen(value), u) + gap;
+}
+
+/* Pairs on one line, each whole or not at all: the gaps narrow, then a
+ * pair that does not fit is left out rather than cut. */
+static void header_pairs_fit(int y, const char *const *labels, const char *const *values, size_t n)
+{
+	int total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += pair_width(labels[i], values[i], i + 1 < n ? 3 : 0);
+	int gap = total <= COLS ? 3 : 2;
+	int x = 0;
+	for (size_t i = 0; i < n; i++) {
+		int w = pair_width(labels[i], values[i], 0);
+		if (x + w > COLS)
+			continue;
+		int lw = (int)text_width(labels[i], strlen(labels[i]), term_utf8());
+		tui_put(y, x, COLS - x, labels[i], term_attr(ROLE_HEADER_LABEL));
+		tui_put(y, x + lw + 1, COLS - x - lw - 1, values[i], term_attr(ROLE_HEADER_VALUE));
+		x += w + gap;
+	}
+}
+
 static void header_tasks(struct tui *t)
 {
 	int y = t->lay.tasks_row;
 	if (y < 0)
 		return;
-	int x = 0;
 	char v[128];
 	/* TRANSLATORS: the task counts of the header: processes, threads, running */
 	snprintf(v, sizeof(v), _("%zu, %zu thr; %zu running"), t->cur.sys_procs, t->cur.sys_threads,
 		 t->cur.sys_running);
-	/* TRANSLATORS: header label */
-	header_pair(y, &x, _("Tasks:"), t->have_cur ? v : "-");
+	char load[64], upv[64];
 	const double *ld = t->sys_cur.load;
 	if (ld[0] >= 0)
-		snprintf(v, sizeof(v), "%.2f %.2f %.2f", ld[0], ld[1], ld[2]);
+		snprintf(load, sizeof(load), "%.2f %.2f %.2f", ld[0], ld[1], ld[2]);
 	else
-		snprintf(v, sizeof(v), "-");
-	/* TRANSLATORS: header label */
-	header_pair(y, &x, _("Load average:"), v);
+		snprintf(load, sizeof(load), "-");
 	double up = t->sys_cur.uptime;
 	if (up >= 0) {
 		long s = (long)up;
 		long d = s / 86400;
 		if (d)
 			/* TRANSLATORS: uptime with days: "3d 04:05:06" */
-			snprintf(v, sizeof(v), _("%ldd %02ld:%02ld:%02ld"), d, s / 3600 % 24, s / 60 % 60, s % 60);
+			snprintf(upv, sizeof(upv), _("%ldd %02ld:%02ld:%02ld"), d, s / 3600 % 24, s / 60 % 60, s % 60);
 		else
-			snprintf(v, sizeof(v), "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+			snprintf(upv, sizeof(upv), "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
 	} else {
-		snprintf(v, sizeof(v), "-");
+		snprintf(upv, sizeof(upv), "-");
 	}
-	/* TRANSLATORS: header label */
-	header_pair(y, &x, _("Uptime:"), v);
+	/* TRANSLATORS: header labels */
+	const char *labels[] = {_("Tasks:"), _("Load average:"), _("Uptime:")};
+	const char *values[] = {t->have_cur ? v : "-", load, upv};
+	int total = 0;
+	for (size_t i = 0; i < 3; i++)
+		total += pair_width(labels[i], values[i], i < 2 ? 2 : 0);
+	if (total > COLS)
+		/* TRANSLATORS: header label where "Load average:" does not fit (80 columns); short */
+		labels[1] = _("Load:");
+	header_pairs_fit(y, labels, values, 3);
 }
 
 /* The delay-accounting state in the header, translated (JSON keeps the stable names). */
@@ -263,24 +294,36 @@ static void psi_num(char *out, size_t n, bool known, double v, int decimals)
 		snprintf(out, n, "%.*f", decimals, v);
 }
 
-/* One resource's meter: the bar is the share of the interval in which some
- * tasks stalled (the part where all of them did in the full colour); the
- * text the interval's some/full share, then the kernel's avg10 as room allows. */
-static void header_psi_meter(int y, int x, int w, const char *label, const struct tv_pressure *p)
+/* A meter's text: the interval's some/full share, with the kernel's avg10
+ * when long. */
+static void psi_text(char *text, size_t n, const struct tv_pressure *p, bool lng)
 {
-	char s[16], f[16], as[16], af[16], text[128];
+	char s[16], f[16], as[16], af[16];
 	psi_num(s, sizeof(s), p->some_known, p->some_pct, 1);
 	psi_num(f, sizeof(f), p->full_known, p->full_pct, 1);
 	psi_num(as, sizeof(as), p->some_known, p->some_avg10, 2);
 	psi_num(af, sizeof(af), p->full_known, p->full_avg10, 2);
-	int inner = w - (int)text_width(label, strlen(label), term_utf8()) - 2;
-	/* TRANSLATORS: a pressure meter: some/full share of the interval in %,
-	   then the kernel's 10-second averages; keep "avg10" */
-	snprintf(text, sizeof(text), _("%s/%s%% avg10 %s/%s"), s, f, as, af);
-	if ((int)strlen(text) > inner)
-		snprintf(text, sizeof(text), "%s/%s%% (%s/%s)", s, f, as, af);
-	if ((int)strlen(text) > inner)
-		snprintf(text, sizeof(text), "%s/%s%%", s, f);
+	if (lng)
+		/* TRANSLATORS: a pressure meter: some/full share of the interval in %,
+		   then the kernel's 10-second averages; keep "avg10" */
+		snprintf(text, n, _("%s/%s%% avg10 %s/%s"), s, f, as, af);
+	else
+		snprintf(text, n, "%s/%s%%", s, f);
+}
+
+/* Columns inside a meter's brackets. */
+static int psi_inner(int w, const char *label)
+{
+	return w - (int)text_width(label, strlen(label), term_utf8()) - 2;
+}
+
+/* One resource's meter: the bar is the share of the interval in which some
+ * tasks stalled (the part where all of them did in the full colour); the
+ * text as psi_text() says. */
+static void header_psi_meter(int y, int x, int w, const char *label, const struct tv_pressure *p, bool lng)
+{
+	char text[128];
+	psi_text(text, sizeof(text), p, lng);
 	double some = p->some_known && isfinite(p->some_pct) ? p->some_pct / 100.0 : 0;
 	double full = p->full_known && isfinite(p->full_pct) ? p->full_pct / 100.0 : 0;
 	if (full > some)
@@ -307,9 +350,19 @@ static void header_psi(struct tui *t)
 	/* TRANSLATORS: the three pressure meters' labels; short */
 	const char *labels[TV_RES_N] = {_("cpu"), _("io"), _("mem")};
 	int w = (COLS - x) / TV_RES_N;
+	/* the three meters say the same things, the long way where all of
+	 * them have room for it: a figure without its label is no use */
+	bool lng = true;
+	for (int r = 0, xx = x; r < TV_RES_N && w > 4; r++, xx += w) {
+		char text[128];
+		int ww = r + 1 == TV_RES_N ? COLS - xx : w - 1;
+		psi_text(text, sizeof(text), &t->cur.pressure[r], true);
+		if ((int)text_width(text, strlen(text), term_utf8()) > psi_inner(ww, labels[r]))
+			lng = false;
+	}
 	for (int r = 0; r < TV_RES_N && w > 4; r++) {
 		int ww = r + 1 == TV_RES_N ? COLS - x : w - 1;
-		header_psi_meter(y, x, ww, labels[r], &t->cur.pressure[r]);
+		header_psi_meter(y, x, ww, labels[r], &t->cur.pressure[r], lng);
 		x += w;
 	}
 }

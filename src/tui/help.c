@@ -10,6 +10,7 @@
 #include "tui/keymap.h"
 #include "tui/screen.h"
 #include "util/i18n.h"
+#include "tui/wrap.h"
 #include "util/text.h"
 
 struct help_line {
@@ -25,6 +26,57 @@ static void help_add(struct help_line **v, size_t *n, const char *left, const ch
 		return;
 	*v = p;
 	p[(*n)++] = (struct help_line){left, right, role};
+}
+
+/* Keys on the left, in this many columns; what they do after a blank. */
+#define KEYS_W 22
+
+/* One screen line: a piece of a help line, wrapped at blanks. */
+struct help_row {
+	const char *left;  /* the keys, on the first piece only */
+	const char *text;
+	size_t len;
+	int x;
+	int role;
+};
+
+/* Wraps the help lines to the screen's width into *rows (reallocated);
+ * returns how many there are. */
+static size_t help_layout(const struct help_line *v, size_t n, struct help_row **rows)
+{
+	size_t nrows = 0, cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct help_line *l = &v[i];
+		/* a screen too narrow for both columns: the text under the keys */
+		bool beside = l->left && COLS > KEYS_W + 20;
+		int x = beside ? KEYS_W + 1 : 0;
+		size_t width = COLS > x ? (size_t)(COLS - x) : 1;
+		const char *start[64];
+		size_t len[64];
+		size_t k = tui_wrap(l->right, width, term_utf8(), start, len, 64);
+		if (k > 64)
+			k = 64;
+		size_t need = k + (l->left && !beside) + (k == 0);
+		if (nrows + need > cap) {
+			size_t nc = cap ? 2 * cap : 256;
+			while (nc < nrows + need)
+				nc *= 2;
+			struct help_row *r = realloc(*rows, nc * sizeof(*r));
+			if (!r)
+				break;
+			*rows = r;
+			cap = nc;
+		}
+		struct help_row *r = *rows;
+		if (l->left && !beside)
+			r[nrows++] = (struct help_row){l->left, "", 0, 0, l->attr_role};
+		if (k == 0)
+			r[nrows++] = (struct help_row){beside ? l->left : NULL, "", 0, x, l->attr_role};
+		for (size_t j = 0; j < k; j++)
+			r[nrows++] = (struct help_row){j == 0 && beside ? l->left : NULL, start[j], len[j],
+						       beside || !l->left ? x : 2, l->attr_role};
+	}
+	return nrows;
 }
 
 void dialog_help(struct tui *t)
@@ -60,19 +112,26 @@ void dialog_help(struct tui *t)
 	help_add(&v, &n, NULL, _("Batch mode (-b) does not read them."), ROLE_NORMAL);
 
 	size_t top = 0;
+	struct help_row *rows = NULL;
 	for (;;) {
 		erase();
 		int h = LINES - 1;
 		if (h < 1)
 			h = LINES;
-		for (int y = 0; y < h && top + (size_t)y < n; y++) {
-			const struct help_line *l = &v[top + (size_t)y];
-			if (l->left) {
-				tui_put_own(y, 0, 22, l->left, term_attr(ROLE_HEADER_LABEL));
-				tui_put(y, 23, COLS - 23, l->right, term_attr((enum term_role)l->attr_role));
-			} else {
-				tui_put(y, 0, COLS, l->right, term_attr((enum term_role)l->attr_role));
-			}
+		/* laid out again for each paint: the width may have changed */
+		size_t nrows = help_layout(v, n, &rows);
+		size_t last = nrows > (size_t)h ? nrows - (size_t)h : 0;
+		if (top > last)
+			top = last;
+		for (int y = 0; y < h && top + (size_t)y < nrows; y++) {
+			const struct help_row *r = &rows[top + (size_t)y];
+			if (r->left)
+				tui_put_own(y, 0, KEYS_W, r->left, term_attr(ROLE_HEADER_LABEL));
+			struct buf piece;
+			buf_init(&piece);
+			buf_add(&piece, r->text, r->len);
+			tui_put(y, r->x, COLS - r->x, buf_str(&piece), term_attr((enum term_role)r->role));
+			buf_free(&piece);
 		}
 		if (LINES > 1)
 			tui_put(LINES - 1, 0, COLS, _("Up/Down/PgUp/PgDn: scroll   any other key: back"), term_attr(ROLE_KEY_LABEL));
@@ -82,7 +141,6 @@ void dialog_help(struct tui *t)
 		if (key == ERR)
 			continue;
 		size_t page = h > 1 ? (size_t)h - 1 : 1;
-		size_t last = n > (size_t)h ? n - (size_t)h : 0;
 		if (key == KEY_DOWN || key == 'j')
 			top = top < last ? top + 1 : last;
 		else if (key == KEY_UP)
@@ -94,5 +152,6 @@ void dialog_help(struct tui *t)
 		else
 			break;
 	}
+	free(rows);
 	free(v);
 }

@@ -2,11 +2,13 @@
 #include "tui/menu.h"
 
 #include <curses.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "tui/draw.h"
 #include "tui/screen.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
@@ -23,7 +25,7 @@ static void menu_box(const struct tui *t, const struct menu *m, int *y0, int *h,
 	}
 	*y0 = top;
 	*h = bottom - top;
-	*w = (int)widest + 2 < COLS ? (int)widest + 2 : COLS;
+	*w = (int)widest + 2 < COLS && !m->full_width ? (int)widest + 2 : COLS;
 }
 
 bool menu_navigate(struct menu *m, int key, size_t page)
@@ -107,6 +109,25 @@ static void menu_jump(struct menu *m)
 		}
 }
 
+/* A digit in a numeric menu: the item whose number is the digits typed
+ * within a second and a half of each other (1, then 5: 15). */
+static void menu_number(struct menu *m, int key)
+{
+	double now = clock_now(CLOCK_MONOTONIC);
+	size_t n = strlen(m->number);
+	if (now - m->number_at > 1.5 || n + 1 >= sizeof(m->number))
+		n = 0;
+	m->number[n] = (char)key;
+	m->number[n + 1] = '\0';
+	m->number_at = now;
+	long want = atol(m->number);
+	for (size_t i = 0; i < m->n; i++)
+		if (atol(m->items[i]) == want) {
+			m->sel = i;
+			return;
+		}
+}
+
 int menu_run(struct tui *t, struct menu *m)
 {
 	for (;;) {
@@ -130,7 +151,9 @@ int menu_run(struct tui *t, struct menu *m)
 				return MENU_TYPED;
 			return m->n ? (int)m->sel : MENU_CANCEL;
 		}
-		if (m->typing && input_key(&m->typed, key) == INPUT_CHANGED)
+		if (m->numeric && key >= '0' && key <= '9')
+			menu_number(m, key);
+		else if (m->typing && input_key(&m->typed, key) == INPUT_CHANGED)
 			menu_jump(m);
 	}
 }

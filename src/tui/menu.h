@@ -16,8 +16,13 @@ struct menu {
 	char **items;               /* may be untrusted: drawn sanitized */
 	size_t n;
 	size_t sel, top;
+	bool full_width;            /* the whole width: no table beside long items (setup) */
 	bool typing;                /* printable keys go to typed (user menu) */
 	struct input typed;
+	/* digits select the item that starts with their number (signal menu) */
+	bool numeric;
+	char number[8];
+	double number_at;           /* when the last digit came */
 };
 
 enum menu_result { MENU_CANCEL = -1, MENU_TYPED = -2 };

@@ -64,6 +64,16 @@ static void status_user(const struct tui *t, struct buf *b)
  * filters in force. */
 static void tui_default_status(struct tui *t, struct buf *b)
 {
+	/* a sort column that is not shown has no header to mark: it is named here */
+	const struct app *a = t->app;
+	if (a->sort_col >= 0 && (size_t)a->sort_col < a->cs.n && !colsel_has(&a->sel, a->sort_col)) {
+		const struct column *c = &a->cs.cols[a->sort_col];
+		bool desc = c->sort_descending != a->reverse;
+		/* TRANSLATORS: status line when the table is sorted by a column not shown; %s is its header */
+		buf_addf(b, desc ? _("[sorted by %s, descending; not shown: F2 adds it] ")
+				 : _("[sorted by %s, ascending; not shown: F2 adds it] "),
+			 _(c->header));
+	}
 	if (t->frozen)
 		buf_adds(b, _("[frozen: z resumes] "));
 	if (t->follow && t->sel_group)

@@ -128,6 +128,8 @@ void dialog_setup(struct tui *t)
 		goto out;
 	setup_fill(&s, a);
 	struct menu m = {0};
+	/* its lines are long: rows of the table beside them read as part of them */
+	m.full_width = true;
 	m.title = _("Columns (shown first, in order)");
 	m.hint = _("Space/Enter: show or hide   F7/[ F8/]: move   d: defaults   Esc/F2/F10: done");
 	m.items = items;

@@ -213,7 +213,8 @@ static int choose_signal(struct tui *t, const char *title, size_t *which)
 	struct menu m = {0};
 	char *items[NSIGNALS];
 	m.title = title;
-	m.hint = _("Enter: send (asks first)   Esc: cancel");
+	m.hint = _("Enter: send (asks first)   0-9: the signal's number   Esc: cancel");
+	m.numeric = true;
 	m.items = items;
 	for (size_t i = 0; i < NSIGNALS; i++) {
 		char line[32];

@@ -84,6 +84,10 @@ struct tui {
 	 * in a folded process */
 	int32_t want_tid;
 	bool want_thread, have_want;
+	/* t or g switched the view, until the next key: the rows are placed
+	 * again as they come (the group view's come with a later sample): from
+	 * the top when the selection was on the first row, else around it */
+	bool view_switched, view_from_top;
 	struct tags tags;
 
 	char *search;             /* last search text, for F3/n */

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <term.h>
 #include <termios.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/i18n.h"
@@ -380,12 +382,48 @@ int term_attr(enum term_role r)
 	return r < ROLE_NROLES ? role_attr[r] : (int)A_NORMAL;
 }
 
+/*
+ * A terminal that is gone (hung up, its pty closed by a terminal emulator or
+ * tmux server that died) makes every read end at once with end of file or
+ * EIO, and poll() report it ready forever: waiting for a key again would
+ * spin. A hang-up signal need not come with it (a process in a session of
+ * its own, or under runuser, gets none), so taskview ends as on SIGHUP.
+ */
+static void term_lost(void)
+{
+	if (!quit_signal)
+		quit_signal = SIGHUP;
+}
+
+#define POLL_GONE (POLLHUP | POLLERR | POLLNVAL)
+
+/* After poll() said stdin was readable and curses read no key: whether the
+ * terminal is at end of file. Bytes curses took for a longer sequence leave
+ * it unreadable, new bytes leave a count; end of file leaves neither. */
+static bool term_at_eof(void)
+{
+	if (errno == EIO)
+		return true;
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	if (poll(&p, 1, 0) <= 0)
+		return false;
+	if (p.revents & POLL_GONE)
+		return true;
+	int avail = 0;
+	return ioctl(STDIN_FILENO, FIONREAD, &avail) < 0 || avail == 0;
+}
+
+/* A key curses holds or can read now, without waiting. */
+static int term_key_now(void)
+{
+	timeout(0);
+	errno = 0;
+	return getch();
+}
+
 int term_key(int timeout_ms)
 {
-	if (quit_signal)
-		return ERR;
-	timeout(timeout_ms);
-	return getch();
+	return term_key_or(timeout_ms, -1);
 }
 
 int term_key_or(int timeout_ms, int fd)
@@ -393,21 +431,126 @@ int term_key_or(int timeout_ms, int fd)
 	if (quit_signal)
 		return ERR;
 	/* a key curses already holds (the rest of an escape sequence) comes first */
-	timeout(0);
-	int key = getch();
-	if (key != ERR || fd < 0)
-		return key != ERR ? key : term_key(timeout_ms);
-	struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = fd, .events = POLLIN}};
-	int r = poll(p, 2, timeout_ms);
-	if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-		timeout(0);
-		return getch();
+	int key = term_key_now();
+	if (key != ERR)
+		return key;
+	if (errno == EIO) {
+		term_lost();
+		return ERR;
 	}
-	if (r > 0 && (p[1].revents & POLLIN))
+	/* stdout too: a terminal can be gone for writing while stdin is not a
+	 * terminal that says so (events 0: only its errors are reported) */
+	struct pollfd p[3] = {
+		{.fd = STDIN_FILENO, .events = POLLIN},
+		{.fd = STDOUT_FILENO, .events = 0},
+		{.fd = fd, .events = POLLIN},
+	};
+	int r = poll(p, fd >= 0 ? 3 : 2, timeout_ms);
+	if (r > 0 && ((p[0].revents | p[1].revents) & POLL_GONE)) {
+		term_lost();
+		return ERR;
+	}
+	if (r > 0 && (p[0].revents & POLLIN)) {
+		key = term_key_now();
+		if (key == ERR && term_at_eof())
+			term_lost();
+		return key;
+	}
+	if (r > 0 && (p[2].revents & POLLIN))
 		return TERM_KEY_WAKE;
 	/* a signal (a resize: curses reports it as a key) or the time is up */
-	timeout(0);
-	return getch();
+	return term_key_now();
+}
+
+/* Keys typed while the program runs are the program's; Ctrl-C is for it. */
+static const int run_ignored[] = {SIGINT, SIGQUIT, SIGTSTP};
+#define NRUN_IGNORED (sizeof(run_ignored) / sizeof(run_ignored[0]))
+
+/* Reads a line from the terminal (the screen is put away: it is in line
+ * mode); false when the terminal is gone or a quit signal came. */
+static bool term_wait_enter(void)
+{
+	for (;;) {
+		char c;
+		ssize_t n = read(STDIN_FILENO, &c, 1);
+		if (quit_signal)
+			return false;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			term_lost();
+			return false;
+		}
+		if (c == '\n' || c == '\r')
+			return true;
+	}
+}
+
+int term_run(const char *path, char *const argv[], const char *before, const char *after)
+{
+	if (!screen)
+		return -EINVAL;
+	fflush(stdout);
+	endwin();
+	/* the program writes to the terminal, not to the pipe that holds
+	 * taskview's own stderr while the screen is open */
+	int err_fd = err_saved >= 0 ? err_saved : STDERR_FILENO;
+	if (before)
+		write_all(STDOUT_FILENO, before, strlen(before));
+	struct sigaction ign, old[NRUN_IGNORED];
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	for (size_t i = 0; i < NRUN_IGNORED; i++)
+		sigaction(run_ignored[i], &ign, &old[i]);
+	int status = -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* async-signal-safe calls only: taskview has threads */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigemptyset(&dfl.sa_mask);
+		for (size_t i = 0; i < NRUN_IGNORED; i++)
+			sigaction(run_ignored[i], &dfl, NULL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (err_fd != STDERR_FILENO)
+			dup2(err_fd, STDERR_FILENO);
+		execv(path, argv);
+		_exit(127);
+	}
+	int rc = pid < 0 ? -errno : 0;
+	while (pid > 0) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			rc = -errno;
+			break;
+		}
+		/* a terminal that is gone ends the program too: it may not notice
+		 * (strace goes on tracing when its writes fail) */
+		struct pollfd p = {.fd = STDIN_FILENO, .events = 0};
+		if (poll(&p, 1, 200) > 0 && (p.revents & POLL_GONE))
+			term_lost();
+		/* taskview is asked to quit: the program goes first */
+		if (quit_signal)
+			kill(pid, SIGTERM);
+	}
+	if (rc == 0)
+		rc = status;
+	if (after && !quit_signal) {
+		write_all(STDOUT_FILENO, after, strlen(after));
+		term_wait_enter();
+	}
+	for (size_t i = 0; i < NRUN_IGNORED; i++)
+		sigaction(run_ignored[i], &old[i], NULL);
+	/* the next refresh puts the screen back, all of it */
+	clearok(curscr, TRUE);
+	refresh();
+	return rc;
 }
 
 int term_quit_signal(void)

@@ -171,6 +171,20 @@ void tui_rebuild_at(struct tui *t, bool keep_task)
 			tui_status(t, ROLE_STATUS, _("%d is no longer shown: not following it any more"), t->sel_tid);
 	}
 	tui_select(t, i);
+	if (t->view_switched)
+		tui_place_switched(t);
+}
+
+void tui_place_switched(struct tui *t)
+{
+	size_t h = t->lay.table_lines > 0 ? (size_t)t->lay.table_lines : 0;
+	if (t->view_from_top) {
+		tui_select(t, 0);
+		t->top = 0;
+	} else {
+		/* what is above and below it in the new view is in sight too */
+		t->top = t->sel > h / 2 ? t->sel - h / 2 : 0;
+	}
 }
 
 /* How long after a key the selection stays on its task: what was just

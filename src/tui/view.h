@@ -25,6 +25,9 @@ void tui_rebuild(struct tui *t);
 void tui_select(struct tui *t, size_t i);
 /* The selected row, or NULL. */
 const struct row *tui_current(const struct tui *t);
+/* After t or g: the first rows with the first selected, or the rows around
+ * the selection (see view_switched). */
+void tui_place_switched(struct tui *t);
 /* Selects a task's row when it is there (thread: by TID, else by TGID). */
 bool tui_select_task(struct tui *t, int32_t tid, bool thread);
 
