@@ -18,6 +18,7 @@
 #include "export/openmetrics.h"
 #include "model/snapshot.h"
 #include "model/task.h"
+#include "util/text.h"
 
 #define SEC 1000000000LL
 #define HZ 100.0
@@ -205,16 +206,50 @@ START_TEST(label_values_escaped)
 {
 	struct buf b;
 	buf_init(&b);
-	add_text(&b, "a\"b\\c\nd");
-	ck_assert_str_eq(buf_str(&b), "\"a\\\"b\\\\c\\nd\"");
-	/* a terminal escape, an invalid byte, a C1 control, a bidi override: U+FFFD each */
+	/* the format's own escapes for backslash and quote; a newline and '%' as %XX */
+	add_text(&b, "a\"b\\c\nd%e");
+	ck_assert_str_eq(buf_str(&b), "\"a\\\"b\\\\c%0Ad%25e\"");
+	/* a terminal escape, an invalid byte, a C1 control, a bidi override: their bytes as %XX */
 	add_text(&b, "x\x1b]0;t\x07y\xff\xc2\x85\xe2\x80\xaez");
-	ck_assert_str_eq(buf_str(&b), "\"x\xef\xbf\xbd]0;t\xef\xbf\xbdy\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdz\"");
-	/* valid UTF-8 stays; a sequence cut short does not swallow what follows */
-	add_text(&b, "caf\xc3\xa9 \xe2\x82");
-	ck_assert_str_eq(buf_str(&b), "\"caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd\"");
+	ck_assert_str_eq(buf_str(&b), "\"x%1B]0;t%07y%FF%C2%85%E2%80%AEz\"");
+	/* valid UTF-8 stays, U+FFFD too; a sequence cut short does not swallow what follows */
+	add_text(&b, "caf\xc3\xa9 \xef\xbf\xbd \xe2\x82");
+	ck_assert_str_eq(buf_str(&b), "\"caf\xc3\xa9 \xef\xbf\xbd %E2%82\"");
 	add_text(&b, "");
 	ck_assert_str_eq(buf_str(&b), "\"\"");
+	buf_free(&b);
+}
+END_TEST
+
+/* Names that differ only in what a label cannot hold as text get distinct
+ * values (they all were "dup\uFFFD" once: duplicate series). */
+START_TEST(label_values_injective)
+{
+	static const char *const names[] = {
+		"dup\x01", "dup\x02", "dup\xff", "dup\xfe", "dup\xef\xbf\xbd", "dup%01", "dup%", "dup\\x01",
+		"dup\n", "dup\\n", "dup%0A", "dup\xc2\x85", "dup\xc2", "dup\xc2\xc2", "dup",
+	};
+	enum { N = sizeof(names) / sizeof(names[0]) };
+	char *vals[N];
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < N; i++) {
+		add_text(&b, names[i]);
+		vals[i] = strdup(buf_str(&b));
+		ck_assert_ptr_nonnull(vals[i]);
+		/* valid UTF-8 throughout, no control character */
+		for (size_t k = 0; k < b.len;) {
+			uint32_t cp;
+			size_t n = utf8_decode((const unsigned char *)b.data + k, b.len - k, &cp);
+			ck_assert_msg(n > 0 && cp >= 0x20 && cp != 0x7f, "%s: byte %zu", vals[i], k);
+			k += n;
+		}
+	}
+	for (size_t i = 0; i < N; i++)
+		for (size_t j = i + 1; j < N; j++)
+			ck_assert_msg(strcmp(vals[i], vals[j]) != 0, "%zu and %zu both %s", i, j, vals[i]);
+	for (size_t i = 0; i < N; i++)
+		free(vals[i]);
 	buf_free(&b);
 }
 END_TEST
@@ -656,6 +691,7 @@ static Suite *openmetrics_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, decimals_exact);
 	tcase_add_test(tc, label_values_escaped);
+	tcase_add_test(tc, label_values_injective);
 	tcase_add_test(tc, dialect_headers);
 	tcase_add_test(tc, ended_process_keeps_group_total);
 	tcase_add_test(tc, never_below_highest_seen);
