@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "export/accum.h"
@@ -86,6 +87,15 @@ static int metrics_write_file(struct metrics *m, char **err)
 	int fd = open(m->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		*err = metrics_error(_("cannot create %s: %s"), m->tmp, errno);
+		return -1;
+	}
+	/* readable by the collector, another user, whatever the umask: who may
+	 * read it is the directory's to say */
+	if (fchmod(fd, 0644) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(m->tmp);
+		*err = metrics_error(_("cannot write %s: %s"), m->tmp, e);
 		return -1;
 	}
 	const char *p = m->file.data ? m->file.data : "";
