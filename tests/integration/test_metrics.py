@@ -945,6 +945,10 @@ def test_docs_list_every_metric():
     check(want - named == set(), f"not in docs/metrics.md: {sorted(want - named)}")
     check(named - want == set(), f"docs/metrics.md names what does not exist: {sorted(named - want)}")
     check("11 + 33 × G + 25 × N" in doc, "the series bound is stated")
+    # the OpenTelemetry recipe drops node_exporter's mtime: its keep rule must pass the staleness signal
+    keep = re.search(r'regex: "([^"]+)"\n\s+action: keep', doc)
+    check(keep and re.fullmatch(keep.group(1), "taskview_sample_timestamp_seconds"),
+          f"the OpenTelemetry keep rule drops taskview_sample_timestamp_seconds: {keep and keep.group(1)}")
 
 
 if __name__ == "__main__":
