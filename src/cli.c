@@ -141,7 +141,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 			break;
 		case OPT_TOP:
 			if (!num_parse_int(optarg, 0, 100000, &n))
-				return cli_fail(err, _("bad process count '%s' for --top (0 to 100000)"), optarg);
+				return cli_fail(err, _("bad command count '%s' for --top (0 to 100000)"), optarg);
 			o->top = n;
 			break;
 		case 'n':
