@@ -60,8 +60,9 @@ void cli_usage(FILE *f)
 		N_("      --textfile PATH      write each sample's metrics to PATH (through\n"
 		   "                           PATH.tmp) for node_exporter's textfile collector;\n"
 		   "                           implies -b, runs until stopped unless -n is given\n"),
-		N_("      --top N              metrics of the N processes using the most CPU\n"
-		   "                           besides those of their groups (default 0)\n"),
+		N_("      --top N              metrics of the N commands (processes of one name\n"
+		   "                           in a group) using the most CPU, besides those of\n"
+		   "                           their groups (default 0)\n"),
 		N_("  -n, --iterations N       number of samples (batch default 1)\n"),
 		N_("  -d, --delay SECONDS      interval between samples (default 1, 0.1 to 86400)\n"),
 		N_("  -p, --pid LIST           only these PIDs (comma-separated, repeatable; a TID\n"
@@ -140,7 +141,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 			break;
 		case OPT_TOP:
 			if (!num_parse_int(optarg, 0, 100000, &n))
-				return cli_fail(err, _("bad process count '%s' for --top (0 to 100000)"), optarg);
+				return cli_fail(err, _("bad command count '%s' for --top (0 to 100000)"), optarg);
 			o->top = n;
 			break;
 		case 'n':

@@ -6,15 +6,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "export/accum.h"
 #include "export/openmetrics.h"
+#include "export/pick.h"
 #include "model/column.h"
 #include "util/i18n.h"
 
 struct metrics {
 	struct accum acc;
+	struct accum cmds;    /* sums per command, for --top */
 	const char *textfile;
 	char *tmp;            /* textfile + ".tmp": not *.prom, so the collector skips it */
 	size_t top;
@@ -33,6 +36,7 @@ struct metrics *metrics_new(const struct cli_opts *o)
 	if (!m)
 		return NULL;
 	accum_init(&m->acc);
+	accum_init_commands(&m->cmds);
 	buf_init(&m->file);
 	m->top = (size_t)o->top;
 	/* processes seen only in their exit record are in the selection unless
@@ -57,6 +61,7 @@ void metrics_free(struct metrics *m)
 	if (!m)
 		return;
 	accum_free(&m->acc);
+	accum_free(&m->cmds);
 	buf_free(&m->file);
 	free(m->tmp);
 	free(m);
@@ -82,6 +87,15 @@ static int metrics_write_file(struct metrics *m, char **err)
 	int fd = open(m->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		*err = metrics_error(_("cannot create %s: %s"), m->tmp, errno);
+		return -1;
+	}
+	/* readable by the collector, another user, whatever the umask: who may
+	 * read it is the directory's to say */
+	if (fchmod(fd, 0644) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(m->tmp);
+		*err = metrics_error(_("cannot write %s: %s"), m->tmp, e);
 		return -1;
 	}
 	const char *p = m->file.data ? m->file.data : "";
@@ -119,14 +133,20 @@ int metrics_sample(struct metrics *m, const struct snapshot *prev, const struct 
 		   char **err)
 {
 	*err = NULL;
-	if (accum_update(&m->acc, prev, cur, m->unseen_exits) < 0) {
+	if (accum_update(&m->acc, prev, cur, m->unseen_exits) < 0 ||
+	    (m->top && accum_update(&m->cmds, prev, cur, false) < 0)) {
 		*err = strdup(_("out of memory"));
 		return -1;
 	}
+	const struct accum *cmds = NULL;
+	if (m->top) {
+		pick_update(&m->cmds, m->top, cur->mono - prev->mono);
+		cmds = &m->cmds;
+	}
 	if (m->textfile) {
-		struct openmetrics_opts to = {OM_PROMETHEUS_TEXT, m->top};
+		struct openmetrics_opts to = {OM_PROMETHEUS_TEXT};
 		buf_reset(&m->file);
-		openmetrics_render(&m->file, &m->acc, cur, &to);
+		openmetrics_render(&m->file, &m->acc, cmds, cur, &to);
 		if (m->file.oom) {
 			*err = strdup(_("out of memory"));
 			return -1;
@@ -135,8 +155,8 @@ int metrics_sample(struct metrics *m, const struct snapshot *prev, const struct 
 			return -1;
 	}
 	if (om_out) {
-		struct openmetrics_opts oo = {OM_OPENMETRICS, m->top};
-		openmetrics_render(om_out, &m->acc, cur, &oo);
+		struct openmetrics_opts oo = {OM_OPENMETRICS};
+		openmetrics_render(om_out, &m->acc, cmds, cur, &oo);
 	}
 	return 0;
 }

@@ -4,7 +4,8 @@
  * rates derived by the model as for a live run, filtered and sorted by the
  * view, printed by the same renderers. Tasks that ended in the interval are
  * listed too, marked: processes among the processes, threads (with -H) under
- * their process.
+ * their process. As metrics (--format openmetrics), the samples feed the
+ * exporter as live ones would, so a recording can be exported after the fact.
  */
 #include "replay.h"
 
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "metrics.h"
 #include "record/reader.h"
 #include "record/when.h"
 #include "render/json.h"
@@ -81,9 +83,28 @@ const char *replay_none_why(const struct rec_reader *r, double from, double to, 
 	return _("no sample of the recording can be shown: none can be read with the one before it");
 }
 
-/* Formats one sample; returns -1 when out of memory. */
+/* One sample as metrics: the live processes the filter selects, and the
+ * ended ones it selects as the ones that ended. The first sample starts the
+ * counters (as a live exporter's first refresh does). */
+static int replay_metrics(struct buf *out, struct metrics *m, const struct shown *v, const struct snapshot *prev,
+			  bool first)
+{
+	struct snapshot sel = v->s;
+	sel.nprocs = v->nlive;
+	sel.gone = v->procs + v->nlive;
+	sel.ngone = v->s.nprocs - v->nlive;
+	char *err = NULL;
+	if (metrics_sample(m, first ? &sel : prev, &sel, out, &err) < 0) {
+		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+		free(err);
+		return -2;
+	}
+	return 0;
+}
+
+/* Formats one sample; returns -1 when out of memory, -2 after another error (told). */
 static int replay_render(struct buf *out, const struct app *a, const struct cli_opts *o, const struct rec_info *info,
-			 struct rec_sample *prev, struct rec_sample *cur, bool first)
+			 struct metrics *m, struct rec_sample *prev, struct rec_sample *cur, bool first)
 {
 	struct shown v;
 	struct rows rows = {0};
@@ -96,6 +117,11 @@ static int replay_render(struct buf *out, const struct app *a, const struct cli_
 	};
 	if (shown_build(&v, &prev->s, &cur->s, &a->cs, &o->filter, o->threads) < 0)
 		return -1;
+	if (m) {
+		int rc = replay_metrics(out, m, &v, &prev->s, first);
+		shown_free(&v);
+		return rc < 0 ? rc : out->oom ? -1 : 0;
+	}
 	if (rows_build(&v.s, &vo, &rows) < 0) {
 		shown_free(&v);
 		return -1;
@@ -139,6 +165,11 @@ int replay_run(const struct cli_opts *o)
 		return rc;
 	}
 	rc = app_init_replay(&a, o, add_columns, r);
+	struct metrics *m = NULL;
+	if (rc == 0 && (o->format == CLI_FORMAT_OPENMETRICS || o->textfile) && !(m = metrics_new(o))) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		rc = 1;
+	}
 	size_t n = rec_reader_count(r), printed = 0;
 	struct buf out;
 	buf_init(&out);
@@ -153,10 +184,11 @@ int replay_run(const struct cli_opts *o)
 			continue;
 		}
 		buf_reset(&out);
-		if (replay_render(&out, &a, o, &info, &prev, &cur, printed == 0) < 0) {
+		int r_rc = replay_render(&out, &a, o, &info, m, &prev, &cur, printed == 0);
+		if (r_rc == -1)
 			fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		if (r_rc < 0)
 			rc = 1;
-		}
 		rec_sample_free(&prev);
 		rec_sample_free(&cur);
 		if (rc == 0 && (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0)) {
@@ -172,6 +204,7 @@ int replay_run(const struct cli_opts *o)
 		rc = 1;
 	}
 	buf_free(&out);
+	metrics_free(m);
 	app_free(&a);
 	rec_reader_close(r);
 	return rc;

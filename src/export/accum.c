@@ -11,13 +11,23 @@ void accum_init(struct accum *a)
 	memset(a, 0, sizeof(*a));
 }
 
+void accum_init_commands(struct accum *a)
+{
+	accum_init(a);
+	a->by_command = true;
+}
+
 void accum_free(struct accum *a)
 {
-	for (size_t i = 0; i < a->ngroups; i++)
+	for (size_t i = 0; i < a->ngroups; i++) {
 		free(a->groups[i].name);
+		free(a->groups[i].comm);
+	}
 	free(a->groups);
 	free(a->procs);
+	bool by_command = a->by_command;
 	accum_init(a);
+	a->by_command = by_command;
 }
 
 bool accum_group_shown(const struct accum_group *g)
@@ -86,10 +96,31 @@ static void gauges_unknown(struct accum_gauges *g)
 		pressure_unknown(&g->psi[r]);
 }
 
-static ssize_t group_find(const struct accum *a, const char *name)
+/* Groups by name, then commands by process name (NULL: sums per group). */
+static int key_cmp(const char *name, const char *comm, const struct accum_group *g)
 {
-	for (size_t i = 0; i < a->ngroups; i++)
-		if (strcmp(a->groups[i].name, name) == 0)
+	int d = strcmp(name, g->name);
+	if (d || !comm || !g->comm)
+		return d;
+	return strcmp(comm, g->comm);
+}
+
+static ssize_t group_find(const struct accum *a, const char *name, const char *comm)
+{
+	size_t lo = 0, hi = a->gsorted;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = key_cmp(name, comm, &a->groups[mid]);
+		if (d == 0)
+			return (ssize_t)mid;
+		if (d < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	/* those added since the last sort */
+	for (size_t i = a->gsorted; i < a->ngroups; i++)
+		if (key_cmp(name, comm, &a->groups[i]) == 0)
 			return (ssize_t)i;
 	return -1;
 }
@@ -100,10 +131,10 @@ static void counters_unknown(struct accum_group *g)
 	all_unknown(g->total);
 }
 
-/* The group of a name; one without processes for longer than ACCUM_KEEP_S starts afresh. */
-static ssize_t group_get(struct accum *a, const char *name, double now)
+/* The group of a name (and comm); one without processes for longer than ACCUM_KEEP_S starts afresh. */
+static ssize_t group_get(struct accum *a, const char *name, const char *comm, double now)
 {
-	ssize_t i = group_find(a, name);
+	ssize_t i = group_find(a, name, comm);
 	if (i >= 0) {
 		struct accum_group *g = &a->groups[i];
 		if (!accum_group_shown(g) && now - g->last_shown > ACCUM_KEEP_S)
@@ -121,8 +152,13 @@ static ssize_t group_get(struct accum *a, const char *name, double now)
 	struct accum_group *g = &a->groups[a->ngroups];
 	memset(g, 0, sizeof(*g));
 	g->name = strdup(name);
-	if (!g->name)
+	g->comm = comm ? strdup(comm) : NULL;
+	if (!g->name || (comm && !g->comm)) {
+		free(g->name);
+		free(g->comm);
 		return -1;
+	}
+	g->cpu_seen = TV_UNKNOWN;
 	counters_unknown(g);
 	gauges_unknown(&g->g);
 	return (ssize_t)a->ngroups++;
@@ -165,16 +201,18 @@ static ssize_t cgroup_index(const struct snapshot *s, const struct tv_cgroup *cg
 
 static ssize_t group_of(struct accum *a, struct group_cache *c, const struct tv_task *t)
 {
+	if (a->by_command)
+		return group_get(a, accum_group_name(t), task_comm(t), c->s->mono);
 	ssize_t *slot = &c->none;
 	if (t->cgroup) {
 		ssize_t ci = cgroup_index(c->s, t->cgroup);
 		if (ci >= 0)
 			slot = &c->by_cgroup[ci];
 		else
-			return group_get(a, accum_group_name(t), c->s->mono);
+			return group_get(a, accum_group_name(t), NULL, c->s->mono);
 	}
 	if (*slot == -2)
-		*slot = group_get(a, accum_group_name(t), c->s->mono);
+		*slot = group_get(a, accum_group_name(t), NULL, c->s->mono);
 	return *slot;
 }
 
@@ -353,10 +391,10 @@ static int take_ended(struct accum *a, size_t nsorted, const struct snapshot *pr
 			continue;
 		}
 		/* started and ended between two refreshes: its group is unknown */
-		if (!unseen_exits || e->start_ticks == TV_START_UNKNOWN ||
+		if (!unseen_exits || a->by_command || e->start_ticks == TV_START_UNKNOWN ||
 		    (double)e->start_ticks + 1 <= prev->boot_ticks)
 			continue;
-		ssize_t gi = group_get(a, "", cur->mono);
+		ssize_t gi = group_get(a, "", NULL, cur->mono);
 		if (gi < 0)
 			return -1;
 		struct accum_group *g = &a->groups[gi];
@@ -378,7 +416,7 @@ static int take_ended(struct accum *a, size_t nsorted, const struct snapshot *pr
 static int name_cmp(const void *x, const void *y)
 {
 	const struct accum_group *g = x, *h = y;
-	return strcmp(g->name, h->name);
+	return key_cmp(g->name, g->comm, h);
 }
 
 /* Drops what ended and the groups gone for long; sorts both. */
@@ -400,6 +438,7 @@ static int compact(struct accum *a, const bool *ended, double now)
 			g->last_shown = now;
 		else if (now - g->last_shown > ACCUM_KEEP_S) {
 			free(g->name);
+			free(g->comm);
 			continue;
 		}
 		g->slot = i;
@@ -408,6 +447,7 @@ static int compact(struct accum *a, const bool *ended, double now)
 	a->ngroups = k;
 	if (a->ngroups > 1)
 		qsort(a->groups, a->ngroups, sizeof(*a->groups), name_cmp);
+	a->gsorted = a->ngroups;
 	for (size_t i = 0; i < a->ngroups; i++)
 		remap[a->groups[i].slot] = i;
 	for (size_t j = 0; j < a->nprocs; j++)
@@ -415,15 +455,6 @@ static int compact(struct accum *a, const bool *ended, double now)
 	free(remap);
 	procs_sort(a);
 	return 0;
-}
-
-static ssize_t group_bsearch(const struct accum *a, const char *name)
-{
-	struct accum_group key = {.name = (char *)name};
-	if (a->ngroups == 0)
-		return -1;
-	const struct accum_group *g = bsearch(&key, a->groups, a->ngroups, sizeof(key), name_cmp);
-	return g ? g - a->groups : -1;
 }
 
 /* A control group is its group's own when no ancestor carries the same name:
@@ -449,7 +480,7 @@ static void cgroup_gauges(struct accum *a, const struct snapshot *cur)
 		const struct tv_cgroup *cg = cur->cgroups[i];
 		if (!cg->unit || !cgroup_is_top(cg))
 			continue;
-		ssize_t gi = group_bsearch(a, cg->unit);
+		ssize_t gi = group_find(a, cg->unit, NULL);
 		if (gi < 0 || !a->groups[gi].live)
 			continue;
 		struct accum_gauges *g = &a->groups[gi].g;
@@ -519,7 +550,8 @@ int accum_update(struct accum *a, const struct snapshot *prev, const struct snap
 	if (rc < 0)
 		return -1;
 	totals(a);
-	cgroup_gauges(a, cur);
+	if (!a->by_command)
+		cgroup_gauges(a, cur);
 	a->exit_records += cur->nexits_seen;
 	a->exit_lost += cur->exits_lost;
 	a->exits_ever |= cur->exits_watched;

@@ -7,6 +7,11 @@
  * one, else its last values seen (a lower bound). A group is the readable
  * name of the processes' control group ("" when unknown).
  *
+ * The same sums per command (a group and a process name within it) when
+ * made with accum_init_commands(): then a process that changes its name
+ * (exec) moves to the command of its new name, as one that moves to another
+ * group does.
+ *
  * The model: a group is shown while it has a process in the refresh, and in
  * the refresh in which its last process ended or left (with the final
  * counters). Its counters are kept for ACCUM_KEEP_S after that: processes of
@@ -57,6 +62,7 @@ struct accum_gauges {
 
 struct accum_group {
 	char *name;
+	char *comm;            /* the process name of a command; NULL in sums per group */
 	int64_t ended[ACC_N];  /* counted by processes that ended or left it; TV_UNKNOWN: nothing known */
 	int64_t total[ACC_N];  /* ended + its live processes: the exported value */
 	bool live;             /* has a process in the latest refresh */
@@ -64,13 +70,18 @@ struct accum_group {
 	double last_shown;     /* CLOCK_MONOTONIC of the latest refresh that showed it */
 	struct accum_gauges g;
 	size_t slot;           /* its index before sorting (scratch) */
+	/* which commands have series of their own (export/pick.c) */
+	double score;          /* its recent CPU use, CPUs (a moving average) */
+	int64_t cpu_seen;      /* total[ACC_CPU_NS] when the score was last updated */
+	bool picked;
 };
 
 struct accum {
 	struct accum_proc *procs; /* sorted by tgid, then start time */
 	size_t nprocs, cap;
-	struct accum_group *groups; /* sorted by name */
-	size_t ngroups, gcap;
+	struct accum_group *groups; /* sorted by name (and comm) up to gsorted, then in order of arrival */
+	size_t ngroups, gcap, gsorted;
+	bool by_command;          /* sums per command, not per group */
 	bool primed;              /* a refresh has been taken in */
 	bool exits_ever;          /* exit records were watched in some interval */
 	uint64_t exit_records, exit_lost; /* summed over the intervals */
@@ -78,13 +89,15 @@ struct accum {
 };
 
 void accum_init(struct accum *a);
+/* Sums per command: a group's processes of the same name together. */
+void accum_init_commands(struct accum *a);
 void accum_free(struct accum *a);
 
 /*
  * Takes in one refresh. prev is the refresh before cur (the first call also
  * counts what prev shows). unseen_exits: processes that started and ended
  * between the two (seen only in their exit record) belong to the selection
- * and count in the group "". Returns 0, or -1 when out of memory (then the
+ * and count in the group "" (not counted in sums per command). Returns 0, or -1 when out of memory (then the
  * sums are no longer whole: the caller stops).
  */
 int accum_update(struct accum *a, const struct snapshot *prev, const struct snapshot *cur, bool unseen_exits);

@@ -85,40 +85,41 @@ void om_end(struct buf *out, enum om_dialect d)
 }
 
 /* Code points that could reorder or break the text around them where it is shown. */
-static bool om_replaced_cp(uint32_t cp)
+static bool om_escaped_cp(uint32_t cp)
 {
-	return (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
 	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+static void om_add_percent(struct buf *b, const unsigned char *p, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	for (size_t i = 0; i < n; i++) {
+		char e[3] = {'%', hex[p[i] >> 4], hex[p[i] & 15]};
+		buf_add(b, e, sizeof(e));
+	}
 }
 
 void om_add_label_value(struct buf *b, const char *s, size_t len)
 {
-	static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
 	const unsigned char *p = (const unsigned char *)s;
 	buf_addc(b, '"');
 	for (size_t i = 0; i < len;) {
 		unsigned char c = p[i];
-		if (c == '\\' || c == '"') {
+		uint32_t cp = c;
+		size_t n = c < 0x80 ? 1 : utf8_decode(p + i, len - i, &cp);
+		if (n == 0 || c == '%' || om_escaped_cp(cp)) {
+			/* not text a label can show: its bytes as %XX (an invalid
+			 * byte alone), so distinct names stay distinct */
+			om_add_percent(b, p + i, n ? n : 1);
+			i += n ? n : 1;
+		} else if (c == '\\' || c == '"') {
 			buf_addc(b, '\\');
 			buf_addc(b, (char)c);
 			i++;
-		} else if (c == '\n') {
-			buf_adds(b, "\\n");
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			buf_adds(b, replacement);
-			i++;
-		} else if (c < 0x80) {
-			buf_addc(b, (char)c);
-			i++;
 		} else {
-			uint32_t cp;
-			size_t n = utf8_decode(p + i, len - i, &cp);
-			if (n == 0 || om_replaced_cp(cp))
-				buf_adds(b, replacement);
-			else
-				buf_add(b, p + i, n);
-			i += n ? n : 1;
+			buf_add(b, p + i, n);
+			i += n;
 		}
 	}
 	buf_addc(b, '"');

@@ -49,9 +49,11 @@ void om_sample(struct om_writer *w, const struct om_label *labels, size_t nlabel
 /* The closing line the dialect wants (OpenMetrics: "# EOF"). */
 void om_end(struct buf *out, enum om_dialect d);
 
-/* A quoted label value: backslash, double quote and newline escaped; invalid
- * UTF-8, other control characters, the bidi controls and U+2028/U+2029 as
- * U+FFFD (no escape exists for them and they must not reach a terminal). */
+/* A quoted label value that names s unambiguously (docs/metrics.md, Labels):
+ * '%', each byte of invalid UTF-8 and of a control character (C0, DEL, C1),
+ * a bidi control or U+2028/U+2029 as %XX; backslash and double quote escaped
+ * as the format wants. Distinct inputs give distinct values, all valid UTF-8
+ * with nothing a terminal would act on; percent-decoding gives s back. */
 void om_add_label_value(struct buf *b, const char *s, size_t len);
 /* v / 10^scale as an exact decimal without trailing zeros ("1.5", "3", "0.000001"). */
 void om_add_decimal(struct buf *b, int64_t v, int scale);

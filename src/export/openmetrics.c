@@ -2,9 +2,6 @@
 #include "export/openmetrics.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 /* Help texts stay in English: they are part of the metrics' interface, the
  * same on every host that feeds one server (docs/metrics.md). */
@@ -29,6 +26,10 @@ static const struct om_family f_exit_lost = {
 	"taskview_exit_records_lost", OM_COUNTER, NULL,
 	"Exit records the kernel dropped since taskview started (exit storms): counters of those processes "
 	"miss their last moments"};
+static const struct om_family f_unattributed = {
+	"taskview_unattributed_cpu_seconds", OM_COUNTER, "seconds",
+	"CPU time of processes whose group is unknown: those that started and ended between two samples "
+	"(seen only in their exit records) and those whose control group could not be read"};
 static const struct om_family f_psi_some = {
 	"taskview_pressure_some_seconds", OM_COUNTER, "seconds",
 	"Time in which some tasks stalled on the resource (/proc/pressure)"};
@@ -78,40 +79,45 @@ static const struct om_family f_g_psi_full = {
 	"taskview_group_pressure_full_seconds", OM_COUNTER, "seconds",
 	"Time in which all of the control group's non-idle tasks stalled on the resource at once"};
 
-/* --- per process (--top) --- */
-static const struct om_family f_p_cpu = {
-	"taskview_process_cpu_seconds", OM_COUNTER, "seconds", "CPU time (user + system) of the process"};
-static const struct om_family f_p_vol = {
-	"taskview_process_voluntary_context_switches", OM_COUNTER, NULL, "Voluntary context switches of the process"};
-static const struct om_family f_p_invol = {
-	"taskview_process_involuntary_context_switches", OM_COUNTER, NULL,
-	"Involuntary context switches of the process"};
-static const struct om_family f_p_delay = {
-	"taskview_process_delay_seconds", OM_COUNTER, "seconds",
-	"Time the process waited, per delay accounting class"};
-static const struct om_family f_p_delays = {
-	"taskview_process_delay_events", OM_COUNTER, NULL, "Waits of the process, per delay accounting class"};
-static const struct om_family f_p_threads = {
-	"taskview_process_threads", OM_GAUGE, NULL, "Threads of the process"};
-static const struct om_family f_p_rss = {
-	"taskview_process_resident_memory_bytes", OM_GAUGE, "bytes", "Resident memory of the process (VmRSS)"};
-static const struct om_family f_p_virt = {
-	"taskview_process_virtual_memory_bytes", OM_GAUGE, "bytes", "Virtual memory size of the process (VmSize)"};
-static const struct om_family f_p_pte = {
-	"taskview_process_page_table_bytes", OM_GAUGE, "bytes", "Page tables of the process (VmPTE)"};
-static const struct om_family f_p_swap = {
-	"taskview_process_swap_bytes", OM_GAUGE, "bytes", "Swapped-out memory of the process (VmSwap)"};
+/* --- per command (--top): a group's processes of one name --- */
+static const struct om_family f_c_procs = {
+	"taskview_command_processes", OM_GAUGE, NULL, "Processes of the command (of this name in the group)"};
+static const struct om_family f_c_threads = {
+	"taskview_command_threads", OM_GAUGE, NULL, "Threads of the command's processes"};
+static const struct om_family f_c_cpu = {
+	"taskview_command_cpu_seconds", OM_COUNTER, "seconds",
+	"CPU time (user + system) of the command's processes, those that ended included"};
+static const struct om_family f_c_vol = {
+	"taskview_command_voluntary_context_switches", OM_COUNTER, NULL,
+	"Voluntary context switches of the command's processes, those that ended included"};
+static const struct om_family f_c_invol = {
+	"taskview_command_involuntary_context_switches", OM_COUNTER, NULL,
+	"Involuntary context switches of the command's processes, those that ended included"};
+static const struct om_family f_c_delay = {
+	"taskview_command_delay_seconds", OM_COUNTER, "seconds",
+	"Time the command's processes waited, per delay accounting class, those that ended included"};
+static const struct om_family f_c_delays = {
+	"taskview_command_delay_events", OM_COUNTER, NULL,
+	"Waits of the command's processes, per delay accounting class, those that ended included"};
+static const struct om_family f_c_rss = {
+	"taskview_command_resident_memory_bytes", OM_GAUGE, "bytes", "Sum of the processes' resident memory (VmRSS)"};
+static const struct om_family f_c_virt = {
+	"taskview_command_virtual_memory_bytes", OM_GAUGE, "bytes", "Sum of the processes' virtual memory size (VmSize)"};
+static const struct om_family f_c_pte = {
+	"taskview_command_page_table_bytes", OM_GAUGE, "bytes", "Sum of the processes' page tables (VmPTE)"};
+static const struct om_family f_c_swap = {
+	"taskview_command_swap_bytes", OM_GAUGE, "bytes", "Sum of the processes' swapped-out memory (VmSwap)"};
 
 /* Series each kind of subject can have: keep in step with the families above. */
 enum {
-	SERIES_SYSTEM = 4 + 2 * TV_RES_N,
+	SERIES_SYSTEM = 5 + 2 * TV_RES_N,
 	SERIES_GROUP = 5 + 2 * TV_DELAY_NCLASS + 6 + 2 * TV_RES_N,
-	SERIES_PROCESS = 3 + 2 * TV_DELAY_NCLASS + 5,
+	SERIES_COMMAND = 5 + 2 * TV_DELAY_NCLASS + 4,
 };
 
 size_t openmetrics_max_series(size_t top, size_t ngroups)
 {
-	return SERIES_SYSTEM + SERIES_GROUP * ngroups + SERIES_PROCESS * top;
+	return SERIES_SYSTEM + SERIES_GROUP * ngroups + SERIES_COMMAND * top;
 }
 
 /* Values in base units: ns and µs become seconds, KiB bytes. */
@@ -159,30 +165,55 @@ static void render_system(struct buf *out, enum om_dialect d, const struct accum
 	}
 }
 
-/* A counter of every group: its total, where known. */
+/* Whether entry i has series: a group shown in this refresh with a known
+ * name (the unknown one's CPU is the system's unattributed counter), a
+ * command picked. */
+static bool written(const struct accum *a, size_t i)
+{
+	const struct accum_group *g = &a->groups[i];
+	if (!accum_group_shown(g))
+		return false;
+	return a->by_command ? g->picked : g->name[0] != '\0';
+}
+
+/* The labels naming entry i, then room for one more; returns how many. */
+static size_t subject(const struct accum *a, size_t i, struct om_label l[3])
+{
+	l[0] = (struct om_label){"group", a->groups[i].name};
+	if (!a->by_command)
+		return 1;
+	l[1] = (struct om_label){"comm", a->groups[i].comm};
+	return 2;
+}
+
+/* A counter of every group or command: its total, where known. */
 static void group_counter(struct buf *out, enum om_dialect d, const struct accum *a, const struct om_family *f,
 			  int field, int scale)
 {
 	struct om_writer w;
 	om_family_begin(&w, out, d, f);
 	for (size_t i = 0; i < a->ngroups; i++) {
-		struct om_label l = {"group", a->groups[i].name};
-		if (accum_group_shown(&a->groups[i]))
-			sample_known(&w, &l, 1, a->groups[i].total[field], scale);
+		struct om_label l[3];
+		size_t nl = subject(a, i, l);
+		if (written(a, i))
+			sample_known(&w, l, nl, a->groups[i].total[field], scale);
 	}
 }
 
-/* A counter per delay class of every group. */
+/* A counter per delay class. */
 static void group_delay(struct buf *out, enum om_dialect d, const struct accum *a, const struct om_family *f,
 			int first_field, int scale)
 {
 	struct om_writer w;
 	om_family_begin(&w, out, d, f);
-	for (size_t i = 0; i < a->ngroups; i++)
-		for (int c = 0; c < TV_DELAY_NCLASS && accum_group_shown(&a->groups[i]); c++) {
-			struct om_label l[2] = {{"group", a->groups[i].name}, {"class", class_names[c]}};
-			sample_known(&w, l, 2, a->groups[i].total[first_field + c], scale);
+	for (size_t i = 0; i < a->ngroups; i++) {
+		struct om_label l[3];
+		size_t nl = subject(a, i, l);
+		for (int c = 0; c < TV_DELAY_NCLASS && written(a, i); c++) {
+			l[nl] = (struct om_label){"class", class_names[c]};
+			sample_known(&w, l, nl + 1, a->groups[i].total[first_field + c], scale);
 		}
+	}
 }
 
 enum gauge_kind { G_PROCS, G_THREADS, G_RSS, G_VIRT, G_PTE, G_SWAP, G_CGMEM, G_CGSWAP };
@@ -194,18 +225,19 @@ static void group_gauge(struct buf *out, enum om_dialect d, const struct accum *
 	om_family_begin(&w, out, d, f);
 	for (size_t i = 0; i < a->ngroups; i++) {
 		const struct accum_gauges *g = &a->groups[i].g;
-		struct om_label l = {"group", a->groups[i].name};
-		if (!accum_group_shown(&a->groups[i]))
+		struct om_label l[3];
+		size_t nl = subject(a, i, l);
+		if (!written(a, i))
 			continue;
 		switch (k) {
-		case G_PROCS: sample_known(&w, &l, 1, g->procs, 0); break;
-		case G_THREADS: sample_known(&w, &l, 1, g->threads, 0); break;
-		case G_RSS: sample_kib(&w, &l, 1, g->rss_kib); break;
-		case G_VIRT: sample_kib(&w, &l, 1, g->vm_kib); break;
-		case G_PTE: sample_kib(&w, &l, 1, g->pte_kib); break;
-		case G_SWAP: sample_kib(&w, &l, 1, g->swap_kib); break;
-		case G_CGMEM: sample_known(&w, &l, 1, g->cg_mem_bytes, 0); break;
-		case G_CGSWAP: sample_known(&w, &l, 1, g->cg_swap_bytes, 0); break;
+		case G_PROCS: sample_known(&w, l, nl, g->procs, 0); break;
+		case G_THREADS: sample_known(&w, l, nl, g->threads, 0); break;
+		case G_RSS: sample_kib(&w, l, nl, g->rss_kib); break;
+		case G_VIRT: sample_kib(&w, l, nl, g->vm_kib); break;
+		case G_PTE: sample_kib(&w, l, nl, g->pte_kib); break;
+		case G_SWAP: sample_kib(&w, l, nl, g->swap_kib); break;
+		case G_CGMEM: sample_known(&w, l, nl, g->cg_mem_bytes, 0); break;
+		case G_CGSWAP: sample_known(&w, l, nl, g->cg_swap_bytes, 0); break;
 		}
 	}
 }
@@ -216,12 +248,24 @@ static void group_pressure(struct buf *out, enum om_dialect d, const struct accu
 	struct om_writer w;
 	om_family_begin(&w, out, d, f);
 	for (size_t i = 0; i < a->ngroups; i++)
-		for (int r = 0; r < TV_RES_N && accum_group_shown(&a->groups[i]); r++) {
+		for (int r = 0; r < TV_RES_N && written(a, i); r++) {
 			const struct tv_pressure *p = &a->groups[i].g.psi[r];
 			struct om_label l[2] = {{"group", a->groups[i].name}, {"resource", resource_names[r]}};
 			if (full ? p->full_known : p->some_known)
 				sample_known(&w, l, 2, full ? p->full_us : p->some_us, SCALE_US);
 		}
+}
+
+/* The CPU of the group whose name is unknown, while it is counted. */
+static void render_unattributed(struct buf *out, enum om_dialect d, const struct accum *a)
+{
+	for (size_t i = 0; i < a->ngroups; i++) {
+		if (a->groups[i].name[0] != '\0')
+			continue;
+		struct om_writer w;
+		om_family_begin(&w, out, d, &f_unattributed);
+		sample_known(&w, NULL, 0, a->groups[i].total[ACC_CPU_NS], SCALE_NS);
+	}
 }
 
 static void render_groups(struct buf *out, enum om_dialect d, const struct accum *a)
@@ -243,122 +287,28 @@ static void render_groups(struct buf *out, enum om_dialect d, const struct accum
 	group_pressure(out, d, a, &f_g_psi_full, true);
 }
 
-/* --- the processes using the most CPU --- */
-struct top_proc {
-	const struct tv_task *t;
-	const struct accum_proc *p; /* its highest counters; NULL if not tracked */
-	char pid[16];
-	struct om_label l[4];       /* group, comm, pid, and a class when needed */
-};
-
-static int busier(const void *x, const void *y)
+static void render_commands(struct buf *out, enum om_dialect d, const struct accum *c)
 {
-	const struct tv_task *s = *(const struct tv_task *const *)x, *t = *(const struct tv_task *const *)y;
-	bool sk = !isnan(s->cpu_pct), tk = !isnan(t->cpu_pct);
-	if (sk != tk)
-		return sk ? -1 : 1; /* unknown CPU% last */
-	if (sk && s->cpu_pct != t->cpu_pct)
-		return s->cpu_pct > t->cpu_pct ? -1 : 1;
-	return s->tgid < t->tgid ? -1 : s->tgid > t->tgid;
+	group_gauge(out, d, c, &f_c_procs, G_PROCS);
+	group_gauge(out, d, c, &f_c_threads, G_THREADS);
+	group_counter(out, d, c, &f_c_cpu, ACC_CPU_NS, SCALE_NS);
+	group_counter(out, d, c, &f_c_vol, ACC_CTXT_VOL, 0);
+	group_counter(out, d, c, &f_c_invol, ACC_CTXT_INVOL, 0);
+	group_delay(out, d, c, &f_c_delay, ACC_DELAY_NS, SCALE_NS);
+	group_delay(out, d, c, &f_c_delays, ACC_DELAY_COUNT, 0);
+	group_gauge(out, d, c, &f_c_rss, G_RSS);
+	group_gauge(out, d, c, &f_c_virt, G_VIRT);
+	group_gauge(out, d, c, &f_c_pte, G_PTE);
+	group_gauge(out, d, c, &f_c_swap, G_SWAP);
 }
 
-static size_t top_pick(const struct accum *a, const struct snapshot *cur, size_t n, struct top_proc **out)
+void openmetrics_render(struct buf *out, const struct accum *groups, const struct accum *commands,
+			const struct snapshot *cur, const struct openmetrics_opts *o)
 {
-	*out = NULL;
-	if (n > cur->nprocs)
-		n = cur->nprocs;
-	if (n == 0)
-		return 0;
-	const struct tv_task **order = malloc(cur->nprocs * sizeof(*order));
-	struct top_proc *v = calloc(n, sizeof(*v));
-	if (!order || !v) {
-		free(order);
-		free(v);
-		return 0;
-	}
-	for (size_t i = 0; i < cur->nprocs; i++)
-		order[i] = &cur->procs[i];
-	qsort(order, cur->nprocs, sizeof(*order), busier);
-	for (size_t i = 0; i < n; i++) {
-		struct top_proc *tp = &v[i];
-		tp->t = order[i];
-		tp->p = accum_find(a, tp->t);
-		snprintf(tp->pid, sizeof(tp->pid), "%d", (int)tp->t->tgid);
-		tp->l[0] = (struct om_label){"group", accum_group_name(tp->t)};
-		tp->l[1] = (struct om_label){"comm", task_comm(tp->t)};
-		tp->l[2] = (struct om_label){"pid", tp->pid};
-	}
-	free(order);
-	*out = v;
-	return n;
-}
-
-/* A process's counter: the highest value it showed (a sum over live threads can fall). */
-static void proc_counter(struct buf *out, enum om_dialect d, struct top_proc *v, size_t n,
-			 const struct om_family *f, int field, int scale)
-{
-	struct om_writer w;
-	om_family_begin(&w, out, d, f);
-	for (size_t i = 0; i < n; i++)
-		if (v[i].p)
-			sample_known(&w, v[i].l, 3, v[i].p->hw[field], scale);
-}
-
-static void proc_delay(struct buf *out, enum om_dialect d, struct top_proc *v, size_t n,
-		       const struct om_family *f, int first_field, int scale)
-{
-	struct om_writer w;
-	om_family_begin(&w, out, d, f);
-	for (size_t i = 0; i < n; i++)
-		for (int c = 0; c < TV_DELAY_NCLASS && v[i].p; c++) {
-			v[i].l[3] = (struct om_label){"class", class_names[c]};
-			sample_known(&w, v[i].l, 4, v[i].p->hw[first_field + c], scale);
-		}
-}
-
-static void proc_gauge(struct buf *out, enum om_dialect d, struct top_proc *v, size_t n,
-		       const struct om_family *f, enum gauge_kind k)
-{
-	struct om_writer w;
-	om_family_begin(&w, out, d, f);
-	for (size_t i = 0; i < n; i++) {
-		const struct tv_task *t = v[i].t;
-		switch (k) {
-		case G_THREADS: sample_known(&w, v[i].l, 3, t->nthreads, 0); break;
-		case G_RSS: sample_kib(&w, v[i].l, 3, task_mem(t)->rss); break;
-		case G_VIRT: sample_kib(&w, v[i].l, 3, task_mem(t)->size); break;
-		case G_PTE: sample_kib(&w, v[i].l, 3, task_mem(t)->pte); break;
-		case G_SWAP: sample_kib(&w, v[i].l, 3, task_mem(t)->swap); break;
-		default: break;
-		}
-	}
-}
-
-static void render_top(struct buf *out, enum om_dialect d, const struct accum *a, const struct snapshot *cur,
-		       size_t top)
-{
-	struct top_proc *v;
-	size_t n = top_pick(a, cur, top, &v);
-	if (n == 0)
-		return;
-	proc_counter(out, d, v, n, &f_p_cpu, ACC_CPU_NS, SCALE_NS);
-	proc_counter(out, d, v, n, &f_p_vol, ACC_CTXT_VOL, 0);
-	proc_counter(out, d, v, n, &f_p_invol, ACC_CTXT_INVOL, 0);
-	proc_delay(out, d, v, n, &f_p_delay, ACC_DELAY_NS, SCALE_NS);
-	proc_delay(out, d, v, n, &f_p_delays, ACC_DELAY_COUNT, 0);
-	proc_gauge(out, d, v, n, &f_p_threads, G_THREADS);
-	proc_gauge(out, d, v, n, &f_p_rss, G_RSS);
-	proc_gauge(out, d, v, n, &f_p_virt, G_VIRT);
-	proc_gauge(out, d, v, n, &f_p_pte, G_PTE);
-	proc_gauge(out, d, v, n, &f_p_swap, G_SWAP);
-	free(v);
-}
-
-void openmetrics_render(struct buf *out, const struct accum *a, const struct snapshot *cur,
-			const struct openmetrics_opts *o)
-{
-	render_system(out, o->dialect, a, cur);
-	render_groups(out, o->dialect, a);
-	render_top(out, o->dialect, a, cur, o->top);
+	render_system(out, o->dialect, groups, cur);
+	render_unattributed(out, o->dialect, groups);
+	render_groups(out, o->dialect, groups);
+	if (commands)
+		render_commands(out, o->dialect, commands);
 	om_end(out, o->dialect);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One refresh as a metrics exposition: the system's pressure and exit
- * listener, each group's counters and gauges, and the processes using the
- * most CPU. Names, units and labels are listed in docs/metrics.md. Pure.
+ * listener, each group's counters and gauges, and those of the commands
+ * picked (export/pick.h). Names, units and labels are listed in
+ * docs/metrics.md. Pure.
  */
 #ifndef TV_EXPORT_OPENMETRICS_H
 #define TV_EXPORT_OPENMETRICS_H
@@ -16,14 +17,14 @@
 
 struct openmetrics_opts {
 	enum om_dialect dialect;
-	size_t top; /* per-process series for this many processes (by CPU% in the interval) */
 };
 
-/* cur: the refresh a was last updated with (after delta_apply). */
-void openmetrics_render(struct buf *out, const struct accum *a, const struct snapshot *cur,
-			const struct openmetrics_opts *o);
+/* groups: sums per group; commands: sums per command whose picked entries
+ * are written, or NULL; both last updated with cur (after delta_apply). */
+void openmetrics_render(struct buf *out, const struct accum *groups, const struct accum *commands,
+			const struct snapshot *cur, const struct openmetrics_opts *o);
 
-/* The most series one exposition can hold, for top processes and ngroups groups. */
+/* The most series one exposition can hold, for top commands and ngroups groups. */
 size_t openmetrics_max_series(size_t top, size_t ngroups);
 
 #endif

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""taskview-record.service is installed where systemd looks under the prefix
-when systemd's pkg-config file is there (a stand-in one here, as on a
-packager's machine), names the installed binary, and passes
-`systemd-analyze verify`; -Dsystemdunitdir=no installs none.
+"""taskview-record.service and taskview-metrics.service are installed where
+systemd looks under the prefix when systemd's pkg-config file is there (a
+stand-in one here, as on a packager's machine), name the installed binary,
+pass `systemd-analyze verify`, and `systemd-analyze security` rates each at
+2.5 or lower (where it can rate unit files offline, systemd 250 and later);
+-Dsystemdunitdir=no installs none.
 
 Configures and installs a second, minimal build into a temporary prefix."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +18,7 @@ import tempfile
 SOURCE_DIR = os.environ["SOURCE_DIR"]
 MESON = os.environ.get("MESON") or shutil.which("meson") or "meson"
 SKIP = 77
+MAX_EXPOSURE = 2.5
 
 # the variables a systemd.pc has for this (systemd 252 and later)
 SYSTEMD_PC = """prefix=/usr
@@ -46,6 +50,32 @@ def build_and_install(tmp, name, extra, env):
     return prefix, build
 
 
+def analyze(unit):
+    """systemd-analyze verify, and security (offline) at MAX_EXPOSURE or lower."""
+    if not shutil.which("systemd-analyze"):
+        print("note: systemd-analyze not installed: units not verified or rated")
+        return []
+    out = []
+    name = os.path.basename(unit)
+    r = subprocess.run(["systemd-analyze", "verify", "--man=no", unit], capture_output=True, text=True, timeout=60)
+    if r.returncode != 0 or r.stderr.strip():
+        out.append(f"systemd-analyze verify {name}: {r.returncode}: {r.stdout}{r.stderr}")
+    r = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", unit], capture_output=True,
+                       text=True, timeout=60)
+    m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", r.stdout)
+    if not m:
+        if "--offline" in r.stderr or "unrecognized option" in r.stderr or "Unknown command" in r.stderr:
+            print(f"note: this systemd-analyze cannot rate unit files offline: {r.stderr.strip()[:200]}")
+            return out
+        return out + [f"systemd-analyze security {name}: exit {r.returncode}: {r.stdout[-500:]}{r.stderr}"]
+    score = float(m.group(1))
+    print(f"{name}: exposure {score}")
+    if score > MAX_EXPOSURE:
+        bad = [line.strip() for line in r.stdout.splitlines() if line.startswith("✗")]
+        out.append(f"{name}: exposure {score} > {MAX_EXPOSURE}:\n  " + "\n  ".join(bad))
+    return out
+
+
 def main():
     failures = []
     with tempfile.TemporaryDirectory(prefix="taskview-systemd-") as tmp:
@@ -56,34 +86,37 @@ def main():
         env = dict(os.environ, PKG_CONFIG_PATH=pcdir + ":" + os.environ.get("PKG_CONFIG_PATH", ""))
         prefix, _ = build_and_install(tmp, "with", [], env)
         if prefix is None:
-            print("SKIP: built without libzstd: no recorder, no unit")
+            print("SKIP: built without libzstd: no recorder, no record unit")
             return SKIP
-        unit = os.path.join(prefix, "lib", "systemd", "system", "taskview-record.service")
-        if not os.path.exists(unit):
-            failures.append(f"not installed: {unit}")
-        else:
+        exe = os.path.join(prefix, "bin", "taskview")
+        unitdir = os.path.join(prefix, "lib", "systemd", "system")
+        units = {
+            "taskview-record.service": [f"ExecStart={exe} --record /var/log/taskview --keep 7",
+                                        "LogsDirectory=taskview"],
+            "taskview-metrics.service": [f"ExecStart={exe} --textfile /run/taskview-metrics/taskview.prom",
+                                         "DynamicUser=yes", "RuntimeDirectory=taskview-metrics",
+                                         "RuntimeDirectoryMode=0755"],
+        }
+        for name, wants in units.items():
+            unit = os.path.join(unitdir, name)
+            if not os.path.exists(unit):
+                failures.append(f"not installed: {unit}")
+                continue
             with open(unit) as f:
                 text = f.read()
-            exe = os.path.join(prefix, "bin", "taskview")
-            if f"ExecStart={exe} --record /var/log/taskview --keep 7" not in text:
-                failures.append(f"ExecStart does not name {exe}: {text}")
-            if "LogsDirectory=taskview" not in text:
-                failures.append("no LogsDirectory: /var/log/taskview would not be made")
-            if shutil.which("systemd-analyze"):
-                r = subprocess.run(["systemd-analyze", "verify", "--man=no", unit], capture_output=True, text=True,
-                                   timeout=60)
-                if r.returncode != 0 or r.stderr.strip():
-                    failures.append(f"systemd-analyze verify: {r.returncode}: {r.stdout}{r.stderr}")
-            else:
-                print("note: systemd-analyze not installed: unit not verified")
+            for w in wants:
+                if w not in text:
+                    failures.append(f"{name}: no {w!r}: {text}")
+            failures += analyze(unit)
         prefix, _ = build_and_install(tmp, "without", ["-Dsystemdunitdir=no"], env)
         for root, _, files in os.walk(prefix):
-            if "taskview-record.service" in files:
-                failures.append(f"installed with -Dsystemdunitdir=no: {root}")
+            for name in ("taskview-record.service", "taskview-metrics.service"):
+                if name in files:
+                    failures.append(f"installed with -Dsystemdunitdir=no: {root}/{name}")
     for f in failures:
         print("FAIL:", f)
     if not failures:
-        print("ok: unit installed under the prefix, names the binary, verified")
+        print("ok: units installed under the prefix, name the binary, verified")
     return 1 if failures else 0
 
 

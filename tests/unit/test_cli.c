@@ -340,9 +340,9 @@ END_TEST
 START_TEST(error_metrics_options)
 {
 	expect_error(parse("--textfile", "", NULL), "--textfile needs a file name");
-	expect_error(parse("-b", "--format", "openmetrics", "--top", "-1", NULL), "bad process count '-1'");
-	expect_error(parse("-b", "--format", "openmetrics", "--top", "x", NULL), "bad process count 'x'");
-	/* per-process series exist only in metrics */
+	expect_error(parse("-b", "--format", "openmetrics", "--top", "-1", NULL), "bad command count '-1'");
+	expect_error(parse("-b", "--format", "openmetrics", "--top", "x", NULL), "bad command count 'x'");
+	/* per-command series exist only in metrics */
 	expect_error(parse("-b", "--top", "3", NULL), "--top applies to metrics");
 	expect_error(parse("-b", "--format", "json", "--top", "3", NULL), "--top applies to metrics");
 }

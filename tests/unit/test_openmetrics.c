@@ -16,8 +16,10 @@
 #include "export/accum.h"
 #include "export/om_format.h"
 #include "export/openmetrics.h"
+#include "export/pick.h"
 #include "model/snapshot.h"
 #include "model/task.h"
+#include "util/text.h"
 
 #define SEC 1000000000LL
 #define HZ 100.0
@@ -135,12 +137,13 @@ static void update(struct accum *a, const struct snapshot *prev, const struct sn
 	ck_assert_int_eq(accum_update(a, prev, cur, unseen), 0);
 }
 
-static char *render(const struct accum *a, const struct snapshot *cur, enum om_dialect d, size_t top)
+/* cmds: sums per command with their picks, or NULL */
+static char *render(const struct accum *a, const struct accum *cmds, const struct snapshot *cur, enum om_dialect d)
 {
 	struct buf b;
 	buf_init(&b);
-	struct openmetrics_opts o = {d, top};
-	openmetrics_render(&b, a, cur, &o);
+	struct openmetrics_opts o = {d};
+	openmetrics_render(&b, a, cmds, cur, &o);
 	char *s = strdup(buf_str(&b));
 	buf_free(&b);
 	return s;
@@ -205,16 +208,50 @@ START_TEST(label_values_escaped)
 {
 	struct buf b;
 	buf_init(&b);
-	add_text(&b, "a\"b\\c\nd");
-	ck_assert_str_eq(buf_str(&b), "\"a\\\"b\\\\c\\nd\"");
-	/* a terminal escape, an invalid byte, a C1 control, a bidi override: U+FFFD each */
+	/* the format's own escapes for backslash and quote; a newline and '%' as %XX */
+	add_text(&b, "a\"b\\c\nd%e");
+	ck_assert_str_eq(buf_str(&b), "\"a\\\"b\\\\c%0Ad%25e\"");
+	/* a terminal escape, an invalid byte, a C1 control, a bidi override: their bytes as %XX */
 	add_text(&b, "x\x1b]0;t\x07y\xff\xc2\x85\xe2\x80\xaez");
-	ck_assert_str_eq(buf_str(&b), "\"x\xef\xbf\xbd]0;t\xef\xbf\xbdy\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdz\"");
-	/* valid UTF-8 stays; a sequence cut short does not swallow what follows */
-	add_text(&b, "caf\xc3\xa9 \xe2\x82");
-	ck_assert_str_eq(buf_str(&b), "\"caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd\"");
+	ck_assert_str_eq(buf_str(&b), "\"x%1B]0;t%07y%FF%C2%85%E2%80%AEz\"");
+	/* valid UTF-8 stays, U+FFFD too; a sequence cut short does not swallow what follows */
+	add_text(&b, "caf\xc3\xa9 \xef\xbf\xbd \xe2\x82");
+	ck_assert_str_eq(buf_str(&b), "\"caf\xc3\xa9 \xef\xbf\xbd %E2%82\"");
 	add_text(&b, "");
 	ck_assert_str_eq(buf_str(&b), "\"\"");
+	buf_free(&b);
+}
+END_TEST
+
+/* Names that differ only in what a label cannot hold as text get distinct
+ * values (they all were "dup\uFFFD" once: duplicate series). */
+START_TEST(label_values_injective)
+{
+	static const char *const names[] = {
+		"dup\x01", "dup\x02", "dup\xff", "dup\xfe", "dup\xef\xbf\xbd", "dup%01", "dup%", "dup\\x01",
+		"dup\n", "dup\\n", "dup%0A", "dup\xc2\x85", "dup\xc2", "dup\xc2\xc2", "dup",
+	};
+	enum { N = sizeof(names) / sizeof(names[0]) };
+	char *vals[N];
+	struct buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < N; i++) {
+		add_text(&b, names[i]);
+		vals[i] = strdup(buf_str(&b));
+		ck_assert_ptr_nonnull(vals[i]);
+		/* valid UTF-8 throughout, no control character */
+		for (size_t k = 0; k < b.len;) {
+			uint32_t cp;
+			size_t n = utf8_decode((const unsigned char *)b.data + k, b.len - k, &cp);
+			ck_assert_msg(n > 0 && cp >= 0x20 && cp != 0x7f, "%s: byte %zu", vals[i], k);
+			k += n;
+		}
+	}
+	for (size_t i = 0; i < N; i++)
+		for (size_t j = i + 1; j < N; j++)
+			ck_assert_msg(strcmp(vals[i], vals[j]) != 0, "%zu and %zu both %s", i, j, vals[i]);
+	for (size_t i = 0; i < N; i++)
+		free(vals[i]);
 	buf_free(&b);
 }
 END_TEST
@@ -466,7 +503,7 @@ START_TEST(group_goes_and_comes_back)
 		ck_assert_msg(shown(&a, "job.service") == want_shown[i], "refresh %d", i);
 		ck_assert_int_eq(total(&a, "job.service", ACC_CPU_NS), want_total[i]);
 		if (i == 5) {
-			char *text = render(&a, &s[i], OM_OPENMETRICS, 0);
+			char *text = render(&a, NULL, &s[i], OM_OPENMETRICS);
 			ck_assert_msg(strstr(text, "job.service") == NULL, "a group gone is still shown:\n%s", text);
 			free(text);
 		}
@@ -489,7 +526,7 @@ START_TEST(empty_selection)
 	update(&a, &s0, &s1, true);
 	update(&a, &s1, &s2, true);
 	ck_assert_uint_eq(a.ngroups, 0);
-	char *text = render(&a, &s2, OM_OPENMETRICS, 5);
+	char *text = render(&a, NULL, &s2, OM_OPENMETRICS);
 	ck_assert_ptr_null(strstr(text, "group=\""));
 	ck_assert_ptr_nonnull(strstr(text, "taskview_sample_timestamp_seconds 1700000102\n"));
 	free(text);
@@ -502,45 +539,53 @@ END_TEST
 
 /* ---------------------------------------------------------------- rendering */
 
-/* Unknown values are left out, never written as 0. */
+/* Unknown values are left out, never written as 0. A process whose group
+ * is unknown has no group series: its CPU is the unattributed counter. */
 START_TEST(unknown_left_out)
 {
 	struct snapshot s0, s1;
-	snap_init(&s0, 100);
-	struct tv_task *t = add_proc(&s0, 10, OLD_START, NULL, SEC);
-	for (int c = 0; c < TV_DELAY_NCLASS; c++)
-		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
-	t->ctxt_vol = TV_UNKNOWN;
-	task_mem_mut(t)->swap = TV_UNKNOWN;
-	snap_init(&s1, 101);
-	t = add_proc(&s1, 10, OLD_START, NULL, 2 * SEC);
-	for (int c = 0; c < TV_DELAY_NCLASS; c++)
-		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
-	t->ctxt_vol = TV_UNKNOWN;
-	task_mem_mut(t)->swap = TV_UNKNOWN;
+	struct snapshot *ss[2] = {&s0, &s1};
+	for (int k = 0; k < 2; k++) {
+		snap_init(ss[k], 100 + k);
+		struct tv_cgroup *cg = add_cg(ss[k], "/a", "a", NULL, TV_UNKNOWN);
+		struct tv_task *t = add_proc(ss[k], 10, OLD_START, cg, (k + 1) * SEC);
+		for (int c = 0; c < TV_DELAY_NCLASS; c++)
+			t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
+		t->ctxt_vol = TV_UNKNOWN;
+		task_mem_mut(t)->swap = TV_UNKNOWN;
+		add_proc(ss[k], 11, OLD_START, NULL, (k + 3) * SEC);
+	}
 	s1.pressure[TV_RES_IO].some_known = true;
 	s1.pressure[TV_RES_IO].some_us = 1500;
-	struct accum a;
+	struct accum a, c;
 	accum_init(&a);
+	accum_init_commands(&c);
 	update(&a, &s0, &s1, true);
-	char *text = render(&a, &s1, OM_OPENMETRICS, 1);
+	update(&c, &s0, &s1, false);
+	pick_update(&c, 5, 1.0);
+	char *text = render(&a, &c, &s1, OM_OPENMETRICS);
 	ck_assert_ptr_null(strstr(text, "delay"));
 	ck_assert_ptr_null(strstr(text, "taskview_group_voluntary"));
-	ck_assert_ptr_null(strstr(text, "taskview_process_voluntary"));
-	ck_assert_ptr_null(strstr(text, "swap_bytes"));
+	ck_assert_ptr_null(strstr(text, "taskview_command_voluntary"));
+	ck_assert_ptr_null(strstr(text, "swap_bytes{group=\"a\""));
 	ck_assert_ptr_null(strstr(text, "cgroup_memory"));
 	ck_assert_ptr_null(strstr(text, "exit_records")); /* the listener never ran */
 	ck_assert_ptr_nonnull(strstr(text, "taskview_exits_watched 0\n"));
-	ck_assert_ptr_nonnull(strstr(text, "taskview_group_involuntary_context_switches_total{group=\"\"} 1000\n"));
-	ck_assert_ptr_nonnull(strstr(text, "taskview_group_cpu_seconds_total{group=\"\"} 2\n"));
+	ck_assert_ptr_nonnull(strstr(text, "taskview_group_involuntary_context_switches_total{group=\"a\"} 1000\n"));
+	ck_assert_ptr_nonnull(strstr(text, "taskview_group_cpu_seconds_total{group=\"a\"} 2\n"));
 	ck_assert_ptr_nonnull(strstr(text, "taskview_pressure_some_seconds_total{resource=\"io\"} 0.0015\n"));
 	ck_assert_ptr_null(strstr(text, "resource=\"cpu\""));
-	ck_assert_ptr_nonnull(strstr(text, "taskview_process_cpu_seconds_total{group=\"\",comm=\"p10\",pid=\"10\"} 2\n"));
-	ck_assert_ptr_nonnull(strstr(text, "taskview_process_resident_memory_bytes{group=\"\",comm=\"p10\",pid=\"10\"} 102400\n"));
+	ck_assert_ptr_nonnull(strstr(text, "taskview_command_cpu_seconds_total{group=\"a\",comm=\"p10\"} 2\n"));
+	ck_assert_ptr_nonnull(strstr(text, "taskview_command_resident_memory_bytes{group=\"a\",comm=\"p10\"} 102400\n"));
+	/* every series names a group: the unknown one's CPU is counted apart */
+	ck_assert_ptr_null(strstr(text, "group=\"\""));
+	ck_assert_ptr_null(strstr(text, "p11"));
+	ck_assert_ptr_nonnull(strstr(text, "taskview_unattributed_cpu_seconds_total 4\n"));
 	free(text);
 	snapshot_free(&s0);
 	snapshot_free(&s1);
 	accum_free(&a);
+	accum_free(&c);
 }
 END_TEST
 
@@ -576,7 +621,7 @@ START_TEST(cgroup_memory_and_pressure)
 	ck_assert_int_eq(group(&a, "c")->g.cg_mem_bytes, 30);
 	ck_assert_int_eq(group(&a, "u.scope")->g.cg_mem_bytes, TV_UNKNOWN);
 	ck_assert_ptr_null(group(&a, "/")); /* no process of its own */
-	char *text = render(&a, &s1, OM_OPENMETRICS, 0);
+	char *text = render(&a, NULL, &s1, OM_OPENMETRICS);
 	ck_assert_ptr_nonnull(strstr(text, "taskview_group_cgroup_memory_bytes{group=\"a.service\"} 1000\n"));
 	ck_assert_ptr_nonnull(strstr(text, "taskview_group_cgroup_memory_bytes{group=\"c\"} 30\n"));
 	ck_assert_ptr_nonnull(
@@ -592,7 +637,8 @@ START_TEST(cgroup_memory_and_pressure)
 END_TEST
 
 /* Every value known: the exposition holds exactly the documented number of
- * series; --top picks by CPU%; both dialects carry the same samples. */
+ * series; --top sums a group's processes of one name; both dialects carry
+ * the same samples. */
 START_TEST(series_bound_and_top)
 {
 	struct snapshot s0, s1;
@@ -616,27 +662,33 @@ START_TEST(series_bound_and_top)
 			struct tv_task *t = add_proc(s, 100 + p, OLD_START, g[p % 3], (p + 1) * SEC + k * SEC);
 			for (int c = 0; c < TV_DELAY_NCLASS; c++)
 				t->delay[c] = (struct tv_delay){p, p * 1000};
-			t->cpu_pct = p == 4 ? 90.0 : p == 1 ? 80.0 : p == 0 ? NAN : 10.0 * p;
+			if (p == 3) /* a second p100 in group a */
+				task_set_comm(t, "p100", 5);
 		}
 	}
-	struct accum a;
+	add_gone(&s1, 200, born_at(100.5), SEC / 4); /* lived between the two: unattributed */
+	struct accum a, c;
 	accum_init(&a);
+	accum_init_commands(&c);
 	update(&a, &s0, &s1, true);
-	char *om = render(&a, &s1, OM_OPENMETRICS, 2);
-	char *text = render(&a, &s1, OM_PROMETHEUS_TEXT, 2);
+	update(&c, &s0, &s1, false);
+	pick_update(&c, 2, 1.0);
+	char *om = render(&a, &c, &s1, OM_OPENMETRICS);
+	char *text = render(&a, &c, &s1, OM_PROMETHEUS_TEXT);
 	ck_assert_uint_eq(count_series(om), openmetrics_max_series(2, 3));
 	ck_assert_uint_eq(count_series(text), openmetrics_max_series(2, 3));
-	ck_assert_uint_eq(openmetrics_max_series(0, 1), 10 + 33);
-	ck_assert_uint_eq(openmetrics_max_series(10, 50), 10 + 33 * 50 + 24 * 10);
-	/* the two busiest: PIDs 104 (90%) and 101 (80%), in that order */
-	const char *p104 = strstr(om, "taskview_process_cpu_seconds_total{group=\"b\",comm=\"p104\",pid=\"104\"} 6\n");
-	const char *p101 = strstr(om, "taskview_process_cpu_seconds_total{group=\"b\",comm=\"p101\",pid=\"101\"} 3\n");
-	ck_assert_ptr_nonnull(p104);
-	ck_assert_ptr_nonnull(p101);
-	ck_assert(p104 < p101);
-	ck_assert_uint_eq(count_lines(om, "taskview_process_threads{"), 2);
+	ck_assert_uint_eq(openmetrics_max_series(0, 1), 11 + 33);
+	ck_assert_uint_eq(openmetrics_max_series(10, 50), 11 + 33 * 50 + 25 * 10);
+	/* the two with the most CPU on the first sample: a/p100 (2 + 5 s), c/p105 (7 s) */
+	ck_assert_ptr_nonnull(strstr(om, "taskview_command_cpu_seconds_total{group=\"a\",comm=\"p100\"} 7\n"));
+	ck_assert_ptr_nonnull(strstr(om, "taskview_command_processes{group=\"a\",comm=\"p100\"} 2\n"));
+	ck_assert_ptr_nonnull(strstr(om, "taskview_command_threads{group=\"a\",comm=\"p100\"} 4\n"));
+	ck_assert_ptr_nonnull(strstr(om, "taskview_command_cpu_seconds_total{group=\"c\",comm=\"p105\"} 7\n"));
+	ck_assert_uint_eq(count_lines(om, "taskview_command_threads{"), 2);
+	ck_assert_ptr_nonnull(strstr(om, "taskview_unattributed_cpu_seconds_total 0.25\n"));
+	ck_assert_ptr_null(strstr(om, "group=\"\""));
 	/* same samples, different headers */
-	ck_assert_uint_eq(count_lines(om, "# UNIT "), count_lines(om, "# TYPE ") - 12);
+	ck_assert_uint_eq(count_lines(om, "# UNIT "), count_lines(om, "# TYPE ") - 13);
 	ck_assert_uint_eq(count_lines(text, "# UNIT "), 0);
 	ck_assert_ptr_nonnull(strstr(om, "\n# EOF\n"));
 	ck_assert_ptr_null(strstr(text, "# EOF"));
@@ -647,6 +699,75 @@ START_TEST(series_bound_and_top)
 	snapshot_free(&s0);
 	snapshot_free(&s1);
 	accum_free(&a);
+	accum_free(&c);
+}
+END_TEST
+
+static size_t picked(const struct accum *c, char *names, size_t cap)
+{
+	size_t n = 0;
+	names[0] = '\0';
+	for (size_t i = 0; i < c->ngroups; i++)
+		if (c->groups[i].picked) {
+			n++;
+			strncat(names, c->groups[i].comm, cap - strlen(names) - 2);
+			strcat(names, " ");
+		}
+	return n;
+}
+
+/* Twelve commands of about the same CPU, their ranking changing every
+ * sample (one a little above): the four picked stay the same. One that uses clearly more takes a
+ * place; one whose processes end is written once more, then its place goes
+ * to another. */
+START_TEST(picks_stay)
+{
+	enum { NCMD = 12, TOP = 4, STEPS = 60 };
+	struct snapshot s[2];
+	int64_t cpu[NCMD + 1] = {0};
+	struct accum c;
+	accum_init_commands(&c);
+	char first[256], now[256];
+	bool hot_picked = false;
+	int hot_from = 30, end_at = 50;
+	for (int k = 0; k < STEPS; k++) {
+		struct snapshot *cur = &s[k % 2], *prev = &s[(k + 1) % 2];
+		snap_init(cur, 100 + k);
+		struct tv_cgroup *cg = add_cg(cur, "/g", "g", NULL, TV_UNKNOWN);
+		for (int i = 0; i <= NCMD; i++) {
+			/* 5 to 9 % of a CPU, another order every sample */
+			int64_t rate = (5 + (i * 7 + k * 13) % 5) * SEC / 100;
+			if (i == 0)
+				rate = SEC / 10; /* 10 %: picked from the start */
+			if (i == NCMD)
+				rate = k >= hot_from ? SEC / 2 : 0;
+			cpu[i] += rate;
+			if (i == 0 && k >= end_at)
+				continue; /* p100 ended */
+			add_proc(cur, 100 + i, OLD_START, cg, cpu[i]);
+		}
+		if (k > 0) {
+			update(&c, prev, cur, false);
+			pick_update(&c, TOP, 1.0);
+			ck_assert_uint_eq(picked(&c, now, sizeof(now)), TOP);
+			if (k == 1)
+				strcpy(first, now);
+			else if (k < hot_from)
+				ck_assert_str_eq(now, first);
+			bool hot = strstr(now, "p112 ") != NULL;
+			ck_assert(!hot_picked || hot); /* once in, it stays */
+			hot_picked |= hot;
+			if (k == end_at) /* its last process ended: written once more */
+				ck_assert_ptr_nonnull(strstr(now, "p100 "));
+			if (k > end_at)
+				ck_assert_ptr_null(strstr(now, "p100 "));
+			snapshot_free(prev);
+		}
+	}
+	ck_assert(hot_picked);
+	ck_assert_ptr_nonnull(strstr(first, "p100 ")); /* the most CPU on the first sample */
+	snapshot_free(&s[(STEPS - 1) % 2]);
+	accum_free(&c);
 }
 END_TEST
 
@@ -656,6 +777,7 @@ static Suite *openmetrics_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, decimals_exact);
 	tcase_add_test(tc, label_values_escaped);
+	tcase_add_test(tc, label_values_injective);
 	tcase_add_test(tc, dialect_headers);
 	tcase_add_test(tc, ended_process_keeps_group_total);
 	tcase_add_test(tc, never_below_highest_seen);
@@ -667,6 +789,7 @@ static Suite *openmetrics_suite(void)
 	tcase_add_test(tc, unknown_left_out);
 	tcase_add_test(tc, cgroup_memory_and_pressure);
 	tcase_add_test(tc, series_bound_and_top);
+	tcase_add_test(tc, picks_stay);
 	suite_add_tcase(s, tc);
 	return s;
 }
