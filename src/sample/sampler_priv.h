@@ -16,6 +16,9 @@
 
 #define SAMPLER_READ_CAP 65536
 #define SAMPLER_CMDLINE_AGE 10.0  /* seconds before a shown command line is read again */
+/* ticks a thread's start time estimated from a taskstats reply's age may
+ * differ from its stat's, or from the first estimate */
+#define SAMPLER_START_SLACK 3
 
 /* What one refresh read, for the cost figures and their regression test. */
 struct sampler_io {

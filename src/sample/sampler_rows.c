@@ -26,8 +26,11 @@ static void thread_details(int procfd, struct tv_task *t, struct sampler_io *io)
 	ssize_t n = proc_read_at(procfd, path, buf, sizeof(buf));
 	if (n < 0 || proc_parse_stat(buf, (size_t)n, &st) < 0)
 		return;
-	/* the same thread, unless its ID was reused since it was sampled */
-	if (t->start_ticks != TV_START_UNKNOWN && st.start_ticks != t->start_ticks)
+	/* the same thread, unless its ID was reused since it was sampled; a
+	 * start time taken from taskstats (switch or delay columns) is an
+	 * estimate from the reply's age, a tick or two off stat's */
+	if (t->start_ticks != TV_START_UNKNOWN &&
+	    (st.start_ticks + SAMPLER_START_SLACK < t->start_ticks || st.start_ticks > t->start_ticks + SAMPLER_START_SLACK))
 		return;
 	t->state = st.state;
 	t->nice = st.nice;
