@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What only the rows on screen need: a thread row's state, nice and
- * priority (from its stat), and command lines from the cache.
+ * priority (from its stat), and command lines from the cache. Filling sets
+ * only what the snapshot's task lacks: it never frees what the snapshot
+ * owns (rows and their copies borrow it until snapshot_free).
  */
 #include <math.h>
 #include <stdio.h>
@@ -35,7 +37,9 @@ static void thread_details(int procfd, struct tv_task *t, struct sampler_io *io)
 	t->state = st.state;
 	t->nice = st.nice;
 	t->prio = st.prio;
-	task_set_comm(t, st.comm, sizeof(st.comm));
+	/* a thread's name fits in line (TASK_COMM_LEN): nothing is freed */
+	if (!t->comm_long)
+		task_set_comm(t, st.comm, sizeof(st.comm));
 }
 
 void sampler_fill_one(struct sampler *s, struct tv_task *t, struct sampler_io *io)
@@ -45,17 +49,27 @@ void sampler_fill_one(struct sampler *s, struct tv_task *t, struct sampler_io *i
 			thread_details(s->procfd, t, io);
 		return;
 	}
-	/* again now and then while shown: programs rewrite their arguments */
-	free(t->cmdline);
-	t->cmdline = NULL;
-	sampler_cmdline_fill(s->cmd, t, SAMPLER_CMDLINE_AGE);
+	if (!t->cmdline) {
+		sampler_cmdline_fill(s->cmd, t, SAMPLER_CMDLINE_AGE);
+		return;
+	}
+	/* again now and then while shown (programs rewrite their arguments):
+	 * the cache reads it again, the next sample takes it; the text held
+	 * is the snapshot's and stays until snapshot_free */
+	char *fresh = NULL;
+	bool cut;
+	(void)cmdline_get(s->cmd, t->tgid, t->start_ticks, task_comm(t), SAMPLER_CMDLINE_AGE, &fresh, &cut);
+	free(fresh);
 }
 
-void sampler_fill_rows(struct sampler *s, struct tv_task *const *tasks, size_t n, unsigned needs)
+void sampler_fill_rows(struct sampler *s, struct snapshot *snap, const struct tv_task *const *tasks, size_t n,
+		       unsigned needs)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct tv_task *t = tasks[i];
-		if (t->is_thread ? (needs & NEED_TSTAT) : (needs & NEED_CMDLINE))
+		/* a row may show a copy (a collapsed subtree's sums): its
+		 * strings are borrowed, so the snapshot's own task is filled */
+		struct tv_task *t = snapshot_task(snap, tasks[i]);
+		if (t && (t->is_thread ? (needs & NEED_TSTAT) : (needs & NEED_CMDLINE)))
 			sampler_fill_one(s, t, NULL);
 	}
 }
