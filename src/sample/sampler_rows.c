@@ -28,11 +28,13 @@ static void thread_details(int procfd, struct tv_task *t, struct sampler_io *io)
 	ssize_t n = proc_read_at(procfd, path, buf, sizeof(buf));
 	if (n < 0 || proc_parse_stat(buf, (size_t)n, &st) < 0)
 		return;
-	/* the same thread, unless its ID was reused since it was sampled; a
-	 * start time taken from taskstats (switch or delay columns) is an
-	 * estimate from the reply's age, a tick or two off stat's */
-	if (t->start_ticks != TV_START_UNKNOWN &&
-	    (st.start_ticks + SAMPLER_START_SLACK < t->start_ticks || st.start_ticks > t->start_ticks + SAMPLER_START_SLACK))
+	/* the same thread, unless its ID was reused since it was sampled: a
+	 * thread that took the ID started after the sample read the first one.
+	 * A start time taken from taskstats (switch or delay columns) is an
+	 * estimate from the reply's age, later than the true start by however
+	 * long the reply waited to be read (long on a loaded machine), never
+	 * earlier by more than the rounding: only a later start tells reuse */
+	if (t->start_ticks != TV_START_UNKNOWN && st.start_ticks > t->start_ticks + SAMPLER_START_SLACK)
 		return;
 	t->state = st.state;
 	t->nice = st.nice;
