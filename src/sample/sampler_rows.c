@@ -15,7 +15,7 @@
 #include "sample/proc_read.h"
 #include "sample/sampler_priv.h"
 
-static void thread_details(int procfd, struct tv_task *t, struct sampler_io *io)
+static void thread_details(int procfd, struct tv_task *t, double sampled_at, struct sampler_io *io)
 {
 	char path[64], buf[1024];
 	struct proc_stat st;
@@ -29,12 +29,13 @@ static void thread_details(int procfd, struct tv_task *t, struct sampler_io *io)
 	if (n < 0 || proc_parse_stat(buf, (size_t)n, &st) < 0)
 		return;
 	/* the same thread, unless its ID was reused since it was sampled: a
-	 * thread that took the ID started after the sample read the first one.
-	 * A start time taken from taskstats (switch or delay columns) is an
-	 * estimate from the reply's age, later than the true start by however
-	 * long the reply waited to be read (long on a loaded machine), never
-	 * earlier by more than the rounding: only a later start tells reuse */
-	if (t->start_ticks != TV_START_UNKNOWN && st.start_ticks > t->start_ticks + SAMPLER_START_SLACK)
+	 * thread that took the ID started after the sample began (sampled_at,
+	 * in ticks after boot). A start time taken from taskstats (switch or
+	 * delay columns) is an estimate from the reply's age, off by as long as
+	 * the query took (long on a loaded machine): a start before the sample
+	 * is the thread sampled, a later one must match the estimate */
+	if (t->start_ticks != TV_START_UNKNOWN && (double)st.start_ticks > sampled_at &&
+	    (st.start_ticks + SAMPLER_START_SLACK < t->start_ticks || st.start_ticks > t->start_ticks + SAMPLER_START_SLACK))
 		return;
 	t->state = st.state;
 	t->nice = st.nice;
@@ -44,11 +45,11 @@ static void thread_details(int procfd, struct tv_task *t, struct sampler_io *io)
 		task_set_comm(t, st.comm, sizeof(st.comm));
 }
 
-void sampler_fill_one(struct sampler *s, struct tv_task *t, struct sampler_io *io)
+void sampler_fill_one(struct sampler *s, struct tv_task *t, double sampled_at, struct sampler_io *io)
 {
 	if (t->is_thread) {
 		if (!t->details_read)
-			thread_details(s->procfd, t, io);
+			thread_details(s->procfd, t, sampled_at, io);
 		return;
 	}
 	if (!t->cmdline) {
@@ -72,6 +73,6 @@ void sampler_fill_rows(struct sampler *s, struct snapshot *snap, const struct tv
 		 * strings are borrowed, so the snapshot's own task is filled */
 		struct tv_task *t = snapshot_task(snap, tasks[i]);
 		if (t && (t->is_thread ? (needs & NEED_TSTAT) : (needs & NEED_CMDLINE)))
-			sampler_fill_one(s, t, NULL);
+			sampler_fill_one(s, t, snap->boot_ticks, NULL);
 	}
 }

@@ -20,7 +20,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tmuxlib import Tmux, line_attrs, selected_row, table_rows, tagged_rows  # noqa: E402
+from tmuxlib import Tmux, Workload, line_attrs, selected_row, table_rows, tagged_rows  # noqa: E402
 
 ENV = {"NO_COLOR": "1", "TERM": "screen"}
 W, H = 160, 30
@@ -85,6 +85,33 @@ def test_collapsed_subtree_survives_refreshes(t, home):
         subprocess.run(["pkill", "-P", str(parent.pid)], check=False)
         parent.kill()
         parent.wait()
+
+
+# ---- thread rows on the default screen: their state, nice and priority ----
+
+def test_thread_rows_have_a_state(t, home):
+    # the default columns show switches and delays (taskstats, where it runs)
+    w = Workload("--sleepers", "3")
+    try:
+        s = t.start(["--no-plugins", "-H", "-d", "0.3", "-p", str(w.pid)], env=ENV, width=W, height=H)
+        ids = {w.pid, *w.threads.values()}
+        want = 1 + len(ids)  # the process row, and a row per thread (the leader's too)
+
+        def rows(x):
+            return [r.split() for r in table_rows(x) if first_pid(r) in ids]
+
+        text = t.wait(s, lambda x: len(rows(x)) == want, "the process and its threads", timeout=10)
+        head = next(line for line in text.splitlines() if re.match(r"\s*PID\b", line)).split()
+        assert head[:5] == ["PID", "USER", "S", "NI", "PRI"], head
+        # a few refreshes: each sample's thread rows are read again
+        start = uptime(text)
+        t.wait(s, lambda x: (uptime(x) or 0) >= start + 2, "two seconds of refreshes")
+        text = t.wait(s, lambda x: len(rows(x)) == want, "the rows again")
+        for r in rows(text):
+            assert r[2] in ("R", "S", "D") and r[3] == "0" and r[4] == "20", f"no state, nice or priority: {r}\n{text}"
+        t.quit(s)
+    finally:
+        w.stop()
 
 
 # ---- the selection, tags and F9 follow their task as rows re-sort ----
@@ -219,7 +246,8 @@ def test_selection_tags_and_f9_follow_the_task(t, home):
         w.stop()
 
 
-TESTS = [test_collapsed_subtree_survives_refreshes, test_selection_tags_and_f9_follow_the_task]
+TESTS = [test_collapsed_subtree_survives_refreshes, test_thread_rows_have_a_state,
+         test_selection_tags_and_f9_follow_the_task]
 
 
 def main():
