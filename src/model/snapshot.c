@@ -57,3 +57,16 @@ const struct tv_task *task_find_thread(const struct tv_task *proc, int32_t tid)
 	}
 	return NULL;
 }
+
+struct tv_task *snapshot_task(struct snapshot *s, const struct tv_task *t)
+{
+	if (t->is_group)
+		return NULL;
+	const struct tv_task *p = snapshot_find(s, t->tgid);
+	if (p && t->is_thread)
+		p = task_find_thread(p, t->tid);
+	if (!p || p->start_ticks != t->start_ticks)
+		return NULL;
+	/* the snapshot's own, found through its (mutable) array */
+	return (struct tv_task *)p;
+}

@@ -70,9 +70,20 @@ struct snapshot {
 	struct tv_self self;
 };
 
+/*
+ * Ownership: the snapshot owns every task in procs[] and gone[] and all
+ * they point to (threads, exited, cmdline, names, plugin values, memory
+ * blocks marked mem_own), and its cgroups and rejects; all valid until
+ * snapshot_free, the only place they are freed. Views, rows and copies of
+ * its tasks borrow: they never free or replace what they point to.
+ */
 void snapshot_free(struct snapshot *s);
 /* Binary search by tgid; NULL when absent. */
 const struct tv_task *snapshot_find(const struct snapshot *s, int32_t tgid);
 const struct tv_task *task_find_thread(const struct tv_task *proc, int32_t tid);
+/* The snapshot's own task that t is or copies (same tgid, tid and start):
+ * where what is filled in later goes. NULL when s holds none (a group row,
+ * a task that ended). */
+struct tv_task *snapshot_task(struct snapshot *s, const struct tv_task *t);
 
 #endif

@@ -80,6 +80,13 @@ struct tv_tname {
 };
 
 /*
+ * Ownership: a task owns what its pointers name (threads, exited, tnames,
+ * pvals and their strings, cmdline, peaks, comm_long; mem when mem_own),
+ * and task_release frees them; a task in a snapshot is the snapshot's, so
+ * they live until snapshot_free. A copy of a task (struct assignment: the
+ * tree's sums, the replay's shown tasks) borrows them: it is never
+ * released, and nothing frees or replaces a pointer through it.
+ *
  * Laid out for size: a snapshot holds one per thread, and two snapshots are
  * held (the one shown, the one being read), so every byte here counts twice
  * per thread on the machine.

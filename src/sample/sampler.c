@@ -493,7 +493,7 @@ static void fill_all(struct sampler *s, const struct sample_opts *o, struct snap
 	for (size_t i = 0; (o->needs & NEED_TSTAT) && i < out->nprocs; i++) {
 		struct tv_task *p = &out->procs[i];
 		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++)
-			sampler_fill_one(s, &p->threads[j], &s->io);
+			sampler_fill_one(s, &p->threads[j], out->boot_ticks, &s->io);
 	}
 }
 

@@ -52,11 +52,15 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 /*
  * What is read only for the rows shown: the state, nice and priority of
  * thread rows (NEED_TSTAT in needs), and command lines (NEED_CMDLINE; from
- * the cache, never waiting). tasks are
- * rows of a snapshot this sampler took. Safe to call from another thread
- * than sampler_take's (it touches neither its files nor its buffers).
+ * the cache, never waiting). tasks are the rows' tasks, snapshot_task() finds
+ * each one's owner in snap, a snapshot this sampler took, and only what that
+ * task lacks is set (what it holds is the snapshot's: nothing is freed or
+ * replaced; a command line read again shows in the next sample). Safe to
+ * call from another thread than sampler_take's (it touches neither its
+ * files nor its buffers).
  */
-void sampler_fill_rows(struct sampler *s, struct tv_task *const *tasks, size_t n, unsigned needs);
+void sampler_fill_rows(struct sampler *s, struct snapshot *snap, const struct tv_task *const *tasks, size_t n,
+		       unsigned needs);
 
 /* The command-line cache, for a caller that waits on its notify fd. */
 struct cmdline_cache *sampler_cmdlines(struct sampler *s);

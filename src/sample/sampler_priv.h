@@ -16,6 +16,9 @@
 
 #define SAMPLER_READ_CAP 65536
 #define SAMPLER_CMDLINE_AGE 10.0  /* seconds before a shown command line is read again */
+/* ticks a thread's start time estimated from a taskstats reply's age may
+ * differ from its stat's, or from the first estimate */
+#define SAMPLER_START_SLACK 3
 
 /* What one refresh read, for the cost figures and their regression test. */
 struct sampler_io {
@@ -71,8 +74,9 @@ ssize_t sampler_read(struct sampler *s, int *fd, const char *path);
 void sampler_memory_from_status(struct tv_task *t, const struct proc_status *ps);
 /* The command line from the cache (never waits): unknown while it is being read. */
 void sampler_cmdline_fill(struct cmdline_cache *c, struct tv_task *t, double max_age);
-/* sampler_rows.c: what is read only for rows shown; io counts the reads (NULL: not counted). */
-void sampler_fill_one(struct sampler *s, struct tv_task *t, struct sampler_io *io);
+/* sampler_rows.c: what is read only for rows shown; sampled_at: the
+ * snapshot's boot_ticks; io counts the reads (NULL: not counted). */
+void sampler_fill_one(struct sampler *s, struct tv_task *t, double sampled_at, struct sampler_io *io);
 
 /* sampler_threads.c: the threads of process p where the view or a sum needs them. lead is p's status. */
 void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct tv_task *p,

@@ -12,8 +12,6 @@
 #include "sample/sampler_priv.h"
 #include "sample/taskstats.h"
 
-/* ticks a start time estimated from a reply's age may differ from the first estimate */
-#define START_SLACK_TICKS 3
 
 void sampler_apply_ts(struct tv_task *t, const struct ts_result *r, double mono)
 {
@@ -52,7 +50,7 @@ static uint64_t thread_start(struct tracked_thread *th, const struct ts_result *
 	uint64_t e = est > 0 ? (uint64_t)llround(est) : 0;
 	if (!th)
 		return e;
-	if (th->start == TV_START_UNKNOWN || fabs((double)th->start - est) > START_SLACK_TICKS)
+	if (th->start == TV_START_UNKNOWN || fabs((double)th->start - est) > SAMPLER_START_SLACK)
 		th->start = e;
 	return th->start;
 }

@@ -137,7 +137,7 @@ void tui_sort_by(struct tui *t, int col)
 	if ((t->needs & ~before) && !t->frozen)
 		tui_sample(t, true);
 	else
-		tui_rebuild_at(t, false);
+		tui_rebuild_at(t, true); /* re-sorted: the selection stays on its task */
 }
 
 static void act_sort_id(struct tui *t, const char *id)
@@ -244,7 +244,6 @@ static void act_tag_children(struct tui *t)
 
 void tui_act(struct tui *t, int action, int key)
 {
-	t->key_at = clock_now(CLOCK_MONOTONIC);
 	t->view_switched = false;
 	switch ((enum tui_action)action) {
 	case ACT_UP: act_move(t, -1); break;
@@ -268,7 +267,7 @@ void tui_act(struct tui *t, int action, int key)
 	case ACT_SORT_PID: act_sort_id(t, "pid"); break;
 	case ACT_INVERT:
 		t->app->reverse = !t->app->reverse;
-		tui_rebuild_at(t, false);
+		tui_rebuild_at(t, true);
 		break;
 	case ACT_SCROLL_LEFT: act_scroll(t, -HSCROLL_STEP); break;
 	case ACT_SCROLL_RIGHT: act_scroll(t, HSCROLL_STEP); break;

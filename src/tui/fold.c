@@ -60,6 +60,7 @@ static void fold_threads(struct tui *t, int32_t tgid)
 	t->sel_tid = tgid;
 	t->sel_thread = false;
 	t->sel_tgid = tgid;
+	t->sel_start = TV_START_UNKNOWN;
 	tui_rebuild_at(t, true);
 }
 
@@ -124,6 +125,7 @@ void fold_all(struct tui *t)
 		expset_clear(&t->expanded);
 		if (t->sel_thread) {
 			t->sel_tid = t->sel_tgid;
+			t->sel_start = TV_START_UNKNOWN;
 			t->sel_thread = false;
 		}
 		tui_rebuild_at(t, true);
@@ -143,6 +145,7 @@ void fold_toggle_threads(struct tui *t)
 	t->all_threads = !t->all_threads;
 	if (!t->all_threads && t->sel_thread && !expset_has(&t->expanded, t->sel_tgid)) {
 		t->sel_tid = t->sel_tgid;
+		t->sel_start = TV_START_UNKNOWN;
 		t->sel_thread = false;
 	}
 	/* threads not read yet: a new sample */

@@ -38,7 +38,6 @@ void tui_mouse(struct tui *t)
 	struct term_mouse ev;
 	if (!term_mouse_event(&ev))
 		return;
-	t->key_at = clock_now(CLOCK_MONOTONIC);
 	if (ev.button == TERM_WHEEL_UP || ev.button == TERM_WHEEL_DOWN) {
 		for (int k = 0; k < WHEEL_STEP; k++)
 			tui_act(t, ev.button == TERM_WHEEL_UP ? ACT_UP : ACT_DOWN, 0);

@@ -186,7 +186,7 @@ void tui_renice(struct tui *t, int delta)
 			tui_status(t, ROLE_STATUS, P_("nice changed for %zu task", "nice changed for %zu tasks", ok), ok);
 	}
 	if (ok)
-		tui_rebuild_at(t, false);
+		tui_rebuild_at(t, true); /* sorted by nice, its row moves: the selection goes with it */
 	if (v != &one)
 		free(v);
 }

@@ -46,5 +46,5 @@ void dialog_sort(struct tui *t)
 	if ((t->needs & ~before) && !t->frozen)
 		tui_sample(t, true);
 	else
-		tui_rebuild_at(t, false);
+		tui_rebuild_at(t, true); /* re-sorted: the selection stays on its task */
 }

@@ -71,15 +71,16 @@ struct tui {
 	struct rows rows;
 	struct sys_info sys_prev, sys_cur;
 
-	/* the selection stays on its screen row as the list changes, as in
-	 * htop; with follow (F), and for a few seconds after a key (while the
-	 * user works on it), it stays on its task */
+	/* the selection stays on its task (ID and start time) as rows re-sort,
+	 * so a key acts on the task the user chose, not on whatever moved into
+	 * its row; when the task is gone it keeps its row; follow (F) says so
+	 * on the status line and ends with a message when the task goes */
 	size_t sel, top;
 	int32_t sel_tid, sel_tgid;
+	uint64_t sel_start;       /* TV_START_UNKNOWN: match the ID alone */
 	bool sel_thread, have_sel;
 	char *sel_group;          /* a control group's row is selected: its path */
 	bool follow;
-	double key_at;            /* CLOCK_MONOTONIC of the last key or click */
 	/* a row to select when a sample brings it: a thread that search found
 	 * in a folded process */
 	int32_t want_tid;

@@ -76,14 +76,15 @@ void tui_draw_table(struct tui *t)
 	}
 	table_scroll(t);
 	size_t h = l->table_lines > 0 ? (size_t)l->table_lines : 0;
-	/* what is read only for the rows on screen */
-	struct tv_task *shown[512];
+	/* what is read only for the rows on screen, into the tasks of cur
+	 * that the rows borrow (the rows were built from cur) */
+	const struct tv_task *shown[512];
 	size_t nshown = 0;
 	for (size_t k = 0; k < h && t->top + k < t->rows.n && nshown < 512; k++)
 		if (!t->rows.v[t->top + k].group) /* a group's row is the view's, not a task */
-			shown[nshown++] = (struct tv_task *)t->rows.v[t->top + k].task;
-	if (t->sampler)
-		sampler_fill_rows(t->sampler, shown, nshown, t->needs);
+			shown[nshown++] = t->rows.v[t->top + k].task;
+	if (t->sampler && t->have_cur)
+		sampler_fill_rows(t->sampler, &t->cur, shown, nshown, t->needs);
 	for (size_t k = 0; k < h && t->top + k < t->rows.n; k++) {
 		size_t i = t->top + k;
 		buf_reset(&line);

@@ -95,6 +95,7 @@ void tui_select(struct tui *t, size_t i)
 	t->sel_group = r->group ? strdup(r->task->cgroup->path) : NULL;
 	t->sel_tid = r->task->tid;
 	t->sel_tgid = r->task->tgid;
+	t->sel_start = r->task->start_ticks;
 	t->sel_thread = r->is_thread;
 	t->have_sel = true;
 }
@@ -116,7 +117,9 @@ static bool tui_find(const struct tui *t, int32_t tid, int32_t tgid, bool thread
 		return false;
 	for (size_t i = 0; i < t->rows.n; i++) {
 		const struct row *r = &t->rows.v[i];
-		if (!r->group && r->task->tid == tid && r->is_thread == thread) {
+		if (!r->group && r->task->tid == tid && r->is_thread == thread &&
+		    (t->sel_start == TV_START_UNKNOWN || r->task->start_ticks == TV_START_UNKNOWN ||
+		     r->task->start_ticks == t->sel_start)) {
 			*out = i;
 			return true;
 		}
@@ -187,13 +190,9 @@ void tui_place_switched(struct tui *t)
 	}
 }
 
-/* How long after a key the selection stays on its task: what was just
- * selected is what a key that follows acts on. */
-#define KEEP_TASK_AFTER_KEY 5.0
-
 void tui_rebuild(struct tui *t)
 {
 	tags_prune(&t->tags, &t->cur);
-	bool working = t->key_at > 0 && clock_now(CLOCK_MONOTONIC) - t->key_at < KEEP_TASK_AFTER_KEY;
-	tui_rebuild_at(t, t->follow || working);
+	/* a new sample re-sorts the rows: the selection stays on its task */
+	tui_rebuild_at(t, true);
 }

@@ -16,6 +16,9 @@
 
 struct row_group;
 
+/* Rows borrow: task points into the snapshot the rows were built from (or
+ * into struct rows' own copies), valid until rows_free or snapshot_free,
+ * whichever comes first; nothing is freed through it. */
 struct row {
 	const struct tv_task *task;
 	/* the group view's control-group rows: their group and members; NULL
@@ -52,8 +55,9 @@ struct rows {
 	struct row *v;
 	size_t n;
 	/* copies of collapsed processes carrying their subtree's sums; rows
-	 * point into it. Borrowed pointers inside (threads, pvals) stay the
-	 * snapshot's. */
+	 * point into it. Every pointer inside (threads, pvals, cmdline, the
+	 * name) is borrowed from the snapshot: to fill a row in later, fill
+	 * the snapshot's task (snapshot_task), never the copy. */
 	struct tv_task *sums;
 	size_t nsums;
 	/* the group view's groups (rows point into it) and their members */

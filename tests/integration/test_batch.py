@@ -200,6 +200,24 @@ def test_text_output_indents_threads():
         check(all(("─ " in b) or ("- " in b) for b in body[1:]), f"thread rows indented: {body}")
 
 
+def test_thread_state_with_taskstats_columns():
+    """A thread row's state is read whatever else is shown: with switch or delay
+    columns its start time comes from taskstats (an estimate), which must not make
+    its stat look like another thread's."""
+    with Workload("--ping", "--sleepers", "6") as w:
+        for cols in ("pid,state,comm", "pid,state,ctxt_vol,comm", "pid,state,cpu_delay,comm",
+                     "pid,state,nice,prio,ctxt_invol_rate,io_delay,comm"):
+            r = run("-b", "-H", "-p", str(w.pid), "-d", "0.3", "-n", "3", "-o", cols)
+            check(r.returncode == 0, r.stderr)
+            rows = [ln.split() for ln in r.stdout.splitlines()
+                    if ln and not ln.startswith("taskview ") and not ln.split()[0] == "PID"]
+            check(len(rows) == 3 * 10, f"{cols}: 3 samples of a process and 9 threads: {r.stdout}")
+            unknown = [ln for ln in rows if ln[1] not in "RSD"]
+            check(not unknown, f"{cols}: rows without a state: {unknown}")
+            if "nice" in cols:
+                check(all(ln[2] == "0" and ln[3] == "20" for ln in rows), f"{cols}: nice and priority: {rows}")
+
+
 def test_cli_errors():
     cases = [
         (["--bogus"], "--bogus"), (["-n", "x"], "'x'"), (["-d", "0.01"], "0.01"),
@@ -314,6 +332,7 @@ if __name__ == "__main__":
         test_hostile_names_json_and_text,
         test_line_separators_in_names,
         test_text_output_indents_threads,
+        test_thread_state_with_taskstats_columns,
         test_cli_errors,
         test_missing_pid_exits_1,
         test_list_columns_and_help,

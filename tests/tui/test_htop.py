@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """What an htop user expects of the interactive screen, in tmux at 80x24 and
-200x50: the selection on its row and F, sort keys and their mark, default
+200x50: the selection on its task and F, sort keys and their mark, default
 columns, the tree with its sums, K, tags and F9, renice and its errors,
 search and filter on the current sample, the user menu, setup, the panels,
 sideways scrolling, the mouse, resizing, and TERM=dumb.
@@ -97,7 +97,7 @@ def cpu_of(line, header):
     return float(cell) if cell not in ("", "-") else None
 
 
-# ---- the selection stays on its row; F follows its task ----
+# ---- the selection stays on its task; F says when it ends ----
 
 def test_selection_and_follow(t, w, h):
     # more than the table holds at 200x50
@@ -110,22 +110,21 @@ def test_selection_and_follow(t, w, h):
         wait_selected(t, s, lambda r: first_pid(r) == pids[0], "the top row")
         t.keys(s, "Down")
         wait_selected(t, s, lambda r: first_pid(r) == pids[1], "the second row")
-        # no key for a while: the list changes under the selection, which keeps its row
+        # no key for a while: the list changes, the selection stays on its task
         time.sleep(5.5)
         ps[0].kill()
         ps[0].wait()
         t.wait(s, lambda x: pids[0] not in row_pids(x), "the first sleeper's row to go")
-        wait_selected(t, s, lambda r: first_pid(r) == pids[2], "the same row, now the next task")
-        # F: the selection stays on its task as rows move
+        wait_selected(t, s, lambda r: first_pid(r) == pids[1], "the same task, moved up a row")
+        # F shows the task followed; when it ends, the selection keeps its row
         t.keys(s, "F")
-        t.wait_for(s, f"[following {pids[2]}")
+        t.wait_for(s, f"[following {pids[1]}")
         time.sleep(5.5)
         ps[1].kill()
         ps[1].wait()
         t.wait(s, lambda x: pids[1] not in row_pids(x), "the second sleeper's row to go")
-        wait_selected(t, s, lambda r: first_pid(r) == pids[2], "the followed task")
-        t.keys(s, "F")
-        t.wait_for(s, "not following")
+        t.wait_for(s, f"{pids[1]} is no longer shown: not following")
+        wait_selected(t, s, lambda r: first_pid(r) == pids[2], "the same row, now the next task")
         # shrink, scroll down a little, grow: the first rows come back into view
         t.cmd("resize-window", "-t", s, "-x", str(w), "-y", "10")
         t.keys(s, "Home", "Down", "Down", "Down", "Down", "Down")
