@@ -123,7 +123,9 @@ START_TEST(pressure)
 	const char neg[] = "some avg10=0.00 avg60=0.00 avg300=0.00 total=-5\n";
 	ck_assert_int_eq(psi_parse(neg, strlen(neg), &p), -1);
 	/* an average is digits and a point: no sign, exponent, nan or trailing junk */
-	static const char *const bad[] = {"-1.00", "1e3", "nan", "1.", ".5", "1.5x", ""};
+	static const char *const bad[] = {"-1.00", "1e3", "nan", "1.", ".5", "1.5x", "",
+					     /* a share of time: not past 100 % */
+					     "100.01", "99999999999999999999999999999999999999999999999999"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char line[96];
 		snprintf(line, sizeof(line), "some avg10=%s avg60=0.00 avg300=0.00 total=5\n", bad[i]);
