@@ -12,8 +12,9 @@
 #include "util/i18n.h"
 #include "util/num.h"
 
-/* A settings file is a few hundred bytes; anything far larger is not ours. */
-#define SETTINGS_MAX_BYTES (256 * 1024)
+/* A settings file is a few hundred bytes. A file past this is read not at
+ * all (settings_load fails, so it is not written over), never in part. */
+#define SETTINGS_MAX_BYTES (16 * 1024 * 1024)
 /* A broken file reports this many lines, then one summary. */
 #define SETTINGS_MAX_WARNINGS 8
 
@@ -328,24 +329,41 @@ int settings_load(const char *path, struct settings *out, settings_warn_fn warn,
 		*err = err_printf(_("cannot read %s: %s"), path, EINVAL);
 		return -1;
 	}
-	char *buf = malloc(SETTINGS_MAX_BYTES);
-	if (!buf) {
-		close(fd);
-		return -1;
-	}
-	size_t len = 0;
+	/* all of it: a part would be written back as the whole on save */
+	size_t cap = 0, len = 0;
+	char *buf = NULL;
+	int e = 0;
 	for (;;) {
-		ssize_t n = read(fd, buf + len, SETTINGS_MAX_BYTES - len);
+		if (len == cap) {
+			if (cap == SETTINGS_MAX_BYTES + 1) {
+				e = EFBIG;
+				break;
+			}
+			size_t ncap = cap ? cap * 4 : 16384;
+			if (ncap > SETTINGS_MAX_BYTES + 1)
+				ncap = SETTINGS_MAX_BYTES + 1;
+			char *nb = realloc(buf, ncap);
+			if (!nb) {
+				e = ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		ssize_t n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			*err = err_printf(_("cannot read %s: %s"), path, errno);
-			free(buf);
-			close(fd);
-			return -1;
-		}
-		if (n == 0 || (len += (size_t)n) == SETTINGS_MAX_BYTES)
+		if (n < 0)
+			e = errno;
+		if (n <= 0)
 			break;
+		len += (size_t)n;
+	}
+	if (e) {
+		*err = err_printf(_("cannot read %s: %s"), path, e);
+		free(buf);
+		close(fd);
+		return -1;
 	}
 	close(fd);
 	int rc = settings_parse(buf, len, out, warn, ctx);

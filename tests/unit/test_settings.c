@@ -331,6 +331,64 @@ START_TEST(save_and_load)
 }
 END_TEST
 
+/* The file is read whole, however many lines a user or a newer version
+ * wrote: a part written back as the whole would lose the rest. */
+START_TEST(large_file_read_whole)
+{
+	char dir[200];
+	ck_assert_ptr_nonnull(test_mkdtemp(dir, sizeof(dir), "tv-settings"));
+	char path[256];
+	snprintf(path, sizeof(path), "%s/taskviewrc", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("version=2\n", f);
+	/* 1 MiB of a newer version's keys, then settings this version reads */
+	for (int i = 0; i < 16384; i++)
+		fprintf(f, "note_%05d=%050d\n", i, i);
+	fputs("sort=vm_pte\nlast_key=end\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	struct settings s;
+	settings_init(&s);
+	char *err = NULL;
+	ck_assert_int_eq(settings_load(path, &s, NULL, NULL, &err), 0);
+	ck_assert_ptr_null(err);
+	ck_assert_str_eq(s.sort, "vm_pte");
+	ck_assert_uint_eq(s.nextra, 16385);
+	ck_assert_str_eq(s.extra[16384], "last_key=end");
+	/* written back: every line is there */
+	s.delay = 3;
+	ck_assert_int_eq(settings_save(path, &s, &err), 0);
+	settings_free(&s);
+	settings_init(&s);
+	ck_assert_int_eq(settings_load(path, &s, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(s.nextra, 16385);
+	ck_assert_str_eq(s.extra[0], "note_00000=00000000000000000000000000000000000000000000000000");
+	ck_assert_str_eq(s.extra[16384], "last_key=end");
+	ck_assert_double_eq(s.delay, 3);
+	settings_free(&s);
+	/* past the limit: not read at all, an error, nothing set */
+	ck_assert_int_eq(truncate(path, 16 * 1024 * 1024 + 1), 0);
+	settings_init(&s);
+	ck_assert_int_eq(settings_load(path, &s, NULL, NULL, &err), -1);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err, path) != NULL, "%s", err);
+	free(err);
+	ck_assert_ptr_null(s.sort);
+	ck_assert_uint_eq(s.nextra, 0);
+	settings_free(&s);
+	/* at the limit exactly: read */
+	ck_assert_int_eq(truncate(path, 16 * 1024 * 1024), 0);
+	settings_init(&s);
+	err = NULL;
+	ck_assert_int_eq(settings_load(path, &s, NULL, NULL, &err), 0);
+	ck_assert_str_eq(s.sort, "vm_pte");
+	settings_free(&s);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(path_from_env)
 {
 	setenv("XDG_CONFIG_HOME", "/x/cfg", 1);
@@ -365,6 +423,7 @@ int main(void)
 	tcase_add_test(tc, format_round_trip);
 	tcase_add_test(tc, save_and_load);
 	tcase_add_test(tc, path_from_env);
+	tcase_add_test(tc, large_file_read_whole);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
