@@ -286,6 +286,29 @@ def test_check_plugin_hostile():
         check("\x1b" not in r.stdout + r.stderr, f"{name}: escape sequences got through")
 
 
+def raw_controls(text):
+    """Control characters in text as a terminal would get them (C0, DEL, C1), but newlines."""
+    return [hex(ord(c)) for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) <= 0x9f]
+
+
+def test_plugin_strings_escaped():
+    """A plugin's name, column id and string values that are escape sequences (painter.c) reach
+    the terminal escaped: in --check-plugin's listing and messages, and in a batch run's."""
+    paint = r"\e[31m\e]2;painted\x07\e[2J"
+    for name, what in (("painter_name", f'name "painter{paint}"'),
+                       ("painter_id", f'column id "painter_id.{paint}"')):
+        r = run("--check-plugin", mod(name))
+        check(r.returncode == 1 and what in r.stderr, f"{name}: exited {r.returncode}: {r.stderr!r}")
+        check(not raw_controls(r.stdout + r.stderr), f"{name}: raw controls {raw_controls(r.stderr)}: {r.stderr!r}")
+        r = run("-b", "--no-plugins", "--plugin", mod(name), "-p", str(os.getpid()))
+        check(r.returncode == 2 and what in r.stderr and not raw_controls(r.stderr),
+              f"{name} in a batch run: exited {r.returncode}: {r.stderr!r}")
+    r = run("--check-plugin", mod("painter_value"))
+    check(r.returncode == 0, f"painter_value: exited {r.returncode}: {r.stderr!r}")
+    check(f'"red{paint}\\u009b31m"' in r.stdout, f"the sample value not shown escaped: {r.stdout!r}")
+    check(not raw_controls(r.stdout + r.stderr), f"painter_value: raw controls {raw_controls(r.stdout)}: {r.stdout!r}")
+
+
 def test_slow_within_budget_stays():
     """sleepy takes 170 ms of wall-clock time per refresh but 20 ms of CPU time: under the
     old wall-clock budget (or on a machine busy enough to keep it off a CPU) it would be
@@ -519,6 +542,7 @@ if __name__ == "__main__":
         test_hostile_plugins_disabled,
         test_hostile_plugins_at_load,
         test_check_plugin_hostile,
+        test_plugin_strings_escaped,
         test_slow_within_budget_stays,
         test_helper_ends_with_taskview,
         test_helper_killed_between_refreshes,
