@@ -68,6 +68,27 @@ def test_failures_named(t):
         assert f"taskview: plugin {name} (" in text.replace("\n", ""), text
 
 
+def test_terminal_out_of_reach(t):
+    """A plugin that opens its parent's /proc/PID/fd/0..2 in every collect and writes escape
+    sequences there (hostile.c, terminal): it has no way to taskview's terminal, so the screen
+    keeps its header, shows none of its text, and the pane keeps its title."""
+    s = t.start(plugin_args("terminal"))
+    title = t.cmd("display", "-p", "-t", s, "#{pane_title}")
+    # its column has values: collect ran, and wrote if it could
+    t.wait(s, lambda x: re.search(r"(?m)^ +(\d+) .* \1 +\1 *$", x), "a terminal.value", timeout=8)
+    for _ in range(3):
+        try:
+            assert_updating(t, s)
+        finally:
+            text = t.text(s)
+            assert "PLUGIN WROTE HERE" not in text, f"the plugin wrote to the terminal:\n{text}"
+    assert "Tasks:" in text and "plugin terminal" not in text, f"the screen was cleared or a message shown:\n{text}"
+    assert t.cmd("display", "-p", "-t", s, "#{pane_title}") == title, "the plugin set the pane title"
+    text = t.quit(s)
+    assert "PLUGIN WROTE HERE" not in text, text
+    assert_restored(text)
+
+
 def test_hang_then_recover(t):
     """A plugin that never answers: given up at its deadline, then the screen updates without it."""
     for name in ("loop_collect", "block_collect"):
@@ -104,7 +125,7 @@ def test_keys_and_signals_while_hanging(t):
                 f"{how}: helper {h} still runs"
 
 
-TESTS = [test_failures_named, test_hang_then_recover, test_keys_and_signals_while_hanging]
+TESTS = [test_failures_named, test_terminal_out_of_reach, test_hang_then_recover, test_keys_and_signals_while_hanging]
 
 
 def main():
