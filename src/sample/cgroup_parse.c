@@ -19,7 +19,8 @@ static bool next_line(const char **p, const char *end, const char **line, size_t
 
 static bool copy_out(const char *s, size_t n, char *out, size_t cap)
 {
-	if (n + 1 > cap)
+	/* cut by the kernel, or too long for out: unknown, never a shorter path */
+	if (n >= CGROUP_PATH_CUT || n + 1 > cap)
 		return false;
 	memcpy(out, s, n);
 	out[n] = '\0';
