@@ -15,6 +15,8 @@
 /* A settings file is a few hundred bytes. A file past this is read not at
  * all (settings_load fails, so it is not written over), never in part. */
 #define SETTINGS_MAX_BYTES (16 * 1024 * 1024)
+/* The first line of a file taskview wrote. */
+#define SETTINGS_HEADER "# taskview settings: written on quit by the interactive mode"
 /* A broken file reports this many lines, then one summary. */
 #define SETTINGS_MAX_WARNINGS 8
 
@@ -141,8 +143,12 @@ static int parse_line(struct settings *s, char *line, unsigned no, struct parse_
 	size_t n = strlen(line);
 	while (n && is_blank(line[n - 1]))
 		line[--n] = '\0';
-	if (!*line || *line == '#')
+	if (!*line)
 		return 0;
+	/* a comment is the user's: kept for the next write (after the settings),
+	 * but for the line this file starts with when taskview wrote it */
+	if (*line == '#')
+		return strcmp(line, SETTINGS_HEADER) == 0 ? 0 : keep_extra(s, line);
 	char *eq = strchr(line, '=');
 	if (!eq) {
 		parse_warn(p, no, _("not a key=value line; ignored"));
@@ -247,7 +253,7 @@ static bool line_sets(const char *line, const char *key)
 
 void settings_format(struct buf *out, const struct settings *s)
 {
-	buf_adds(out, "# taskview settings: written on quit by the interactive mode\n");
+	buf_addf(out, "%s\n", SETTINGS_HEADER);
 	/* a newer version's file stays one: it is the one that knows its keys */
 	buf_addf(out, "version=%d\n", s->version > SETTINGS_VERSION ? s->version : SETTINGS_VERSION);
 	if (s->columns)

@@ -172,7 +172,7 @@ def test_large_settings_kept(t):
     os.makedirs(os.path.dirname(rc), exist_ok=True)
     notes = [f"note_{i:05d}={i:060d}" for i in range(6000)]
     with open(rc, "w") as f:
-        f.write("version=2\n" + "\n".join(notes) + "\nlast_key=end\n")
+        f.write("# my notes\nversion=2\n" + "\n".join(notes) + "\nlast_key=end\n")
     assert os.path.getsize(rc) > 400 * 1024
     try:
         s = t.start([])
@@ -182,7 +182,7 @@ def test_large_settings_kept(t):
         with open(rc) as f:
             lines = f.read().splitlines()
         assert "reverse=1" in lines, lines[:5]
-        missing = sorted(set(notes + ["last_key=end"]) - set(lines))
+        missing = sorted(set(notes + ["last_key=end", "# my notes"]) - set(lines))
         assert not missing, f"{len(missing)} lines lost on save, the first {missing[0][:20]}"
     finally:
         os.unlink(rc)

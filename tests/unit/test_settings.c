@@ -259,6 +259,40 @@ START_TEST(own_version_bad_values_dropped)
 }
 END_TEST
 
+/* A user's comments are kept when the file is written again (after the
+ * settings); the line taskview heads its own files with is not repeated. */
+START_TEST(comments_kept)
+{
+	static const char text[] = "# taskview settings: written on quit by the interactive mode\n"
+				   "# my columns, for the build box\n"
+				   "version=1\n"
+				   "  # indented, with = in it\n"
+				   "columns=pid,comm\n";
+	struct settings s;
+	struct warnings w;
+	parse(text, strlen(text), &s, &w);
+	ck_assert_uint_eq(w.n, 0);
+	s.delay = 2;
+	struct buf a, b;
+	buf_init(&a);
+	buf_init(&b);
+	settings_format(&a, &s);
+	ck_assert_ptr_nonnull(strstr(buf_str(&a), "\n# my columns, for the build box\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&a), "\n# indented, with = in it\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&a), "\ndelay=2\n"));
+	ck_assert_ptr_null(strstr(buf_str(&a) + 1, "# taskview settings"));
+	/* written again: the same text */
+	struct settings r;
+	parse(a.data, a.len, &r, &w);
+	settings_format(&b, &r);
+	ck_assert_str_eq(buf_str(&a), buf_str(&b));
+	buf_free(&a);
+	buf_free(&b);
+	settings_free(&s);
+	settings_free(&r);
+}
+END_TEST
+
 START_TEST(format_round_trip)
 {
 	struct settings a;
@@ -421,6 +455,7 @@ int main(void)
 	tcase_add_test(tc, own_version_bad_values_dropped);
 	tcase_add_test(tc, newest_version_line_wins);
 	tcase_add_test(tc, format_round_trip);
+	tcase_add_test(tc, comments_kept);
 	tcase_add_test(tc, save_and_load);
 	tcase_add_test(tc, path_from_env);
 	tcase_add_test(tc, large_file_read_whole);
