@@ -100,10 +100,15 @@ static int replace_str(char **dst, const char *v)
 
 static int keep_extra(struct settings *s, const char *line)
 {
-	char **p = realloc(s->extra, (s->nextra + 1) * sizeof(*p));
-	if (!p)
-		return -1;
-	s->extra = p;
+	/* doubled at each power of two: a file of many lines is read in linear time */
+	size_t n = s->nextra;
+	if ((n & (n - 1)) == 0) {
+		char **p = realloc(s->extra, (n ? 2 * n : 1) * sizeof(*p));
+		if (!p)
+			return -1;
+		s->extra = p;
+	}
+	char **p = s->extra;
 	if (!(p[s->nextra] = strdup(line)))
 		return -1;
 	s->nextra++;
