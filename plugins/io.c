@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* io: bytes a task made the storage layer read and write (/proc/PID/io). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,10 @@ static int64_t io_field(const char *text, const char *key)
 	for (const char *p = text; *p;) {
 		if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
 			char *end;
+			errno = 0;
 			long long v = strtoll(p + klen + 1, &end, 10);
-			return end == p + klen + 1 ? INT64_MIN : (int64_t)v;
+			/* past int64 it would read as the largest value: unknown instead */
+			return end == p + klen + 1 || errno == ERANGE ? INT64_MIN : (int64_t)v;
 		}
 		const char *nl = strchr(p, '\n');
 		if (!nl)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* oom: how the kernel's out-of-memory killer ranks a process. */
+#include <errno.h>
 #include <stdlib.h>
 
 #include <taskview/plugin.h>
@@ -29,8 +30,9 @@ static int64_t read_number(const struct taskview_host *host, const struct taskvi
 	if (host->read_file(task, name, buf, sizeof(buf)) <= 0)
 		return INT64_MIN;
 	char *end;
+	errno = 0;
 	long long v = strtoll(buf, &end, 10);
-	return end == buf ? INT64_MIN : (int64_t)v;
+	return end == buf || errno == ERANGE ? INT64_MIN : (int64_t)v;
 }
 
 static void oom_collect(void *state, const struct taskview_host *host,

@@ -12,8 +12,11 @@
 #include "util/i18n.h"
 #include "util/num.h"
 
-/* A settings file is a few hundred bytes; anything far larger is not ours. */
-#define SETTINGS_MAX_BYTES (256 * 1024)
+/* A settings file is a few hundred bytes. A file past this is read not at
+ * all (settings_load fails, so it is not written over), never in part. */
+#define SETTINGS_MAX_BYTES (16 * 1024 * 1024)
+/* The first line of a file taskview wrote. */
+#define SETTINGS_HEADER "# taskview settings: written on quit by the interactive mode"
 /* A broken file reports this many lines, then one summary. */
 #define SETTINGS_MAX_WARNINGS 8
 
@@ -97,10 +100,15 @@ static int replace_str(char **dst, const char *v)
 
 static int keep_extra(struct settings *s, const char *line)
 {
-	char **p = realloc(s->extra, (s->nextra + 1) * sizeof(*p));
-	if (!p)
-		return -1;
-	s->extra = p;
+	/* doubled at each power of two: a file of many lines is read in linear time */
+	size_t n = s->nextra;
+	if ((n & (n - 1)) == 0) {
+		char **p = realloc(s->extra, (n ? 2 * n : 1) * sizeof(*p));
+		if (!p)
+			return -1;
+		s->extra = p;
+	}
+	char **p = s->extra;
 	if (!(p[s->nextra] = strdup(line)))
 		return -1;
 	s->nextra++;
@@ -140,8 +148,12 @@ static int parse_line(struct settings *s, char *line, unsigned no, struct parse_
 	size_t n = strlen(line);
 	while (n && is_blank(line[n - 1]))
 		line[--n] = '\0';
-	if (!*line || *line == '#')
+	if (!*line)
 		return 0;
+	/* a comment is the user's: kept for the next write (after the settings),
+	 * but for the line this file starts with when taskview wrote it */
+	if (*line == '#')
+		return strcmp(line, SETTINGS_HEADER) == 0 ? 0 : keep_extra(s, line);
 	char *eq = strchr(line, '=');
 	if (!eq) {
 		parse_warn(p, no, _("not a key=value line; ignored"));
@@ -246,7 +258,7 @@ static bool line_sets(const char *line, const char *key)
 
 void settings_format(struct buf *out, const struct settings *s)
 {
-	buf_adds(out, "# taskview settings: written on quit by the interactive mode\n");
+	buf_addf(out, "%s\n", SETTINGS_HEADER);
 	/* a newer version's file stays one: it is the one that knows its keys */
 	buf_addf(out, "version=%d\n", s->version > SETTINGS_VERSION ? s->version : SETTINGS_VERSION);
 	if (s->columns)
@@ -328,24 +340,41 @@ int settings_load(const char *path, struct settings *out, settings_warn_fn warn,
 		*err = err_printf(_("cannot read %s: %s"), path, EINVAL);
 		return -1;
 	}
-	char *buf = malloc(SETTINGS_MAX_BYTES);
-	if (!buf) {
-		close(fd);
-		return -1;
-	}
-	size_t len = 0;
+	/* all of it: a part would be written back as the whole on save */
+	size_t cap = 0, len = 0;
+	char *buf = NULL;
+	int e = 0;
 	for (;;) {
-		ssize_t n = read(fd, buf + len, SETTINGS_MAX_BYTES - len);
+		if (len == cap) {
+			if (cap == SETTINGS_MAX_BYTES + 1) {
+				e = EFBIG;
+				break;
+			}
+			size_t ncap = cap ? cap * 4 : 16384;
+			if (ncap > SETTINGS_MAX_BYTES + 1)
+				ncap = SETTINGS_MAX_BYTES + 1;
+			char *nb = realloc(buf, ncap);
+			if (!nb) {
+				e = ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		ssize_t n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			*err = err_printf(_("cannot read %s: %s"), path, errno);
-			free(buf);
-			close(fd);
-			return -1;
-		}
-		if (n == 0 || (len += (size_t)n) == SETTINGS_MAX_BYTES)
+		if (n < 0)
+			e = errno;
+		if (n <= 0)
 			break;
+		len += (size_t)n;
+	}
+	if (e) {
+		*err = err_printf(_("cannot read %s: %s"), path, e);
+		free(buf);
+		close(fd);
+		return -1;
 	}
 	close(fd);
 	int rc = settings_parse(buf, len, out, warn, ctx);

@@ -28,8 +28,8 @@ struct settings {
 	int groups;          /* 0/1: the group view by control group; -1: not set */
 	int kernel_threads;  /* 0/1: shown; -1: not set */
 	int mouse;           /* 0/1; -1: not set */
-	char **extra;        /* lines kept verbatim: keys this version does not know, and
-	                        values it cannot read in a file of a newer version */
+	char **extra;        /* lines kept verbatim: comments, keys this version does not know,
+	                        and values it cannot read in a file of a newer version */
 	size_t nextra;
 };
 

@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util/i18n.h"
+#include "util/text.h"
 
 static void print_line(void *ctx, const char *line)
 {
@@ -32,12 +34,22 @@ static const char *rows_name(enum col_applies a)
 	}
 }
 
+/* A plugin's string, or a file name, as the terminal may show it. */
+static void print_text(FILE *out, const char *pre, const char *s, const char *post)
+{
+	struct buf b;
+	buf_init(&b);
+	text_sanitize(&b, s, strlen(s), SIZE_MAX, text_locale_utf8());
+	fprintf(out, "%s%s%s", pre, b.oom ? "?" : buf_str(&b), post);
+	buf_free(&b);
+}
+
 static void print_value(FILE *out, const struct plugin_colinfo *c, const struct tv_pvalue *pv)
 {
 	if (!pv->known)
 		fputs(_("unknown"), out);
 	else if (c->type == TASKVIEW_TYPE_STRING)
-		fprintf(out, "\"%s\"", pv->s);
+		print_text(out, "\"", pv->s, "\"");
 	else if (c->type == TASKVIEW_TYPE_INTEGER || c->type == TASKVIEW_TYPE_BYTES)
 		fprintf(out, "%" PRId64 "%s", pv->i, c->counter ? _(" (raw counter)") : "");
 	else
@@ -108,9 +120,14 @@ int plugin_check_file(const char *path, FILE *out, FILE *err)
 		return 1;
 	}
 	const struct plugin *p = &h->v[0];
-	fprintf(out, _("%s: taskview plugin \"%s\" (ABI %u.%u; taskview %s provides %d.%d)\n"), path, p->name,
+	/* the name, ids, headers and descriptions were checked: printable ASCII */
+	struct buf shown;
+	buf_init(&shown);
+	text_sanitize(&shown, path, strlen(path), SIZE_MAX, text_locale_utf8());
+	fprintf(out, _("%s: taskview plugin \"%s\" (ABI %u.%u; taskview %s provides %d.%d)\n"), buf_str(&shown), p->name,
 	        (unsigned)p->abi_major, (unsigned)p->abi_minor,
 	        TV_VERSION, TASKVIEW_PLUGIN_ABI_MAJOR, TASKVIEW_PLUGIN_ABI_MINOR);
+	buf_free(&shown);
 	if (p->desc)
 		fprintf(out, "  %s\n", p->desc);
 	fprintf(out, _("columns:\n"));

@@ -119,6 +119,8 @@ struct plugin_child *plugin_child_start(const int *fds, size_t n, int *child_fds
 	char exe[32];
 	snprintf(exe, sizeof(exe), "/proc/self/fd/%d", PLUGIN_HELPER_EXE_FD);
 	posix_spawn_file_actions_adddup2(&fa, self, PLUGIN_HELPER_EXE_FD);
+	/* before any plugin code runs beside us */
+	plugin_confine_host();
 	char *argv[] = {(char *)"taskview", (char *)PLUGIN_HELPER_ARG, NULL};
 	int rc = posix_spawn(&c->pid, exe, &fa, &at, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);

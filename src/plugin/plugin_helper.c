@@ -467,6 +467,13 @@ static int helper_main(void)
 		return 2;
 	}
 	close(PLUGIN_HELPER_EXE_FD);
+	/* nothing of root's or of file capabilities reaches plugin code: with
+	 * CAP_SYS_PTRACE it could open taskview's terminal through /proc */
+	char why[WHY_MAX];
+	if (plugin_confine_helper(why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s: %s\n", _("cannot give up privileges"), why);
+		return 3;
+	}
 	/* a crashing plugin leaves no core file of taskview's helper behind */
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_CORE, &rl) == 0) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/i18n.h"
+#include "util/text.h"
 
 #define MSG_MAX 1024
 /* How long a helper may take to free its plugins when taskview quits. */
@@ -27,8 +28,15 @@ void plugin_say(const struct plugin_host *h, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	if (h->msg_cb)
-		h->msg_cb(h->ctx, line);
+	if (!h->msg_cb)
+		return;
+	/* a message may carry a plugin's strings (an invalid name, the helper's
+	 * words, a file name from a plugin directory): they reach a terminal */
+	struct buf b;
+	buf_init(&b);
+	text_sanitize_own(&b, line, strlen(line), SIZE_MAX, text_locale_utf8());
+	h->msg_cb(h->ctx, b.oom ? _("out of memory") : buf_str(&b));
+	buf_free(&b);
 }
 
 void plugin_disable(struct plugin_host *h, struct plugin *p, const char *reason)

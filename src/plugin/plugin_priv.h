@@ -200,6 +200,13 @@ char *plugin_child_leftover(struct plugin_child *c);
 /* --- the helper process (plugin_child.c) --- */
 
 /* Starts the helper with fds[i] as its fd child_fds[i]. NULL with why on failure. */
+/* Makes taskview's process not dumpable, out of the helper's reach (plugin_confine.c). */
+void plugin_confine_host(void);
+/* In the helper, before any plugin: no_new_privs, every capability given up
+ * (effective, permitted, inheritable, ambient, and the bounding set where
+ * allowed). Returns 0, or -1 with why when a capability is still held. */
+int plugin_confine_helper(char *why, size_t whylen);
+
 struct plugin_child *plugin_child_start(const int *fds, size_t n, int *child_fds, char *why, size_t whylen);
 /* Sends b whole before the deadline. -1 when the helper is gone or stuck. */
 int plugin_child_send(struct plugin_child *c, const struct buf *b, double deadline);

@@ -19,7 +19,8 @@ static bool next_line(const char **p, const char *end, const char **line, size_t
 
 static bool copy_out(const char *s, size_t n, char *out, size_t cap)
 {
-	if (n + 1 > cap)
+	/* cut by the kernel, or too long for out: unknown, never a shorter path */
+	if (n >= CGROUP_PATH_CUT || n + 1 > cap)
 		return false;
 	memcpy(out, s, n);
 	out[n] = '\0';
@@ -246,8 +247,9 @@ void cgroup_unit_name(const char *path, char *out, size_t cap)
 	snprintf(out, cap, "%.*s", (int)last_n, last);
 }
 
-/* A decimal such as "12.34" (all of v), without strtod: a refresh parses
- * six of them per pressure file and group. */
+/* A pressure average such as "12.34" (all of v), a share of time from 0 to
+ * 100, without strtod: a refresh parses six of them per pressure file and
+ * group. */
 static bool parse_decimal(const char *v, double *out)
 {
 	double whole = 0, frac = 0, scale = 1;
@@ -265,8 +267,10 @@ static bool parse_decimal(const char *v, double *out)
 		if (p == f)
 			return false;
 	}
+	if (*p != '\0' || whole + frac / scale > 100)
+		return false;
 	*out = whole + frac / scale;
-	return *p == '\0';
+	return true;
 }
 
 static bool parse_psi_line(const char *s, size_t n, struct psi_line *out)

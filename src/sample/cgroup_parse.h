@@ -13,11 +13,18 @@
 
 enum cgroup_version { CGROUP_NONE, CGROUP_V1_SYSTEMD, CGROUP_V2 };
 
+/* The kernel writes at most PATH_MAX - 1 bytes of a path into
+ * /proc/PID/cgroup and cuts a longer one there, silently: a path this long
+ * may name a group that does not exist. */
+#define CGROUP_PATH_CUT 4095
+
 /*
  * The cgroup of a task from /proc/PID/cgroup: the unified ("0::") path when
  * there is one, else the v1 "name=systemd" hierarchy's. Writes the path
  * (starting with '/') into out (cap bytes, NUL-terminated; a longer path
- * fails). Returns the version found, CGROUP_NONE when neither is there.
+ * fails, and so does one of CGROUP_PATH_CUT bytes or more: it may be cut).
+ * Returns the version found, CGROUP_NONE when neither is there (or the
+ * path is unknown).
  */
 enum cgroup_version cgroup_parse_membership(const char *buf, size_t len, char *out, size_t cap);
 

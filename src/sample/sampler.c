@@ -263,7 +263,9 @@ static bool process_cgroup(struct sampler *s, struct tv_task *t, const struct fi
 		char path[48];
 		snprintf(path, sizeof(path), "%d/cgroup", t->tgid);
 		ssize_t n = sampler_read(s, tp ? &tp->fd_cgroup : NULL, path);
-		if (n > 0)
+		/* a file that filled the buffer may be cut in its last line (the
+		 * unified hierarchy's): the group is unknown then, never a guess */
+		if (n > 0 && (size_t)n + 1 < SAMPLER_READ_CAP)
 			t->cgroup = cgroups_member(s->cg, s->buf, (size_t)n);
 	}
 	return filter_matches_cgroup(f, t->cgroup ? t->cgroup->path : NULL, t->cgroup ? t->cgroup->unit : NULL);

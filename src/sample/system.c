@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sample/system.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,24 +95,48 @@ void system_parse_meminfo(const char *buf, struct sys_mem *out)
 				p++;
 			if (*p < '0' || *p > '9')
 				break;
+			/* a value past int64 stays unknown, not the saturated maximum */
+			errno = 0;
 			int64_t v = (int64_t)strtoll(p, NULL, 10);
-			memcpy((char *)out + keys[i].off, &v, sizeof(v));
+			if (errno == 0)
+				memcpy((char *)out + keys[i].off, &v, sizeof(v));
 			break;
 		}
 		line = nl ? nl + 1 : NULL;
 	}
 }
 
-/* A non-negative decimal like "0.25"; strtod would also take "inf"/"nan"/hex. */
-static const char *parse_udecimal(const char *p, double *v)
+/* A non-negative decimal as the kernel prints it ("0.25", "12345"), at most
+ * max, followed by a space, a newline or the end. Not strtod: it would also
+ * take "inf", "nan", hex and exponents ("1e999" is infinity), and its
+ * decimal point follows the locale. */
+static const char *parse_udecimal(const char *p, double max, double *v)
 {
 	while (*p == ' ')
 		p++;
 	if (*p < '0' || *p > '9')
 		return NULL;
-	char *end;
-	*v = strtod(p, &end);
-	return end;
+	double whole = 0, frac = 0, scale = 1;
+	while (*p >= '0' && *p <= '9')
+		whole = whole * 10 + (*p++ - '0');
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return NULL;
+		/* digits past the 18th cannot change a double */
+		for (int n = 0; *p >= '0' && *p <= '9'; n++, p++)
+			if (n < 18) {
+				frac = frac * 10 + (*p - '0');
+				scale *= 10;
+			}
+	}
+	if (*p != ' ' && *p != '\n' && *p != '\0')
+		return NULL;
+	double r = whole + frac / scale;
+	if (!(r <= max)) /* also infinity, after enough digits */
+		return NULL;
+	*v = r;
+	return p;
 }
 
 int system_parse_loadavg(const char *buf, double load[3])
@@ -119,7 +144,7 @@ int system_parse_loadavg(const char *buf, double load[3])
 	const char *p = buf;
 	double v[3];
 	for (int i = 0; i < 3; i++)
-		if (!(p = parse_udecimal(p, &v[i])))
+		if (!(p = parse_udecimal(p, SYSTEM_LOAD_MAX, &v[i])))
 			return -1;
 	memcpy(load, v, sizeof(v));
 	return 0;
@@ -128,7 +153,7 @@ int system_parse_loadavg(const char *buf, double load[3])
 int system_parse_uptime(const char *buf, double *seconds)
 {
 	double v;
-	if (!parse_udecimal(buf, &v))
+	if (!parse_udecimal(buf, SYSTEM_UPTIME_MAX, &v))
 		return -1;
 	*seconds = v;
 	return 0;

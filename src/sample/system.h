@@ -37,9 +37,18 @@ struct sys_info {
 int system_parse_stat(const char *buf, struct sys_info *out);
 /* Parses /proc/meminfo; always succeeds, missing lines stay -1. */
 void system_parse_meminfo(const char *buf, struct sys_mem *out);
-/* "0.10 0.20 0.30 1/123 4567": returns 0 or -1. */
+/* Bounds of what the parsers accept. The kernel's load average is a count
+ * of tasks (pid_max is at most 4,194,304); an uptime beyond 10^12 s (31,000
+ * years) is not a clock. Both keep a value inside a long and the header's
+ * arithmetic defined. */
+#define SYSTEM_LOAD_MAX 1e7
+#define SYSTEM_UPTIME_MAX 1e12
+
+/* "0.10 0.20 0.30 1/123 4567": returns 0, or -1 for anything but three
+ * decimals from 0 to SYSTEM_LOAD_MAX (no "inf", "nan", hex or exponent). */
 int system_parse_loadavg(const char *buf, double load[3]);
-/* "12345.67 890.12": returns 0 or -1. */
+/* "12345.67 890.12": returns 0, or -1 unless the first field is a decimal
+ * from 0 to SYSTEM_UPTIME_MAX. */
 int system_parse_uptime(const char *buf, double *seconds);
 
 /* Usage between two readings; all zero when no time passed. */

@@ -2,6 +2,7 @@
 /* The header: CPU and memory bars, task counts, load, uptime, host, delay
  * accounting and refresh interval, the system's pressure. */
 #include <curses.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,7 +207,8 @@ static void header_tasks(struct tui *t)
 	else
 		snprintf(load, sizeof(load), "-");
 	double up = t->sys_cur.uptime;
-	if (up >= 0) {
+	/* the parser bounds it; the cast needs it inside a long here too (32-bit) */
+	if (up >= 0 && up < (double)LONG_MAX) {
 		long s = (long)up;
 		long d = s / 86400;
 		if (d)

@@ -74,8 +74,11 @@ void prefs_load(struct tui *t, struct prefs *p)
 	t->config_path = settings_path();
 	if (t->config_path) {
 		char *err = NULL;
-		if (settings_load(t->config_path, &p->loaded, prefs_warn, t->msgs, &err) < 0 && err)
-			tui_msgs_add(t->msgs, err);
+		if (settings_load(t->config_path, &p->loaded, prefs_warn, t->msgs, &err) < 0) {
+			p->unread = true;
+			if (err)
+				tui_msgs_add(t->msgs, err);
+		}
 		free(err);
 	}
 	struct settings *s = &p->loaded;
@@ -144,15 +147,21 @@ static size_t prefs_split_ids(char *list, char **ids, size_t max)
  * the id it followed: a later run that knows them shows them again. */
 static char *prefs_columns_keep_unknown(const struct app *a, const char *loaded, const char *now)
 {
-	enum { MAX_IDS = 256 };
+	/* room for every id of both lists: none may be dropped */
+	size_t max = 1;
+	for (const char *c = loaded; *c; c++)
+		max += *c == ',';
+	for (const char *c = now; *c; c++)
+		max += *c == ',';
+	max++;
 	char *lcopy = strdup(loaded), *ncopy = strdup(now);
-	const char **out = malloc(2 * MAX_IDS * sizeof(*out));
-	char *lids[MAX_IDS], *nids[MAX_IDS];
+	const char **out = malloc(max * sizeof(*out));
+	char **lids = malloc(max * sizeof(*lids)), **nids = malloc(max * sizeof(*nids));
 	char *res = NULL;
-	if (!lcopy || !ncopy || !out)
+	if (!lcopy || !ncopy || !out || !lids || !nids)
 		goto done;
-	size_t nl = prefs_split_ids(lcopy, lids, MAX_IDS);
-	size_t nn = prefs_split_ids(ncopy, nids, MAX_IDS);
+	size_t nl = prefs_split_ids(lcopy, lids, max);
+	size_t nn = prefs_split_ids(ncopy, nids, max);
 	size_t no = 0;
 	for (size_t i = 0; i < nn; i++)
 		out[no++] = nids[i];
@@ -181,6 +190,8 @@ done:
 	free(lcopy);
 	free(ncopy);
 	free(out);
+	free(lids);
+	free(nids);
 	return res;
 }
 
@@ -246,6 +257,14 @@ void prefs_save(struct tui *t, struct prefs *p)
 	/* nothing changed: leave the file (and its comments) alone */
 	if (!changed)
 		return;
+	if (p->unread) {
+		char text[512];
+		/* TRANSLATORS: on quit; %s is the settings file, which could not be read at the start */
+		snprintf(text, sizeof(text), _("settings not saved: %s was not read, and writing it would lose what it holds"),
+			 t->config_path);
+		tui_msgs_add(t->msgs, text);
+		return;
+	}
 	char *err = NULL;
 	if (settings_save(t->config_path, s, &err) < 0)
 		tui_msgs_add(t->msgs, err ? err : _("cannot save the settings"));

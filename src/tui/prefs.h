@@ -24,6 +24,7 @@ struct prefs {
 	bool start_tree, start_groups;
 	bool start_kthreads;
 	bool start_cols_auto;   /* columns were picked by the screen width */
+	bool unread;            /* the file is there but was not read whole: never written over */
 };
 
 /* Reads the settings file; command-line options win. Problems become

@@ -46,7 +46,9 @@ void buf_add(struct buf *b, const void *p, size_t n)
 {
 	if (buf_reserve(b, n) < 0)
 		return;
-	memcpy(b->data + b->len, p, n);
+	/* n == 0 may come with p == NULL (an empty buf's data): no memcpy then */
+	if (n)
+		memcpy(b->data + b->len, p, n);
 	b->len += n;
 	b->data[b->len] = '\0';
 }

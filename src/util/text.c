@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "util/text.h"
 
+#include <langinfo.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -207,4 +208,10 @@ bool text_contains_icase(const char *hay, const char *needle)
 			return true;
 	}
 	return false;
+}
+
+bool text_locale_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }

@@ -37,6 +37,10 @@ size_t text_width(const char *s, size_t len, bool utf8);
 /* Appends s sanitized and padded/truncated to exactly cols display columns. */
 void text_fit(struct buf *out, const char *s, size_t cols, bool left_align, bool utf8);
 
+/* Whether the locale's character set (LC_CTYPE, as set by setlocale) is
+ * UTF-8: the utf8 argument above for text written to a stream. */
+bool text_locale_utf8(void);
+
 /* ASCII case-insensitive substring search over raw bytes (with UTF-8 left as is). */
 bool text_contains_icase(const char *hay, const char *needle);
 

@@ -75,6 +75,10 @@ def proc_files(pid, kt):
     put("system", "meminfo", b"\x01" + read("/proc/meminfo"))
     put("system", "loadavg", b"\x02" + read("/proc/loadavg"))
     put("system", "uptime", b"\x03" + read("/proc/uptime"))
+    # strtod took these: an infinite or huge uptime or load average
+    put("system", "uptime-exponent-inf", b"\x031e999 1\n")
+    put("system", "uptime-huge", b"\x039e300 0\n")
+    put("system", "loadavg-hex-inf", b"\x020x1p99999 0.1 0.2 1/2 3\n")
 
 
 def text_seeds():

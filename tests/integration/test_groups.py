@@ -343,6 +343,72 @@ def test_membership_follows_moves():
             check(pid in group_rows(doc)[want]["pids"], f"{want} does not list {pid}")
 
 
+def test_long_paths():
+    """Groups nested deeper than a path of 4 KiB: the kernel cuts such a path in
+    /proc/PID/cgroup (at 4095 bytes), and the cut path names no group. A process
+    there has an unknown group, and no group is made up from the cut path; a
+    process in a group with a long path that fits is shown in it."""
+    mount = need_root_mount()
+    with Groups(mount) as g:
+        base_fd = os.open(g.base, os.O_RDONLY | os.O_DIRECTORY)
+        # too deep to name in one path: made, entered and removed through descriptors
+        names = [f"d{i:02d}" + "x" * 240 for i in range(20)]
+        fds, procs = [], []
+        try:
+            cur = base_fd
+            for n in names:
+                os.mkdir(n, dir_fd=cur)
+                cur = os.open(n, os.O_RDONLY | os.O_DIRECTORY, dir_fd=cur)
+                fds.append(cur)
+            paths = [g.rel(g.base) + "/" + "/".join(names[:i + 1]) for i in range(len(names))]
+            mid = max(i for i, p in enumerate(paths) if len(p) < 4000)
+            check(len(paths[-1]) > 4600, f"the deepest path is only {len(paths[-1])} bytes")
+
+            def start_in(k, name):
+                procs_fd = os.open("cgroup.procs", os.O_WRONLY, dir_fd=fds[k])
+                try:
+                    p = subprocess.Popen([WORKLOAD, "--seconds", "120", "--name", name], stdout=subprocess.PIPE,
+                                         text=True, pass_fds=(procs_fd,),
+                                         preexec_fn=lambda: os.write(procs_fd, str(os.getpid()).encode()))
+                finally:
+                    os.close(procs_fd)
+                procs.append(p)
+                return json.loads(p.stdout.readline())["pid"]
+
+            deep, fits = start_in(len(names) - 1, "tv-deep"), start_in(mid, "tv-fits")
+            with open(f"/proc/{deep}/cgroup") as f:
+                cut = [line[3:].rstrip("\n") for line in f if line.startswith("0::")][0]
+            check(len(cut) == 4095 and paths[-1].startswith(cut), f"the kernel gave {len(cut)} bytes of the path")
+            r = run("-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-n", "2", "-d", "0.3",
+                    "-p", f"{deep},{fits}", "-o", "pid,cgroup,comm")
+            check(r.returncode == 0, f"taskview failed: {r.stderr}")
+            for doc in json_lines(r.stdout):
+                rows = process_rows(doc)
+                check(rows[deep]["cgroup"] is None, f"the deep process is in {str(rows[deep]['cgroup'])[-40:]!r} "
+                      f"({len(rows[deep]['cgroup'] or '')} bytes), want unknown")
+                check(rows[fits]["cgroup"] == paths[mid], f"the process in a long path that fits: "
+                      f"{str(rows[fits]['cgroup'])[-40:]!r}, want ...{paths[mid][-40:]!r}")
+                # every group shown is real: the fitting one and its ancestors
+                real = {"/"} | {p for p in paths[:mid + 1]} | {g.rel(g.base)}
+                made_up = [k for k in group_rows(doc) if k not in real]
+                check(not made_up, f"groups that do not exist: {[k[-40:] for k in made_up]}")
+        finally:
+            for p in procs:
+                p.kill()
+                p.wait()
+            for i in range(len(fds) - 1, -1, -1):
+                for _ in range(100):
+                    try:
+                        os.rmdir(names[i], dir_fd=fds[i - 1] if i else base_fd)
+                        break
+                    except OSError as e:
+                        if e.errno != errno.EBUSY:
+                            raise
+                        time.sleep(0.05)
+                os.close(fds[i])
+            os.close(base_fd)
+
+
 def in_namespace(script, *tv_args):
     """taskview run by a shell in a private mount namespace after script
     (mounts there are seen by nothing else)."""
@@ -436,6 +502,7 @@ if __name__ == "__main__":
         test_group_sums_and_pressure,
         test_memory_pressure_child,
         test_membership_follows_moves,
+        test_long_paths,
         test_no_cgroup_hierarchy,
         test_cgroup2_mount_hidden,
         test_psi_missing,

@@ -2,8 +2,10 @@
 /*
  * Plugins that break every rule of include/taskview/plugin.h, one way each:
  * built once per HOSTILE_* mode, named by HOSTILE_NAME. taskview must name
- * each in a message, disable it and go on; sleepy breaks none and must stay.
+ * each in a message, disable it and go on; sleepy breaks none and must stay;
+ * terminal says nothing and must find taskview's terminal out of its reach.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +73,20 @@ static void misbehave(void)
 	struct timespec ts = {0, 150 * 1000000L};
 	nanosleep(&ts, NULL);
 	spin_cpu_ms(TASKVIEW_PLUGIN_BUDGET_MS / 2.5);
+#elif defined(HOSTILE_TERMINAL)
+	/* around the pipe it was given: straight to taskview's own terminal,
+	 * through its parent's descriptors, each refresh, saying nothing else */
+	static const char paint[] = "\033]2;pwned by a plugin\007\033[2J\033[HPLUGIN WROTE HERE";
+	for (int fd = 0; fd < 3; fd++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)getppid(), fd);
+		int t = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (t >= 0) {
+			if (write(t, paint, sizeof(paint) - 1) < 0)
+				fd = 3;
+			close(t);
+		}
+	}
 #elif !defined(HOSTILE_LIAR)
 #error "no HOSTILE_<MODE> given"
 #endif

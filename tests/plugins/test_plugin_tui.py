@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -68,6 +69,66 @@ def test_failures_named(t):
         assert f"taskview: plugin {name} (" in text.replace("\n", ""), text
 
 
+def test_terminal_out_of_reach(t):
+    """A plugin that opens its parent's /proc/PID/fd/0..2 in every collect and writes escape
+    sequences there (hostile.c, terminal): it has no way to taskview's terminal, so the screen
+    keeps its header, shows none of its text, and the pane keeps its title."""
+    s = t.start(plugin_args("terminal"))
+    title = t.cmd("display", "-p", "-t", s, "#{pane_title}")
+    # its column has values: collect ran, and wrote if it could
+    t.wait(s, lambda x: re.search(r"(?m)^ +(\d+) .* \1 +\1 *$", x), "a terminal.value", timeout=8)
+    for _ in range(3):
+        try:
+            assert_updating(t, s)
+        finally:
+            text = t.text(s)
+            assert "PLUGIN WROTE HERE" not in text, f"the plugin wrote to the terminal:\n{text}"
+    assert "Tasks:" in text and "plugin terminal" not in text, f"the screen was cleared or a message shown:\n{text}"
+    assert t.cmd("display", "-p", "-t", s, "#{pane_title}") == title, "the plugin set the pane title"
+    text = t.quit(s)
+    assert "PLUGIN WROTE HERE" not in text, text
+    assert_restored(text)
+    if os.geteuid() == 0:
+        terminal_out_of_reach_as_user()
+
+
+def terminal_out_of_reach_as_user(user=65534):
+    """The same as an ordinary user, in a terminal of that user's own (a tmux server of theirs):
+    there the helper has no capability to give up, and taskview not being dumpable is what holds."""
+    sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+    from tvtest import reachable  # noqa: E402
+    home = tempfile.mkdtemp(prefix="tv-plugin-tui-user-")
+    os.chmod(home, 0o777)
+    as_user = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups",
+               "env", f"HOME={home}", f"TMUX_TMPDIR={home}", f"XDG_CONFIG_HOME={home}", "LC_ALL=C.UTF-8"]
+
+    def tmux(*args):
+        return subprocess.run([*as_user, "tmux", "-L", "tvuser", "-f", "/dev/null", *args],
+                              capture_output=True, text=True, errors="replace").stdout
+
+    taskview = reachable(os.environ.get("TASKVIEW", "taskview"), user)
+    plugin = reachable(mod("terminal"), user)
+    try:
+        tmux("new-session", "-d", "-s", "u", "-x", "120", "-y", "30",
+             f"{taskview} -d 0.3 --no-plugins --plugin {plugin} -o pid,comm,terminal.value; sleep 60")
+        title = tmux("display", "-p", "-t", "u", "#{pane_title}")
+        end = time.monotonic() + 8
+        seen = set()
+        text = ""
+        # three different uptimes after the plugin's column has a value: collect ran each time
+        while len(seen) < 3 and time.monotonic() < end:
+            text = tmux("capture-pane", "-p", "-t", "u")
+            assert "PLUGIN WROTE HERE" not in text, f"as a user, the plugin wrote to the terminal:\n{text}"
+            if re.search(r"(?m)^ +(\d+) .* \1 *$", text) and uptime(text):
+                seen.add(uptime(text))
+            time.sleep(0.1)
+        assert len(seen) == 3, f"as a user, the screen did not refresh with the plugin's values:\n{text}"
+        assert tmux("display", "-p", "-t", "u", "#{pane_title}") == title, "as a user, the plugin set the title"
+    finally:
+        tmux("kill-server")
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def test_hang_then_recover(t):
     """A plugin that never answers: given up at its deadline, then the screen updates without it."""
     for name in ("loop_collect", "block_collect"):
@@ -104,7 +165,7 @@ def test_keys_and_signals_while_hanging(t):
                 f"{how}: helper {h} still runs"
 
 
-TESTS = [test_failures_named, test_hang_then_recover, test_keys_and_signals_while_hanging]
+TESTS = [test_failures_named, test_terminal_out_of_reach, test_hang_then_recover, test_keys_and_signals_while_hanging]
 
 
 def main():

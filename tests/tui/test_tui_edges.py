@@ -165,6 +165,52 @@ def test_newer_settings_kept(t):
     os.unlink(rc)
 
 
+def test_large_settings_kept(t):
+    # past 256 KiB (where reading once stopped): a setting changed on quit
+    # keeps every line the file had, the last one too
+    rc = os.path.join(t.home, "cfg", "taskview", "taskviewrc")
+    os.makedirs(os.path.dirname(rc), exist_ok=True)
+    notes = [f"note_{i:05d}={i:060d}" for i in range(6000)]
+    with open(rc, "w") as f:
+        f.write("# my notes\nversion=2\n" + "\n".join(notes) + "\nlast_key=end\n")
+    assert os.path.getsize(rc) > 400 * 1024
+    try:
+        s = t.start([])
+        t.wait_for(s, "PID")
+        t.keys(s, "I")
+        t.quit(s)
+        with open(rc) as f:
+            lines = f.read().splitlines()
+        assert "reverse=1" in lines, lines[:5]
+        missing = sorted(set(notes + ["last_key=end", "# my notes"]) - set(lines))
+        assert not missing, f"{len(missing)} lines lost on save, the first {missing[0][:20]}"
+    finally:
+        os.unlink(rc)
+
+
+def test_oversized_settings_not_written(t):
+    # past what is read at all: an error at the start, and the file is not
+    # written over on quit, with a message saying so
+    rc = os.path.join(t.home, "cfg", "taskview", "taskviewrc")
+    os.makedirs(os.path.dirname(rc), exist_ok=True)
+    with open(rc, "w") as f:
+        f.write("version=1\nsort=pid\n")
+        f.write(("# " + "x" * 1021 + "\n") * (17 * 1024))
+    before = os.stat(rc)
+    try:
+        s = t.start([])
+        t.wait_for(s, "PID")
+        t.keys(s, "I")
+        text = t.quit(s)
+        after = os.stat(rc)
+        assert (after.st_ino, after.st_size, after.st_mtime_ns) == \
+            (before.st_ino, before.st_size, before.st_mtime_ns), "the settings file was written over"
+        flat = " ".join(text.split())
+        assert "settings not saved" in flat and "File too large" in flat, text
+    finally:
+        os.unlink(rc)
+
+
 def test_invisible_characters_escaped(t):
     # a soft hyphen, an unassigned code point, an Arabic number sign: the
     # terminal would draw them in no column or one of its own choosing
@@ -187,7 +233,7 @@ def test_invisible_characters_escaped(t):
 
 
 TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_child_leaves_the_screen_alone,
-         test_newer_settings_kept,
+         test_newer_settings_kept, test_large_settings_kept, test_oversized_settings_not_written,
          test_invisible_characters_escaped]
 
 

@@ -39,6 +39,33 @@ START_TEST(membership)
 }
 END_TEST
 
+/* The kernel cuts a path at 4095 bytes, silently: a path that long may name
+ * a group that does not exist, and is unknown; one byte shorter is whole. */
+START_TEST(membership_cut_by_the_kernel)
+{
+	static char text[8192], p[8192];
+	for (size_t len = CGROUP_PATH_CUT - 1; len <= CGROUP_PATH_CUT; len++) {
+		strcpy(text, "9:name=systemd:/user.slice\n0::/");
+		size_t at = strlen(text);
+		memset(text + at, 'd', len - 1);
+		strcpy(text + at + len - 1, "\n");
+		enum cgroup_version v = member(text, p, sizeof(p));
+		if (len < CGROUP_PATH_CUT) {
+			ck_assert_int_eq(v, CGROUP_V2);
+			ck_assert_uint_eq(strlen(p), len);
+		} else {
+			/* not the cut path, and not the other hierarchy's either */
+			ck_assert_int_eq(v, CGROUP_NONE);
+		}
+	}
+	/* the same for the v1 systemd hierarchy */
+	strcpy(text, "1:name=systemd:/");
+	memset(text + 16, 's', CGROUP_PATH_CUT - 1);
+	strcpy(text + 16 + CGROUP_PATH_CUT - 1, "\n");
+	ck_assert_int_eq(member(text, p, sizeof(p)), CGROUP_NONE);
+}
+END_TEST
+
 static const char mountinfo[] =
 	"22 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n"
 	"30 22 0:27 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
@@ -123,7 +150,9 @@ START_TEST(pressure)
 	const char neg[] = "some avg10=0.00 avg60=0.00 avg300=0.00 total=-5\n";
 	ck_assert_int_eq(psi_parse(neg, strlen(neg), &p), -1);
 	/* an average is digits and a point: no sign, exponent, nan or trailing junk */
-	static const char *const bad[] = {"-1.00", "1e3", "nan", "1.", ".5", "1.5x", ""};
+	static const char *const bad[] = {"-1.00", "1e3", "nan", "1.", ".5", "1.5x", "",
+					     /* a share of time: not past 100 % */
+					     "100.01", "99999999999999999999999999999999999999999999999999"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char line[96];
 		snprintf(line, sizeof(line), "some avg10=%s avg60=0.00 avg300=0.00 total=5\n", bad[i]);
@@ -142,6 +171,7 @@ int main(void)
 	Suite *s = suite_create("cgroup");
 	TCase *tc = tcase_create("parse");
 	tcase_add_test(tc, membership);
+	tcase_add_test(tc, membership_cut_by_the_kernel);
 	tcase_add_test(tc, mounts);
 	tcase_add_test(tc, unit_names);
 	tcase_add_test(tc, pressure);

@@ -259,6 +259,40 @@ START_TEST(own_version_bad_values_dropped)
 }
 END_TEST
 
+/* A user's comments are kept when the file is written again (after the
+ * settings); the line taskview heads its own files with is not repeated. */
+START_TEST(comments_kept)
+{
+	static const char text[] = "# taskview settings: written on quit by the interactive mode\n"
+				   "# my columns, for the build box\n"
+				   "version=1\n"
+				   "  # indented, with = in it\n"
+				   "columns=pid,comm\n";
+	struct settings s;
+	struct warnings w;
+	parse(text, strlen(text), &s, &w);
+	ck_assert_uint_eq(w.n, 0);
+	s.delay = 2;
+	struct buf a, b;
+	buf_init(&a);
+	buf_init(&b);
+	settings_format(&a, &s);
+	ck_assert_ptr_nonnull(strstr(buf_str(&a), "\n# my columns, for the build box\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&a), "\n# indented, with = in it\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&a), "\ndelay=2\n"));
+	ck_assert_ptr_null(strstr(buf_str(&a) + 1, "# taskview settings"));
+	/* written again: the same text */
+	struct settings r;
+	parse(a.data, a.len, &r, &w);
+	settings_format(&b, &r);
+	ck_assert_str_eq(buf_str(&a), buf_str(&b));
+	buf_free(&a);
+	buf_free(&b);
+	settings_free(&s);
+	settings_free(&r);
+}
+END_TEST
+
 START_TEST(format_round_trip)
 {
 	struct settings a;
@@ -331,6 +365,64 @@ START_TEST(save_and_load)
 }
 END_TEST
 
+/* The file is read whole, however many lines a user or a newer version
+ * wrote: a part written back as the whole would lose the rest. */
+START_TEST(large_file_read_whole)
+{
+	char dir[200];
+	ck_assert_ptr_nonnull(test_mkdtemp(dir, sizeof(dir), "tv-settings"));
+	char path[256];
+	snprintf(path, sizeof(path), "%s/taskviewrc", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("version=2\n", f);
+	/* 1 MiB of a newer version's keys, then settings this version reads */
+	for (int i = 0; i < 16384; i++)
+		fprintf(f, "note_%05d=%050d\n", i, i);
+	fputs("sort=vm_pte\nlast_key=end\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	struct settings s;
+	settings_init(&s);
+	char *err = NULL;
+	ck_assert_int_eq(settings_load(path, &s, NULL, NULL, &err), 0);
+	ck_assert_ptr_null(err);
+	ck_assert_str_eq(s.sort, "vm_pte");
+	ck_assert_uint_eq(s.nextra, 16385);
+	ck_assert_str_eq(s.extra[16384], "last_key=end");
+	/* written back: every line is there */
+	s.delay = 3;
+	ck_assert_int_eq(settings_save(path, &s, &err), 0);
+	settings_free(&s);
+	settings_init(&s);
+	ck_assert_int_eq(settings_load(path, &s, NULL, NULL, &err), 0);
+	ck_assert_uint_eq(s.nextra, 16385);
+	ck_assert_str_eq(s.extra[0], "note_00000=00000000000000000000000000000000000000000000000000");
+	ck_assert_str_eq(s.extra[16384], "last_key=end");
+	ck_assert_double_eq(s.delay, 3);
+	settings_free(&s);
+	/* past the limit: not read at all, an error, nothing set */
+	ck_assert_int_eq(truncate(path, 16 * 1024 * 1024 + 1), 0);
+	settings_init(&s);
+	ck_assert_int_eq(settings_load(path, &s, NULL, NULL, &err), -1);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err, path) != NULL, "%s", err);
+	free(err);
+	ck_assert_ptr_null(s.sort);
+	ck_assert_uint_eq(s.nextra, 0);
+	settings_free(&s);
+	/* at the limit exactly: read */
+	ck_assert_int_eq(truncate(path, 16 * 1024 * 1024), 0);
+	settings_init(&s);
+	err = NULL;
+	ck_assert_int_eq(settings_load(path, &s, NULL, NULL, &err), 0);
+	ck_assert_str_eq(s.sort, "vm_pte");
+	settings_free(&s);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(path_from_env)
 {
 	setenv("XDG_CONFIG_HOME", "/x/cfg", 1);
@@ -353,6 +445,8 @@ int main(void)
 {
 	Suite *s = suite_create("settings");
 	TCase *tc = tcase_create("settings");
+	/* large_file_read_whole reads 16 MiB twice: more than check's 4 s on a busy machine under ASan */
+	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, good_file);
 	tcase_add_test(tc, empty_and_unset);
 	tcase_add_test(tc, corrupt_lines);
@@ -363,8 +457,10 @@ int main(void)
 	tcase_add_test(tc, own_version_bad_values_dropped);
 	tcase_add_test(tc, newest_version_line_wins);
 	tcase_add_test(tc, format_round_trip);
+	tcase_add_test(tc, comments_kept);
 	tcase_add_test(tc, save_and_load);
 	tcase_add_test(tc, path_from_env);
+	tcase_add_test(tc, large_file_read_whole);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -84,6 +84,9 @@ START_TEST(meminfo)
 	ck_assert_int_eq(m.available, 8000000);
 	ck_assert_int_eq(m.cached, 5000000); /* not SwapCached */
 	ck_assert_int_eq(m.swap_free, 3000000);
+	system_parse_meminfo("MemTotal: 99999999999999999999 kB\nMemFree: 9223372036854775807 kB\n", &m);
+	ck_assert_int_eq(m.total, -1); /* past int64: unknown, not saturated */
+	ck_assert_int_eq(m.free, INT64_MAX);
 	system_parse_meminfo("MemTotal: lots\nnonsense\n", &m);
 	ck_assert_int_eq(m.total, -1);
 	ck_assert_int_eq(m.swap_total, -1);
@@ -101,6 +104,39 @@ START_TEST(loadavg_uptime)
 	ck_assert_int_eq(system_parse_uptime("12345.67 890.12\n", &up), 0);
 	ck_assert_double_eq_tol(up, 12345.67, 1e-6);
 	ck_assert_int_eq(system_parse_uptime("-5 1\n", &up), -1);
+}
+END_TEST
+
+/* What the fuzzer found: strtod took exponents and hex, so "1e999" was an
+ * infinite uptime, and a huge one made the header's (long) cast undefined. */
+START_TEST(non_finite_out_of_range)
+{
+	double l[3] = {1, 2, 3}, up = 7;
+	const char *bad_load[] = {
+		"1e999 0.1 0.2 1/2 3\n", "0x1p99999 0.1 0.2\n", "0.1 inf 0.2\n", "0.1 0.2 nan\n",
+		"1e3 0.1 0.2\n", "0.5x 0.1 0.2\n", "0. 0.1 0.2\n", "20000000 0.1 0.2\n",
+	};
+	for (size_t i = 0; i < sizeof(bad_load) / sizeof(bad_load[0]); i++)
+		ck_assert_msg(system_parse_loadavg(bad_load[i], l) == -1, "accepted %s", bad_load[i]);
+	ck_assert_double_eq(l[0], 1);
+	const char *bad_up[] = {
+		"1e999 1\n", "9e300 1\n", "0x10 1\n", "inf 1\n", "nan\n", "1.5e3 1\n", "2000000000000 1\n",
+	};
+	for (size_t i = 0; i < sizeof(bad_up) / sizeof(bad_up[0]); i++)
+		ck_assert_msg(system_parse_uptime(bad_up[i], &up) == -1, "accepted %s", bad_up[i]);
+	/* 400 digits overflow to infinity in any accumulation */
+	char digits[410];
+	memset(digits, '9', 400);
+	strcpy(digits + 400, " 1\n");
+	ck_assert_int_eq(system_parse_uptime(digits, &up), -1);
+	ck_assert_double_eq(up, 7);
+	/* the bounds themselves, and more fraction digits than a double holds */
+	ck_assert_int_eq(system_parse_uptime("1000000000000", &up), 0);
+	ck_assert_double_eq(up, SYSTEM_UPTIME_MAX);
+	ck_assert_int_eq(system_parse_uptime("3.14159265358979323846264338327950288 0\n", &up), 0);
+	ck_assert_double_eq_tol(up, 3.14159265358979, 1e-12);
+	ck_assert_int_eq(system_parse_loadavg("10000000 0 0.00\n", l), 0);
+	ck_assert_double_eq(l[0], SYSTEM_LOAD_MAX);
 }
 END_TEST
 
@@ -126,6 +162,7 @@ int main(void)
 	tcase_add_test(tc, cpu_usage);
 	tcase_add_test(tc, meminfo);
 	tcase_add_test(tc, loadavg_uptime);
+	tcase_add_test(tc, non_finite_out_of_range);
 	tcase_add_test(tc, live_read);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
