@@ -103,9 +103,17 @@ def series_bound(top, ngroups):
 
 def test_expositions_parse_strictly():
     """Every exposition parses with the OpenMetrics parser, counters end in
-    _total, units match names, and the series stay within the stated bound."""
+    _total, units match names, and the series stay within the stated bound.
+    Of the test's own workloads: the host's tasks and groups are not the
+    test's to judge (a host may hold any control group name)."""
     for user in users():
-        r = run("-b", "--format", "openmetrics", "-n", "3", "-d", "0.4", "--top", "4", user=user)
+        wls = [Workload("--sleepers", "2", "--name", f"tvm-parse{i}", user=user) for i in range(5)]
+        try:
+            r = run("-b", "--format", "openmetrics", "-n", "3", "-d", "0.4", "--top", "4",
+                    "-p", ",".join(str(w.pid) for w in wls), user=user)
+        finally:
+            for w in wls:
+                w.stop()
         check(r.returncode == 0, f"{user}: exit {r.returncode}: {r.stderr}")
         exps = expositions(r.stdout)
         check(len(exps) == 3, f"{user}: one exposition per sample, got {len(exps)}")
@@ -399,13 +407,13 @@ def test_textfile_replaced_whole():
     rewritten in place: a reader always finds a whole sample. A stale
     PATH.tmp from an earlier run is replaced, not followed."""
     parsers()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, Workload("--name", "tvm-file") as w:
         path = os.path.join(tmp, "taskview.prom")
         decoy = os.path.join(tmp, "decoy")
         with open(decoy, "w") as f:
             f.write("keep\n")
         os.symlink(decoy, path + ".tmp")
-        tv = subprocess.Popen([TASKVIEW, "--textfile", path, "-d", "0.1", "-n", "25", "-p", "1"],
+        tv = subprocess.Popen([TASKVIEW, "--textfile", path, "-d", "0.1", "-n", "25", "-p", str(w.pid)],
                               stderr=subprocess.PIPE, text=True)
         reads = changes = 0
         held = None  # the file read last, kept open: its inode cannot be reused meanwhile
@@ -449,9 +457,9 @@ def test_node_exporter_serves_textfile():
     if not exe:
         raise Skip("prometheus-node-exporter is not installed")
     parsers()
-    with tempfile.TemporaryDirectory() as tmp, Workload("--ping") as w:
+    with tempfile.TemporaryDirectory() as tmp, Workload("--ping") as w, Workload("--name", "tvm-second") as w2:
         path = os.path.join(tmp, "taskview.prom")
-        tv = start_taskview_textfile(path, "--top", "2", "-p", f"{w.pid},1")
+        tv = start_taskview_textfile(path, "--top", "2", "-p", f"{w.pid},{w2.pid}")
         ne = None
         try:
             for attempt in range(3):
