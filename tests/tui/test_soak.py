@@ -148,9 +148,14 @@ class Soak:
         """Whether taskview still runs: False after a quit with status 0; fails on
         any other end or a sanitizer report."""
         if self.reports():
+            # the whole report: it is written before the process ends
+            end = time.monotonic() + 20
+            while sess and time.monotonic() < end and not re.search(r"EXIT=\d+", self.t.text(sess)):
+                time.sleep(0.2)
             self.fail(sess, "a sanitizer reported an error")
         text = self.t.text(sess)
-        m = re.search(r"(?m)^EXIT=(\d+)", text)
+        # not at the start of a line: keys typed after the end are echoed before it
+        m = re.search(r"EXIT=(\d+)", text)
         if not m:
             return True
         if int(m.group(1)) != 0:
