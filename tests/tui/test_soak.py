@@ -309,6 +309,8 @@ def main():
     t = Tmux(home)
     soak = Soak(t, home, rng, wrap, can_signal=wrap is not None)
     try:
+        # a session that stays: the server does not exit (and race the next start) when a mode's ends
+        t.cmd("new-session", "-d", "-s", "keep", "sleep", "100000")
         t0 = time.monotonic()
         rec = record(home, wrap)
         modes = [("folded", [], [], True), ("threads", ["-H"], [], True), ("tree", [], ["t"], True),
