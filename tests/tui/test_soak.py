@@ -97,6 +97,8 @@ class Soak:
         self.logdir = os.path.join(home, "sanitizer")
         os.makedirs(self.logdir, exist_ok=True)
         self.keys = [k for k in KEYS if can_signal or k not in KILL | RENICE]
+        self.errlog = os.path.join(home, "stderr")
+        self.mode = ""
         self.counts = collections.Counter()
 
     def env(self, cfg):
@@ -117,7 +119,7 @@ class Soak:
                 f"{w} --name {name}-lx --leader-exit --sleepers 3 --churn 100:2 --seconds {s} >/dev/null & "
                 # short-lived processes, some with children of their own (the tree changes)
                 f"(while :; do sleep 0.3 & sh -c 'sleep 0.2 & sleep 0.4; exit 0' & sleep 0.15; done) & "
-                f"env {env} {tv}; echo EXIT=$?; sleep 3600")
+                f"env {env} {tv} 2>>{shlex.quote(self.errlog)}; echo EXIT=$?; sleep 3600")
 
     def start(self, args, cfg, seconds, name, size):
         self.t.n += 1
@@ -141,8 +143,10 @@ class Soak:
     def fail(self, sess, why):
         screen = self.t.text(sess) if sess else ""
         keys = " ".join(repr(k) for k in self.sent)
-        raise AssertionError(f"{why}\nseed {SEED} (TASKVIEW_SOAK_SEED={SEED} to rerun)\n"
-                             f"last keys, oldest first: {keys}\nscreen:\n{screen}\n{self.reports()}")
+        err = open(self.errlog, errors="replace").read()[-3000:] if os.path.exists(self.errlog) else ""
+        raise AssertionError(f"{why} (mode {self.mode})\nseed {SEED} (TASKVIEW_SOAK_SEED={SEED} to rerun)\n"
+                             f"last keys, oldest first: {keys}\nscreen:\n{screen}\n"
+                             f"taskview's standard error:\n{err}\n{self.reports()}")
 
     def check(self, sess):
         """Whether taskview still runs: False after a quit with status 0; fails on
@@ -235,9 +239,41 @@ class Soak:
             t0 = time.monotonic()
             while time.monotonic() - t0 < 3 and self.check(sess):
                 time.sleep(0.1)
-        self.fail(sess, f"taskview did not quit within {QUIT_WAIT:.0f} s of Esc and q")
+        self.fail(sess, f"taskview did not quit within {QUIT_WAIT:.0f} s of Esc and q\n{self.stuck(sess)}")
+
+    def stuck(self, sess):
+        """What a taskview that does not answer is doing: its threads' states and
+        kernel wait channels, and their stacks where gdb is installed."""
+        pid = None
+        todo = [int(self.t.cmd("display", "-p", "-t", sess, "#{pane_pid}").strip())]
+        exe = os.path.realpath(TASKVIEW)
+        while todo and not pid:
+            p = todo.pop()
+            try:
+                if os.path.realpath(f"/proc/{p}/exe") == exe:
+                    pid = p
+                todo += [int(k) for k in open(f"/proc/{p}/task/{p}/children").read().split()]
+            except OSError:
+                pass
+        if not pid:
+            return "taskview's process not found"
+        out = [f"taskview {pid}:"]
+        for tid in sorted(os.listdir(f"/proc/{pid}/task"), key=int):
+            try:
+                stat = open(f"/proc/{pid}/task/{tid}/stat").read()
+                wchan = open(f"/proc/{pid}/task/{tid}/wchan").read()
+                out.append(f"  {tid} {stat[stat.rindex(')') + 2:].split()[0]} {wchan} "
+                           f"utime+stime {sum(int(x) for x in stat[stat.rindex(')') + 2:].split()[11:13])}")
+            except OSError:
+                pass
+        if shutil.which("gdb"):
+            r = subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 20"],
+                               capture_output=True, text=True, timeout=120)
+            out.append("\n".join(l for l in r.stdout.splitlines() if l.startswith(("#", "Thread"))))
+        return "\n".join(out)
 
     def phase(self, name, args, first_keys, seconds, live):
+        self.mode = name
         cfg = tempfile.mkdtemp(prefix=f"cfg-{name}-", dir=self.home)
         end = time.monotonic() + seconds
         starts = 0
