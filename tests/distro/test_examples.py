@@ -298,7 +298,10 @@ def main():
                 time.sleep(0.5)
             docs = [json.loads(l) for l in out("samples.jsonl").splitlines()[:2]]
             users = {tk["user"] for d in docs for tk in d["tasks"]}
-            check(len(docs) == 2 and users == {"www-data"} and abs(docs[1]["timestamp"] - docs[0]["timestamp"] - 10) < 1,
+            # every 10 s: at least, and the interval a sample states is the time between the two
+            apart = docs[1]["timestamp"] - docs[0]["timestamp"] if len(docs) == 2 else 0
+            check(len(docs) == 2 and users == {"www-data"} and docs[1]["interval"] >= 9.999
+                  and abs(docs[1]["interval"] - apart) < 0.1,
                   f"{line}: samples 10 s apart of www-data: {len(docs)}, {users}")
             interrupt(s)
 
