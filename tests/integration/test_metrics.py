@@ -334,7 +334,7 @@ def test_group_counters_survive_exits():
                    "-p", f"{keep.pid},{burner.pid}"]
             proc = subprocess.Popen(as_user(cmd, user), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             history, buf = [], []
-            killed = None
+            killed = kill_sent = None
             try:
                 # taskview may run ahead of this reader on a busy machine: the
                 # samples' own timestamps tell which were taken after the end
@@ -347,6 +347,7 @@ def test_group_counters_survive_exits():
                     history.append(m)
                     # ended once a sample shows it counted some CPU time (a busy machine gives it little)
                     if killed is None and len(history) >= 3 and burner_cpu(m, burner.pid) >= 0.05:
+                        kill_sent = time.time()
                         burner.stop()
                         killed = time.time()
                     if killed and sum(value(h, "taskview_sample_timestamp_seconds") > killed + 0.1
@@ -357,7 +358,7 @@ def test_group_counters_survive_exits():
                 proc.kill()
                 proc.wait()
             after = [h for h in history if killed and value(h, "taskview_sample_timestamp_seconds") > killed + 0.1]
-            before = [h for h in history if killed and value(h, "taskview_sample_timestamp_seconds") < killed]
+            before = [h for h in history if killed and value(h, "taskview_sample_timestamp_seconds") < kill_sent]
             check(len(after) >= 3 and before, f"{len(before)} samples before the end, {len(after)} after")
             group = dict(next(k for k in history[0] if k[0] == "taskview_group_cpu_seconds_total")[1])["group"]
             names = sorted({k[0] for m in history for k in m if k[0].startswith("taskview_group_") and
@@ -369,8 +370,11 @@ def test_group_counters_survive_exits():
                     vals = [m[k] for m in history if k in m]
                     check(all(b >= a for a, b in zip(vals, vals[1:])), f"{user}: {k} fell: {vals}")
             # the last values seen of the ended process stay in its group
-            ended_cpu = value(before[-1], "taskview_process_cpu_seconds_total", group=group, comm="tvm-ends",
-                              pid=str(burner.pid))
+            # (a sample taken while the kill landed may miss it already: the last one that has it)
+            seen = [value(h, "taskview_process_cpu_seconds_total", group=group, comm="tvm-ends",
+                          pid=str(burner.pid)) for h in before]
+            seen = [v for v in seen if v is not None]
+            ended_cpu = seen[-1] if seen else None
             # enough that losing it would show (the machine may be busy: not much more)
             check(ended_cpu is not None and ended_cpu >= 0.05, f"the burner's CPU before it ended: {ended_cpu}")
             end = after[-1]
