@@ -114,6 +114,7 @@ def main():
     os.chmod(tmp, 0o755)
     world = World(tmp)
     t = tmuxlib.Tmux(tmp)
+    ns_pid = None
     failures, ran = [], set()
     old_delayacct = None
 
@@ -129,7 +130,7 @@ def main():
     with open(os.path.join(tmp, "setup.sh"), "w") as f:
         f.write(setup)
     t.cmd("new-session", "-d", "-s", "world", "-x", "200", "-y", "50",
-          f"unshare --pid --fork --mount-proc --mount --propagation private sh {tmp}/setup.sh "
+          f"unshare --pid --kill-child --mount-proc --mount --propagation private sh {tmp}/setup.sh "
           f"> {tmp}/setup.log 2>&1")
     end = time.monotonic() + 30
     while not os.path.exists(ready) and time.monotonic() < end:
@@ -312,6 +313,9 @@ def main():
             s = window(line)
             text = t.wait(s, lambda x: "Sample:" in x or "EXIT=" in x, "the replay", 30)
             m = re.search(r"Time: \S+ (\d\d:\d\d:\d\d)", text)
+            if not m:
+                rc, _x, _s = run(f"ls -l {path}; date; taskview -r {path} -b -o pid | grep -m3 taskview", "why.txt")
+                text += "\n" + out("why.txt") + "\nthe recorder:\n" + t.text(rec)
             check(m and "03:10:00" <= m.group(1) <= "03:10:02", f"{line}: starts at 03:10 ({m and m.group(1)}):\n{text}")
             t.keys(s, "q")
             rc, _t = t.wait_exit(s, 20)
@@ -409,6 +413,12 @@ def main():
         check(rc in (0, 130) and any(re.fullmatch(r"taskview-\d{4}-\d\d-\d\d\.tvr", f) for f in files),
               f"{rec_line}: daily files {files}, exit {rc}")
     finally:
+        # the namespace's first process ignores a hang-up: it, and with it everything in it, ends here
+        if ns_pid:
+            try:
+                os.kill(ns_pid, signal.SIGKILL)
+            except OSError:
+                pass
         if old_delayacct is not None:
             with open("/proc/sys/kernel/task_delayacct", "w") as f:
                 f.write(old_delayacct)

@@ -304,8 +304,10 @@ def namespace_wrap():
     """unshare for a PID namespace of the test's own, or None."""
     if not shutil.which("unshare"):
         return None
-    for wrap in (["unshare", "--pid", "--fork", "--mount-proc"],
-                 ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc"]):
+    # --kill-child: the namespace ends with unshare (tmux's hang-up ends that); its first
+    # process would ignore the hang-up and keep the workloads running
+    for wrap in (["unshare", "--pid", "--kill-child", "--mount-proc"],
+                 ["unshare", "--user", "--map-root-user", "--pid", "--kill-child", "--mount-proc"]):
         if os.geteuid() != 0 and "--user" not in wrap:
             continue
         r = subprocess.run(wrap + ["sh", "-c", "test $$ = 1 && ls /proc/1 >/dev/null"],
