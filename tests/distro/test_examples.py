@@ -81,12 +81,14 @@ class World:
             os.chmod(os.path.join(self.bin, n), 0o755)
         self.work = os.path.join(tmp, "work")
         os.mkdir(self.work)
-        # local time 03:09:55 now: the recording started below covers 03:10
-        now = time.time()
-        off = int(now - 3 * 3600 - 9 * 60 - 55) % 86400
-        self.tz = f"TVT+{off // 3600}:{off // 60 % 60:02d}:{off % 60:02d}"
-        self.env = {"PATH": f"{self.bin}:{os.environ['PATH']}", "TZ": self.tz, "TERM": "tmux-256color",
+        self.env = {"PATH": f"{self.bin}:{os.environ['PATH']}", "TERM": "tmux-256color",
                     "HOME": os.environ.get("HOME", tmp), "LC_ALL": "C.UTF-8"}
+        self.set_clock()
+
+    def set_clock(self):
+        """A time zone in which it is 03:09:55 now: a recording started now covers 03:10."""
+        off = int(time.time() - 3 * 3600 - 9 * 60 - 55) % 86400
+        self.env["TZ"] = f"TVT+{off // 3600}:{off // 60 % 60:02d}:{off % 60:02d}"
 
     def setup_script(self):
         """Run first in the namespaces: the processes the examples name."""
@@ -124,7 +126,6 @@ def main():
             failures.append(what)
 
     # one shell in the namespaces; each example is typed into a window of its own
-    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in world.env.items())
     ready = os.path.join(tmp, "ready")
     setup = world.setup_script() + f"touch {ready}\nexec sleep 100000\n"
     with open(os.path.join(tmp, "setup.sh"), "w") as f:
@@ -156,6 +157,7 @@ def main():
         name = f"ex{n[0]}"
         script = os.path.join(tmp, f"{name}.sh")
         with open(script, "w") as f:
+            env = " ".join(f"{k}={shlex.quote(v)}" for k, v in world.env.items())
             f.write(f"cd {shlex.quote(world.work)}\nexport {env}\n{line}\n")
         redirect = f" > {shlex.quote(os.path.join(world.work, output))} 2>&1" if output else ""
         t.cmd("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height),
@@ -201,6 +203,7 @@ def main():
         # the recorder runs from the start: the replays below read it
         rec_line = "sudo taskview -w /var/tmp/tv --keep 3 -H"
         rec_full = next(l for _s, l in lines if cmd_only(l) == rec_line)
+        world.set_clock()  # the setup may have taken a while on a busy machine
         rec = window(rec_full)
         ran.add(rec_line)
         time.sleep(3)
@@ -209,6 +212,7 @@ def main():
                   + t.text(rec).strip())
             # the replays need a recording: once more, with the directory made
             run("mkdir -p /var/tmp/tv")
+            world.set_clock()
             rec = window(rec_full)
             time.sleep(2)
         rec_start = time.monotonic() - 3
