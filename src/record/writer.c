@@ -278,6 +278,12 @@ struct rec_writer *rec_writer_open(const struct rec_writer_opts *o, char **err)
 	w->path = strdup(o->path);
 	w->keep_days = o->keep_days;
 	struct stat sb;
+	/* a directory for daily files is made when missing (not its parents):
+	 * closed to others like the files in it (0640) */
+	if (o->keep_days > 0 && mkdir(o->path, 0750) < 0 && errno != EEXIST) {
+		*err = rec_err_path(_("cannot make the directory %s to record to: %s"), o->path, errno);
+		goto fail;
+	}
 	w->is_dir = stat(o->path, &sb) == 0 && S_ISDIR(sb.st_mode);
 	if (o->keep_days > 0 && !w->is_dir) {
 		*err = rec_err_path(_("--keep needs a directory to record to, and %s is not one"), o->path, 0);
