@@ -246,13 +246,31 @@ static void sums_add_exited(struct sums *s, const struct change *ch)
 	}
 }
 
+/*
+ * The process's own CPU time counts every thread, also those that started
+ * and ended unseen (and the last slices of ended ones, which their exit
+ * records miss): its rate is the measure. Where its threads are rows and
+ * their sum agrees with it, within what reading them at other moments
+ * explains, the sum is shown, so that the rows add up; a sum short of it
+ * misses threads that ended.
+ */
+#define CPU_SUM_SLACK_PCT 2.0   /* of one CPU */
+#define CPU_SUM_SLACK_REL 0.03  /* of the process's own rate */
+
+static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s)
+{
+	if (isnan(p->cpu_pct))
+		return true;
+	if (!p->threads_are_rows || (s->partial & TV_PART_BIT(TV_PART_CPU)))
+		return false;
+	double sum = s->cpu / 1e9 * 100.0;
+	return fabs(sum - p->cpu_pct) <= CPU_SUM_SLACK_PCT + CPU_SUM_SLACK_REL * p->cpu_pct;
+}
+
 /* The process's rates are its sums where every live thread's part is known. */
 static void sums_apply(struct tv_task *p, const struct sums *s)
 {
-	/* the group's own CPU time counts exited threads too: where their share
-	 * is unknown, it beats a lower bound */
-	bool own_cpu = (s->partial & TV_PART_BIT(TV_PART_CPU)) && !isnan(p->cpu_pct);
-	if (s->cpu_ok && !own_cpu) {
+	if (s->cpu_ok && cpu_sum_stands(p, s)) {
 		p->cpu_pct = s->cpu / 1e9 * 100.0;
 		p->partial |= s->partial & TV_PART_BIT(TV_PART_CPU);
 	}
@@ -378,6 +396,9 @@ static void cgroup_rates(const struct snapshot *prev, struct snapshot *cur)
 							    : NULL;
 		for (int r = 0; o && r < TV_RES_N; r++)
 			pressure_rates(&(*o)->psi[r], (*o)->t_read, &g->psi[r], g->t_read);
+		/* cpu.stat counts µs */
+		double r = o ? delta_rate((*o)->cpu_usage_us, g->cpu_usage_us, span((*o)->t_cpu, g->t_cpu)) : NAN;
+		g->cpu_pct = r / 1e6 * 100.0;
 	}
 }
 

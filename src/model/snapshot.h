@@ -36,6 +36,7 @@ struct snapshot {
 	double boot_ticks;      /* CLOCK_BOOTTIME in clock ticks at mono: tasks started later were born in the interval */
 	double boot_offset;     /* CLOCK_BOOTTIME - CLOCK_MONOTONIC, seconds */
 	double hz;              /* clock ticks per second (start_ticks) */
+	size_t ncpus;           /* CPUs online; 0 when unknown (recordings before it was kept) */
 	struct tv_task *procs;  /* sorted by tgid */
 	size_t nprocs;
 	size_t npvals;          /* plugin slots in every task's pvals */

@@ -41,9 +41,6 @@ struct sampler {
 	int fd_pressure[3];      /* /proc/pressure/{cpu,io,memory} kept open, or -1 */
 	int fd_loadavg;
 	struct tracked tr;
-	/* a process's CPU time from its group reply, and from its stat only
-	 * what the leader's own task/PID/stat says (see stat_mode) */
-	bool group_cpu;
 	double hz;
 	char *buf;
 	struct sampler_io io;
