@@ -100,8 +100,39 @@ static void reject(struct interval *iv, const struct tv_task *t, int c, double s
 	if (!v)
 		return;
 	s->rejects = v;
-	s->rejects[s->nrejects++] = (struct tv_reject){t->tid, t->tgid, t->is_thread, (enum tv_delay_class)c, step,
-						       bound};
+	s->rejects[s->nrejects++] = (struct tv_reject){.tid = t->tid, .tgid = t->tgid, .is_thread = t->is_thread,
+						       .cls = (enum tv_delay_class)c, .step_s = step, .bound_s = bound};
+}
+
+/*
+ * A CPU rate above what the CPUs it can run on give (one for a thread, every
+ * online CPU for a process or group) is no measurement: a reading timed
+ * wrong, or a counter of another task. Shown as unknown, and reported. An
+ * excess within the timing of the reads (CPU_BOUND_SLACK) is the bound.
+ */
+#define CPU_BOUND_SLACK 0.005
+
+static double cpu_bounded(struct snapshot *s, struct tv_reject r, double pct, double ncpu, double dt)
+{
+	if (!(ncpu > 0) || isnan(pct) || pct <= ncpu * 100.0)
+		return pct;
+	if (pct <= ncpu * 100.0 * (1 + CPU_BOUND_SLACK))
+		return ncpu * 100.0;
+	struct tv_reject *v = realloc(s->rejects, (s->nrejects + 1) * sizeof(*v));
+	if (v) {
+		s->rejects = v;
+		r.cpu = true;
+		r.step_s = pct / 100.0 * dt;
+		r.bound_s = ncpu * dt;
+		s->rejects[s->nrejects++] = r;
+	}
+	return NAN;
+}
+
+static void cpu_bound_task(struct interval *iv, struct tv_task *t, double ncpu)
+{
+	struct tv_reject r = {.tid = t->tid, .tgid = t->tgid, .is_thread = t->is_thread};
+	t->cpu_pct = cpu_bounded(iv->cur, r, t->cpu_pct, ncpu, iv->dt);
 }
 
 /*
@@ -414,6 +445,22 @@ void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct
 		.hz = cur->hz > 0 ? cur->hz : 100.0,
 		.cs = cs,
 	};
-	for (size_t i = 0; i < cur->nprocs; i++)
-		process_rates(&iv, &cur->procs[i]);
+	double ncpu = (double)cur->ncpus;
+	for (size_t i = 0; i < cur->nprocs; i++) {
+		struct tv_task *p = &cur->procs[i];
+		process_rates(&iv, p);
+		cpu_bound_task(&iv, p, ncpu);
+		for (size_t j = 0; j < p->nthreads_read; j++)
+			cpu_bound_task(&iv, &p->threads[j], ncpu > 0 ? 1 : 0);
+	}
+	for (size_t i = 0; i < cur->ncgroups; i++) {
+		struct tv_cgroup *g = cur->cgroups[i];
+		struct tv_reject r = {.cgroup = g->path};
+		/* the root group's cpu.stat is the system's tick-sampled time,
+		 * whole ticks per CPU: over a short interval it may pass the
+		 * machine's by a tick, the machine's is what it measures */
+		if (!g->parent && ncpu > 0 && g->cpu_pct > ncpu * 100.0)
+			g->cpu_pct = ncpu * 100.0;
+		g->cpu_pct = cpu_bounded(cur, r, g->cpu_pct, ncpu, iv.dt);
+	}
 }

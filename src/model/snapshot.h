@@ -10,11 +10,14 @@
 #include "model/cgroup.h"
 #include "model/task.h"
 
-/* A delay counter that grew by more than its tasks' lifetimes allow: a kernel
- * counter jump, shown as unknown for that interval (model/delta.c). */
+/* A delay counter that grew by more than its tasks' lifetimes allow (a kernel
+ * counter jump), or CPU time that grew by more than the CPUs it can run on
+ * give in the interval: shown as unknown for that interval (model/delta.c). */
 struct tv_reject {
 	int32_t tid, tgid;
 	bool is_thread;
+	bool cpu;                 /* CPU time (cls unused), not a delay */
+	const char *cgroup;       /* a group's row (the group's path, in its snapshot), else NULL */
 	enum tv_delay_class cls;
 	double step_s, bound_s;
 };

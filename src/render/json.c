@@ -104,8 +104,15 @@ static void json_render_rejects(struct buf *out, const struct snapshot *s)
 	buf_adds(out, ", \"rejected\": [");
 	for (size_t i = 0; i < s->nrejects; i++) {
 		const struct tv_reject *r = &s->rejects[i];
-		buf_addf(out, "%s{\"kind\": \"%s\", \"pid\": %d, \"tgid\": %d, \"column\": \"%s\", \"step_s\": ",
-			 i ? ", " : "", r->is_thread ? "thread" : "process", r->tid, r->tgid, format_delay_id(r->cls));
+		const char *column = r->cpu ? "cpu" : format_delay_id(r->cls);
+		if (r->cgroup) {
+			buf_addf(out, "%s{\"kind\": \"group\", \"cgroup\": ", i ? ", " : "");
+			json_add_string(out, r->cgroup, strlen(r->cgroup));
+			buf_addf(out, ", \"column\": \"%s\", \"step_s\": ", column);
+		} else {
+			buf_addf(out, "%s{\"kind\": \"%s\", \"pid\": %d, \"tgid\": %d, \"column\": \"%s\", \"step_s\": ",
+				 i ? ", " : "", r->is_thread ? "thread" : "process", r->tid, r->tgid, column);
+		}
 		json_add_double(out, r->step_s, 3);
 		buf_adds(out, ", \"bound_s\": ");
 		json_add_double(out, r->bound_s, 3);

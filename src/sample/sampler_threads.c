@@ -127,8 +127,10 @@ static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct t
 {
 	char path[64];
 	snprintf(path, sizeof(path), "%d/task/%d/schedstat", tp->pid, th->tid);
+	/* the kernel prints the counters inside the read: time its middle */
+	double t0 = clock_now(CLOCK_MONOTONIC);
 	ssize_t n = sampler_read(s, &th->fd_sched, path);
-	double when = clock_now(CLOCK_MONOTONIC);
+	double when = (t0 + clock_now(CLOCK_MONOTONIC)) / 2;
 	struct proc_schedstat ss;
 	if (n < 0)
 		return -1;
