@@ -40,6 +40,8 @@ struct tv_cgroup {
 };
 
 void cgroup_free(struct tv_cgroup *g);
+/* Marks the group's CPU time (cpu.stat) and its rate unknown. */
+void cgroup_cpu_unknown(struct tv_cgroup *g);
 void pressure_unknown(struct tv_pressure *p);
 
 #endif

@@ -687,8 +687,7 @@ static void cgroup_def(struct rec_cgroup *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->g.mem_bytes = w->g.swap_bytes = TV_UNKNOWN;
-	w->g.cpu_usage_us = w->g.cpu_user_us = w->g.cpu_system_us = TV_UNKNOWN;
-	w->g.cpu_pct = NAN;
+	cgroup_cpu_unknown(&w->g);
 	for (int r = 0; r < TV_RES_N; r++)
 		pressure_unknown(&w->g.psi[r]);
 }

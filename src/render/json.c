@@ -144,7 +144,14 @@ static void json_render_group(struct buf *out, const struct row_group *rg)
 	buf_adds(out, ", \"pids\": [");
 	for (size_t i = 0; i < rg->nmembers; i++)
 		buf_addf(out, "%s%d", i ? ", " : "", rg->members[i]->tgid);
-	buf_adds(out, "], \"memory\": {\"current\": ");
+	/* its own CPU time (cpu.stat), which its cpu and time columns show */
+	buf_adds(out, "], \"cpu_stat\": {\"usage_usec\": ");
+	json_opt_bytes(out, g->cpu_usage_us);
+	buf_adds(out, ", \"user_usec\": ");
+	json_opt_bytes(out, g->cpu_user_us);
+	buf_adds(out, ", \"system_usec\": ");
+	json_opt_bytes(out, g->cpu_system_us);
+	buf_adds(out, "}, \"memory\": {\"current\": ");
 	json_opt_bytes(out, g->mem_bytes);
 	buf_adds(out, ", \"swap\": ");
 	json_opt_bytes(out, g->swap_bytes);

@@ -302,8 +302,7 @@ static struct entry *use(struct cgroups *c, const char *path)
 		cgroup_unit_name(path, unit, sizeof(unit));
 		e->now->unit = strdup(unit);
 		e->now->mem_bytes = e->now->swap_bytes = TV_UNKNOWN;
-		e->now->cpu_usage_us = e->now->cpu_user_us = e->now->cpu_system_us = TV_UNKNOWN;
-		e->now->cpu_pct = NAN;
+		cgroup_cpu_unknown(e->now);
 		for (int r = 0; r < TV_RES_N; r++)
 			pressure_unknown(&e->now->psi[r]);
 		if (!e->now->path || !e->now->unit)

@@ -66,6 +66,35 @@ def read(path):
         return f.read()
 
 
+def cpu_usage(group_dir):
+    """The group's own cpu.stat usage_usec, or None."""
+    try:
+        for line in read(os.path.join(group_dir, "cpu.stat")).splitlines():
+            k, v = line.split()
+            if k == "usage_usec":
+                return int(v)
+    except OSError:
+        pass
+    return None
+
+
+def check_group_cpu(g, k, docs, rel, lo, hi):
+    """A group's CPU is its own cpu.stat: the usage it reports was read during
+    the run, and its cpu column is that usage's growth over the interval."""
+    grp = group_rows(docs[k])[rel]
+    got = grp["cpu_stat"]["usage_usec"]
+    check(got is not None and lo <= got <= hi, f"{rel} cpu.stat usage_usec {got} outside [{lo}, {hi}]")
+    check("cpu" not in grp["partial"], f"{rel}: the group's own count is exact: {grp}")
+    check(grp["time"] is None or abs(grp["time"] - got / 1e6) < 0.01, f"{rel}: time {grp['time']}, usage {got}")
+    if k == 0:
+        return
+    prev = group_rows(docs[k - 1])[rel]["cpu_stat"]["usage_usec"]
+    share = (got - prev) / (docs[k]["interval"] * 1e6) * 100
+    # between the group's own reads, not the samples' starts: roughly the same
+    check(grp["cpu"] is not None and abs(grp["cpu"] - share) <= 0.1 * share + 2.0,
+          f"{rel}: cpu {grp['cpu']}, cpu.stat grew {share:.2f} % of the interval")
+
+
 def pressure_totals(group_dir):
     """{resource: {"some": total_us, "full": total_us}} from the group's files; missing: {}."""
     out = {}
@@ -192,7 +221,7 @@ def check_sum(group, members, col):
           f"{col}: lower bound {col in group['partial']}, expected {short} (members {vals})")
 
 
-def check_sample(g, k, docs, dirs, before, after, members_of):
+def check_sample(g, k, docs, dirs, before, after, members_of, cpu_before=None, cpu_after=None):
     """One sample of the group view against the members and the groups' own files."""
     doc = docs[k]
     groups, procs = group_rows(doc), process_rows(doc)
@@ -207,6 +236,9 @@ def check_sample(g, k, docs, dirs, before, after, members_of):
         for m in members:
             check(m["cpu_pressure"] is None, "pressure is unknown on process rows")
         for col in SUMMED:
+            if col == "cpu" and cpu_before and cpu_before.get(rel) is not None:
+                check_group_cpu(g, k, docs, rel, cpu_before[rel], cpu_after[rel])
+                continue
             check_sum(grp, members, col)
         # the pressure it reports was read from its own files during the run
         for res in RESOURCES:
@@ -260,13 +292,15 @@ def test_group_sums_and_pressure():
         partial_seen = False
         for user in (None, NOBODY):
             before = {rel: pressure_totals(d) for rel, d in dirs.items()}
+            cpu_before = {rel: cpu_usage(d) for rel, d in dirs.items()}
             r = run("-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-c", os.path.basename(g.base),
-                    "-d", "1", "-n", "3", "-o", COLUMNS, timeout=60, user=user)
+                    "-d", "1", "-n", "3", "-o", COLUMNS + ",time", timeout=60, user=user)
             after = {rel: pressure_totals(d) for rel, d in dirs.items()}
+            cpu_after = {rel: cpu_usage(d) for rel, d in dirs.items()}
             check(r.returncode == 0, r.stderr)
             docs = json_lines(r.stdout)
             for k in range(len(docs)):
-                check_sample(g, k, docs, dirs, before, after, members_of)
+                check_sample(g, k, docs, dirs, before, after, members_of, cpu_before, cpu_after)
             partial_seen |= any("ctxt_vol_rate" in group_rows(d)[g.rel(io)]["partial"] for d in docs)
             # the CPU burner shows in its group's sum
             hog_cpu = [group_rows(d)[g.rel(hog)]["cpu"] for d in docs]
