@@ -4,7 +4,8 @@
  * (tv_task.t_cpu, t_ctxt, t_delay): a rate is its change over the time
  * between its own two reads. A process whose threads were read is the sum of
  * its threads' rates plus what its exited threads did in the interval; where
- * that is unknown, the sum is marked as a lower bound.
+ * that is unknown, the sum is marked as a lower bound. Its CPU is its own CPU
+ * clock's, which counts every thread (the sum where the two agree).
  */
 #include "model/delta.h"
 

@@ -415,7 +415,7 @@ static const char *memory_why(struct cgroups *c, const struct entry *e)
 static void read_group(struct cgroups *c, struct entry *e, const struct snapshot *out)
 {
 	struct tv_cgroup *g = e->now;
-	if (out->needs & NEED_STAT) {
+	if (out->needs & NEED_CGROUP_CPU) {
 		/* the group's own count: tasks that lived less than a refresh
 		 * are in it, a sum over the processes seen misses them */
 		struct cg_cpu_stat cs;
