@@ -224,8 +224,8 @@ static void churn_note(struct tracked_proc *tp, bool ts, double now)
 /*
  * A process seen churning within the window: threads may have started and
  * ended unseen in this interval, so its switch rates and CPU wait, sums over
- * the threads seen, are lower bounds. Its CPU time is not: the process's own
- * stat counts exited threads.
+ * the threads seen, are lower bounds. Its CPU time is not: the process's CPU
+ * clock counts exited threads.
  */
 static void churn_mark(const struct tracked_proc *tp, struct tv_task *p, double now)
 {
