@@ -12,7 +12,6 @@
 #include <string.h>
 #include <term.h>
 #include <termios.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "util/i18n.h"
@@ -381,48 +380,12 @@ int term_attr(enum term_role r)
 	return r < ROLE_NROLES ? role_attr[r] : (int)A_NORMAL;
 }
 
-/*
- * A terminal that is gone (hung up, its pty closed by a terminal emulator or
- * tmux server that died) makes every read end at once with end of file or
- * EIO, and poll() report it ready forever: waiting for a key again would
- * spin. A hang-up signal need not come with it (a process in a session of
- * its own, or under runuser, gets none), so taskview ends as on SIGHUP.
- */
-static void term_lost(void)
-{
-	if (!quit_signal)
-		quit_signal = SIGHUP;
-}
-
-#define POLL_GONE (POLLHUP | POLLERR | POLLNVAL)
-
-/* After poll() said stdin was readable and curses read no key: whether the
- * terminal is at end of file. Bytes curses took for a longer sequence leave
- * it unreadable, new bytes leave a count; end of file leaves neither. */
-static bool term_at_eof(void)
-{
-	if (errno == EIO)
-		return true;
-	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
-	if (poll(&p, 1, 0) <= 0)
-		return false;
-	if (p.revents & POLL_GONE)
-		return true;
-	int avail = 0;
-	return ioctl(STDIN_FILENO, FIONREAD, &avail) < 0 || avail == 0;
-}
-
-/* A key curses holds or can read now, without waiting. */
-static int term_key_now(void)
-{
-	timeout(0);
-	errno = 0;
-	return getch();
-}
-
 int term_key(int timeout_ms)
 {
-	return term_key_or(timeout_ms, -1);
+	if (quit_signal)
+		return ERR;
+	timeout(timeout_ms);
+	return getch();
 }
 
 int term_key_or(int timeout_ms, int fd)
@@ -430,35 +393,21 @@ int term_key_or(int timeout_ms, int fd)
 	if (quit_signal)
 		return ERR;
 	/* a key curses already holds (the rest of an escape sequence) comes first */
-	int key = term_key_now();
-	if (key != ERR)
-		return key;
-	if (errno == EIO) {
-		term_lost();
-		return ERR;
+	timeout(0);
+	int key = getch();
+	if (key != ERR || fd < 0)
+		return key != ERR ? key : term_key(timeout_ms);
+	struct pollfd p[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+	int r = poll(p, 2, timeout_ms);
+	if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+		timeout(0);
+		return getch();
 	}
-	/* stdout too: a terminal can be gone for writing while stdin is not a
-	 * terminal that says so (events 0: only its errors are reported) */
-	struct pollfd p[3] = {
-		{.fd = STDIN_FILENO, .events = POLLIN},
-		{.fd = STDOUT_FILENO, .events = 0},
-		{.fd = fd, .events = POLLIN},
-	};
-	int r = poll(p, fd >= 0 ? 3 : 2, timeout_ms);
-	if (r > 0 && ((p[0].revents | p[1].revents) & POLL_GONE)) {
-		term_lost();
-		return ERR;
-	}
-	if (r > 0 && (p[0].revents & POLLIN)) {
-		key = term_key_now();
-		if (key == ERR && term_at_eof())
-			term_lost();
-		return key;
-	}
-	if (r > 0 && (p[2].revents & POLLIN))
+	if (r > 0 && (p[1].revents & POLLIN))
 		return TERM_KEY_WAKE;
 	/* a signal (a resize: curses reports it as a key) or the time is up */
-	return term_key_now();
+	timeout(0);
+	return getch();
 }
 
 int term_quit_signal(void)

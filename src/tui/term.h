@@ -57,18 +57,17 @@ bool term_utf8(void);
 int term_attr(enum term_role r);
 
 /* Waits up to timeout_ms (negative: forever) for a key; returns the curses
- * key code, or ERR on timeout or a signal. KEY_RESIZE after SIGWINCH. A
- * terminal that is gone (end of file, an error, a hang-up) counts as SIGHUP:
- * term_quit_signal() says so from then on. */
+ * key code, or ERR on timeout or a signal. KEY_RESIZE after SIGWINCH. */
 int term_key(int timeout_ms);
 
-/* The signal that asked us to quit (SIGTERM, SIGINT, SIGHUP; SIGHUP also
- * when the terminal is gone), or 0. */
+/* The signal that asked us to quit (SIGTERM, SIGINT, SIGHUP), or 0. */
 int term_quit_signal(void);
 /* Returned by term_key_or() when fd became readable before a key came. */
 #define TERM_KEY_WAKE (-3)
 /* Like term_key(), but also returns TERM_KEY_WAKE when fd (>= 0) becomes readable. */
 int term_key_or(int timeout_ms, int fd);
+/* A key is waiting to be read (without reading it). */
+bool term_input_pending(void);
 /* A key is waiting to be read (without reading it). */
 bool term_input_pending(void);
 /* After term_close(): dies of that signal as if we had not caught it. */
