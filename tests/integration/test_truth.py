@@ -679,7 +679,7 @@ def test_storm_never_above_the_machine():
         time.sleep(0.5)
         for user in (None, NOBODY):
             for extra in ((), ("-H", "-F", "tv-storm")):
-                docs = samples("-d", "0.1", "-n", "40", *extra, user=user)
+                docs = samples("-d", "0.1", "-n", "30", *extra, user=user)
                 n = worst = 0
                 for d in docs:
                     for t in d["tasks"]:
