@@ -77,11 +77,8 @@ static void drop_failed(struct tv_task *p, const bool *ok, const struct snapshot
 			p->threads[k++] = p->threads[j];
 			continue;
 		}
-		struct tv_task *v = realloc(p->exited, (p->nexited + 1) * sizeof(*v));
-		if (v) {
-			p->exited = v;
-			struct tv_task *e = &p->exited[p->nexited++];
-			task_init(e);
+		struct tv_task *e = sampler_exited_add(p);
+		if (e) {
 			e->is_thread = true;
 			e->tid = p->threads[j].tid;
 			e->tgid = p->tgid;

@@ -162,12 +162,9 @@ static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct t
 /* A thread gone since the previous refresh, its final counters unknown until an exit record says. */
 static int exited_add(struct tv_task *p, const struct tracked_thread *th)
 {
-	struct tv_task *v = realloc(p->exited, (p->nexited + 1) * sizeof(*v));
-	if (!v)
+	struct tv_task *e = sampler_exited_add(p);
+	if (!e)
 		return -1;
-	p->exited = v;
-	struct tv_task *e = &p->exited[p->nexited++];
-	task_init(e);
 	e->is_thread = true;
 	e->tid = th->tid;
 	e->tgid = p->tgid;
