@@ -289,10 +289,14 @@ static void sums_add_exited(struct sums *s, const struct change *ch)
 #define CPU_SUM_SLACK_PCT 2.0   /* of one CPU */
 #define CPU_SUM_SLACK_REL 0.03  /* of the process's own rate */
 
-static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s)
+static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s, bool clock)
 {
 	if (isnan(p->cpu_pct))
 		return true;
+	/* a recording made before the CPU clock was read: its process counter
+	 * (a group reply, or stat's ticks) stands in only for a partial sum */
+	if (!clock)
+		return !(s->partial & TV_PART_BIT(TV_PART_CPU));
 	if (!p->threads_are_rows || (s->partial & TV_PART_BIT(TV_PART_CPU)))
 		return false;
 	double sum = s->cpu / 1e9 * 100.0;
@@ -300,9 +304,9 @@ static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s)
 }
 
 /* The process's rates are its sums where every live thread's part is known. */
-static void sums_apply(struct tv_task *p, const struct sums *s)
+static void sums_apply(struct tv_task *p, const struct sums *s, bool clock)
 {
-	if (s->cpu_ok && cpu_sum_stands(p, s)) {
+	if (s->cpu_ok && cpu_sum_stands(p, s, clock)) {
 		p->cpu_pct = s->cpu / 1e9 * 100.0;
 		p->partial |= s->partial & TV_PART_BIT(TV_PART_CPU);
 	}
@@ -399,7 +403,7 @@ static void process_rates(struct interval *iv, struct tv_task *p)
 		exited_changes(iv, old, p, &p->exited[j], &ch);
 		sums_add_exited(&s, &ch);
 	}
-	sums_apply(p, &s);
+	sums_apply(p, &s, iv->cur->cpu_clock);
 }
 
 /* Share of the interval stalled, from the change of a pressure total (µs). */

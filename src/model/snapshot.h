@@ -40,6 +40,7 @@ struct snapshot {
 	double boot_offset;     /* CLOCK_BOOTTIME - CLOCK_MONOTONIC, seconds */
 	double hz;              /* clock ticks per second (start_ticks) */
 	size_t ncpus;           /* CPUs online; 0 when unknown (recordings before it was kept) */
+	bool cpu_clock;         /* processes' CPU time is their CPU clock's (false in older recordings) */
 	struct tv_task *procs;  /* sorted by tgid */
 	size_t nprocs;
 	size_t npvals;          /* plugin slots in every task's pvals */

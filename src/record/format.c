@@ -155,6 +155,7 @@ static const struct rec_field sample_fields[] = {
 	/* the group table (rec_cgroup_fields), written against the previous sample's */
 	S("cgroups", REC_K_STR, REC_C_BLOB, cgroups_raw),
 	S("cpus_online", REC_K_INT, REC_C_SIZE, s.ncpus),
+	S("cpu_clock", REC_K_INT, REC_C_BOOL, s.cpu_clock),
 };
 
 #define G(name, kind, ctype, member) {name, kind, ctype, MEMBER(struct rec_cgroup, member, NULL, false)}

@@ -518,6 +518,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	out->boot_offset = clock_now(CLOCK_BOOTTIME) - out->mono;
 	out->hz = s->hz;
 	out->ncpus = (size_t)cpuclock_online_cpus();
+	out->cpu_clock = true;
 	out->boot_ticks = (out->mono + out->boot_offset) * s->hz;
 
 	size_t npids = 0;
