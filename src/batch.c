@@ -141,9 +141,12 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	bool groups = rows_out && o->group == CLI_GROUP_CGROUP;
 	/* metrics alone need no column: no command lines, users or plugins */
 	unsigned needs = rows_out || o->record ? app_needs(a) : NEED_STAT;
-	/* the group view needs every process's group */
+	/* the group view needs every process's group, and each group's CPU;
+	 * a recording keeps the groups' CPU for a group view of its replay */
 	if (groups)
-		needs |= NEED_CGROUP;
+		needs |= NEED_CGROUP | NEED_CGROUP_CPU;
+	if (o->record)
+		needs |= NEED_CGROUP_CPU;
 	/* JSON group rows carry the group's memory and pressure whatever the columns */
 	if (groups && json)
 		needs |= NEED_CGROUP_MEM | NEED_CGROUP_PSI;

@@ -27,7 +27,7 @@ struct metrics {
 
 unsigned metrics_needs(void)
 {
-	return NEED_STAT | NEED_STATUS | NEED_CTXT | NEED_DELAY | NEED_CGROUP;
+	return NEED_STAT | NEED_STATUS | NEED_CTXT | NEED_DELAY | NEED_CGROUP | NEED_CGROUP_CPU;
 }
 
 struct metrics *metrics_new(const struct cli_opts *o)

@@ -129,6 +129,7 @@ static void counters_unknown(struct accum_group *g)
 {
 	all_unknown(g->ended);
 	all_unknown(g->total);
+	g->cg_cpu_ns = TV_UNKNOWN;
 }
 
 /* The group of a name (and comm); one without processes for longer than ACCUM_KEEP_S starts afresh. */
@@ -355,6 +356,15 @@ static int take_live(struct accum *a, const struct snapshot *prev, const struct 
 	return 0;
 }
 
+/* The groups' own cpu.stat was read (cgroup v2): it counts every process that ran in them. */
+static bool cgroups_count_cpu(const struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ncgroups; i++)
+		if (s->cgroups[i]->cpu_usage_us != TV_UNKNOWN)
+			return true;
+	return false;
+}
+
 /* Processes that ended: from their exit records, else from their last values. */
 static int take_ended(struct accum *a, size_t nsorted, const struct snapshot *prev, const struct snapshot *cur,
 		      bool unseen_exits, bool *ended)
@@ -398,6 +408,9 @@ static int take_ended(struct accum *a, size_t nsorted, const struct snapshot *pr
 		if (gi < 0)
 			return -1;
 		struct accum_group *g = &a->groups[gi];
+		/* its CPU time is in its own group's cpu.stat already */
+		if (cgroups_count_cpu(cur))
+			v[ACC_CPU_NS] = TV_UNKNOWN;
 		for (int f = 0; f < ACC_N; f++)
 			add_known(&g->ended[f], v[f]);
 		g->touched = true;
@@ -507,6 +520,50 @@ out:
 	free(swap_bad);
 }
 
+/* CPU time from the groups' own cpu.stat: summed over the tops of a name
+ * (disjoint), kept from the last refresh where one of them is unknown. A
+ * top that holds a group of another name (the root holds all) counts that
+ * one's time too: its name keeps the sum over its processes. */
+static void cgroup_cpu(struct accum *a, const struct snapshot *cur)
+{
+	int64_t *sum = malloc((a->ngroups ? a->ngroups : 1) * sizeof(*sum));
+	bool *bad = calloc(a->ngroups ? a->ngroups : 1, sizeof(*bad));
+	if (!sum || !bad)
+		goto out;
+	for (size_t gi = 0; gi < a->ngroups; gi++)
+		sum[gi] = TV_UNKNOWN;
+	for (size_t i = 0; i < cur->ncgroups; i++) {
+		const struct tv_cgroup *cg = cur->cgroups[i];
+		if (!cg->unit || !cgroup_is_top(cg))
+			continue;
+		ssize_t gi = group_find(a, cg->unit, NULL);
+		if (gi < 0)
+			continue;
+		bad[gi] |= cg->cpu_usage_us == TV_UNKNOWN || !cg->parent;
+		add_known(&sum[gi], cg->cpu_usage_us == TV_UNKNOWN ? TV_UNKNOWN : cg->cpu_usage_us * 1000);
+	}
+	for (size_t i = 0; i < cur->ncgroups; i++) {
+		const struct tv_cgroup *cg = cur->cgroups[i];
+		for (const struct tv_cgroup *up = cg->parent; cg->unit && up; up = up->parent) {
+			if (!up->unit || strcmp(up->unit, cg->unit) == 0 || !cgroup_is_top(up))
+				continue;
+			ssize_t gi = group_find(a, up->unit, NULL);
+			if (gi >= 0)
+				bad[gi] = true;
+		}
+	}
+	for (size_t gi = 0; gi < a->ngroups; gi++) {
+		struct accum_group *g = &a->groups[gi];
+		if (!bad[gi] && sum[gi] != TV_UNKNOWN)
+			g->cg_cpu_ns = sum[gi];
+		if (g->cg_cpu_ns != TV_UNKNOWN)
+			g->total[ACC_CPU_NS] = g->cg_cpu_ns;
+	}
+out:
+	free(sum);
+	free(bad);
+}
+
 static void totals(struct accum *a)
 {
 	for (size_t i = 0; i < a->ngroups; i++)
@@ -550,8 +607,10 @@ int accum_update(struct accum *a, const struct snapshot *prev, const struct snap
 	if (rc < 0)
 		return -1;
 	totals(a);
-	if (!a->by_command)
+	if (!a->by_command) {
 		cgroup_gauges(a, cur);
+		cgroup_cpu(a, cur);
+	}
 	a->exit_records += cur->nexits_seen;
 	a->exit_lost += cur->exits_lost;
 	a->exits_ever |= cur->exits_watched;

@@ -65,6 +65,10 @@ struct accum_group {
 	char *comm;            /* the process name of a command; NULL in sums per group */
 	int64_t ended[ACC_N];  /* counted by processes that ended or left it; TV_UNKNOWN: nothing known */
 	int64_t total[ACC_N];  /* ended + its live processes: the exported value */
+	/* CPU time in its control groups' own cpu.stat (the tops of its name),
+	 * ns, the last known; TV_UNKNOWN while never read. Where known, it is the
+	 * exported CPU total: it counts processes that lived less than a refresh */
+	int64_t cg_cpu_ns;
 	bool live;             /* has a process in the latest refresh */
 	bool touched;          /* a process ended or left it in the latest refresh */
 	double last_shown;     /* CLOCK_MONOTONIC of the latest refresh that showed it */

@@ -15,6 +15,13 @@ void pressure_unknown(struct tv_pressure *p)
 	p->some_pct = p->full_pct = NAN;
 }
 
+void cgroup_cpu_unknown(struct tv_cgroup *g)
+{
+	g->cpu_usage_us = g->cpu_user_us = g->cpu_system_us = TV_UNKNOWN;
+	g->t_cpu = 0;
+	g->cpu_pct = NAN;
+}
+
 void cgroup_free(struct tv_cgroup *g)
 {
 	if (!g)

@@ -28,11 +28,20 @@ struct tv_cgroup {
 	int64_t swap_bytes;         /* memory.swap.current */
 	struct tv_pressure psi[TV_RES_N];
 	double t_read;              /* CLOCK_MONOTONIC of its pressure reads */
+	/* its cpu.stat: the CPU time of every task that ran in it or below,
+	 * ended ones included (µs; TV_UNKNOWN without cgroup v2 or not read),
+	 * and when it was read */
+	int64_t cpu_usage_us, cpu_user_us, cpu_system_us;
+	double t_cpu;
+	/* derived over the interval (model/delta.c): % of one CPU; NAN when unknown */
+	double cpu_pct;
 	/* why its memory, or its pressure, is unknown (static, translated), or NULL */
 	const char *mem_why, *psi_why;
 };
 
 void cgroup_free(struct tv_cgroup *g);
+/* Marks the group's CPU time (cpu.stat) and its rate unknown. */
+void cgroup_cpu_unknown(struct tv_cgroup *g);
 void pressure_unknown(struct tv_pressure *p);
 
 #endif

@@ -117,7 +117,7 @@ static const struct column builtin_columns[] = {
 	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_cpu, 0, COL_ROWS_BOTH, false, TV_PART_CPU + 1, COL_GROUP_TOO},
 	/* TRANSLATORS: column header, at most 11 characters */
 	{"time", N_("TIME"), N_("Cumulative CPU time, user + system (JSON: seconds)"),
-	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
 	/* TRANSLATORS: column header, at most 6 characters */
 	{"threads", N_("THR"), N_("Number of threads"),
 	 COL_INT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_threads, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},

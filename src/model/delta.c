@@ -4,7 +4,8 @@
  * (tv_task.t_cpu, t_ctxt, t_delay): a rate is its change over the time
  * between its own two reads. A process whose threads were read is the sum of
  * its threads' rates plus what its exited threads did in the interval; where
- * that is unknown, the sum is marked as a lower bound.
+ * that is unknown, the sum is marked as a lower bound. Its CPU is its own CPU
+ * clock's, which counts every thread (the sum where the two agree).
  */
 #include "model/delta.h"
 
@@ -100,8 +101,39 @@ static void reject(struct interval *iv, const struct tv_task *t, int c, double s
 	if (!v)
 		return;
 	s->rejects = v;
-	s->rejects[s->nrejects++] = (struct tv_reject){t->tid, t->tgid, t->is_thread, (enum tv_delay_class)c, step,
-						       bound};
+	s->rejects[s->nrejects++] = (struct tv_reject){.tid = t->tid, .tgid = t->tgid, .is_thread = t->is_thread,
+						       .cls = (enum tv_delay_class)c, .step_s = step, .bound_s = bound};
+}
+
+/*
+ * A CPU rate above what the CPUs it can run on give (one for a thread, every
+ * online CPU for a process or group) is no measurement: a reading timed
+ * wrong, or a counter of another task. Shown as unknown, and reported. An
+ * excess within the timing of the reads (CPU_BOUND_SLACK) is the bound.
+ */
+#define CPU_BOUND_SLACK 0.005
+
+static double cpu_bounded(struct snapshot *s, struct tv_reject r, double pct, double ncpu, double dt)
+{
+	if (!(ncpu > 0) || isnan(pct) || pct <= ncpu * 100.0)
+		return pct;
+	if (pct <= ncpu * 100.0 * (1 + CPU_BOUND_SLACK))
+		return ncpu * 100.0;
+	struct tv_reject *v = realloc(s->rejects, (s->nrejects + 1) * sizeof(*v));
+	if (v) {
+		s->rejects = v;
+		r.cpu = true;
+		r.step_s = pct / 100.0 * dt;
+		r.bound_s = ncpu * dt;
+		s->rejects[s->nrejects++] = r;
+	}
+	return NAN;
+}
+
+static void cpu_bound_task(struct interval *iv, struct tv_task *t, double ncpu)
+{
+	struct tv_reject r = {.tid = t->tid, .tgid = t->tgid, .is_thread = t->is_thread};
+	t->cpu_pct = cpu_bounded(iv->cur, r, t->cpu_pct, ncpu, iv->dt);
 }
 
 /*
@@ -246,13 +278,35 @@ static void sums_add_exited(struct sums *s, const struct change *ch)
 	}
 }
 
-/* The process's rates are its sums where every live thread's part is known. */
-static void sums_apply(struct tv_task *p, const struct sums *s)
+/*
+ * The process's own CPU time counts every thread, also those that started
+ * and ended unseen (and the last slices of ended ones, which their exit
+ * records miss): its rate is the measure. Where its threads are rows and
+ * their sum agrees with it, within what reading them at other moments
+ * explains, the sum is shown, so that the rows add up; a sum short of it
+ * misses threads that ended.
+ */
+#define CPU_SUM_SLACK_PCT 2.0   /* of one CPU */
+#define CPU_SUM_SLACK_REL 0.03  /* of the process's own rate */
+
+static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s, bool clock)
 {
-	/* the group's own CPU time counts exited threads too: where their share
-	 * is unknown, it beats a lower bound */
-	bool own_cpu = (s->partial & TV_PART_BIT(TV_PART_CPU)) && !isnan(p->cpu_pct);
-	if (s->cpu_ok && !own_cpu) {
+	if (isnan(p->cpu_pct))
+		return true;
+	/* a recording made before the CPU clock was read: its process counter
+	 * (a group reply, or stat's ticks) stands in only for a partial sum */
+	if (!clock)
+		return !(s->partial & TV_PART_BIT(TV_PART_CPU));
+	if (!p->threads_are_rows || (s->partial & TV_PART_BIT(TV_PART_CPU)))
+		return false;
+	double sum = s->cpu / 1e9 * 100.0;
+	return fabs(sum - p->cpu_pct) <= CPU_SUM_SLACK_PCT + CPU_SUM_SLACK_REL * p->cpu_pct;
+}
+
+/* The process's rates are its sums where every live thread's part is known. */
+static void sums_apply(struct tv_task *p, const struct sums *s, bool clock)
+{
+	if (s->cpu_ok && cpu_sum_stands(p, s, clock)) {
 		p->cpu_pct = s->cpu / 1e9 * 100.0;
 		p->partial |= s->partial & TV_PART_BIT(TV_PART_CPU);
 	}
@@ -349,7 +403,7 @@ static void process_rates(struct interval *iv, struct tv_task *p)
 		exited_changes(iv, old, p, &p->exited[j], &ch);
 		sums_add_exited(&s, &ch);
 	}
-	sums_apply(p, &s);
+	sums_apply(p, &s, iv->cur->cpu_clock);
 }
 
 /* Share of the interval stalled, from the change of a pressure total (µs). */
@@ -378,6 +432,9 @@ static void cgroup_rates(const struct snapshot *prev, struct snapshot *cur)
 							    : NULL;
 		for (int r = 0; o && r < TV_RES_N; r++)
 			pressure_rates(&(*o)->psi[r], (*o)->t_read, &g->psi[r], g->t_read);
+		/* cpu.stat counts µs */
+		double r = o ? delta_rate((*o)->cpu_usage_us, g->cpu_usage_us, span((*o)->t_cpu, g->t_cpu)) : NAN;
+		g->cpu_pct = r / 1e6 * 100.0;
 	}
 }
 
@@ -393,6 +450,22 @@ void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct
 		.hz = cur->hz > 0 ? cur->hz : 100.0,
 		.cs = cs,
 	};
-	for (size_t i = 0; i < cur->nprocs; i++)
-		process_rates(&iv, &cur->procs[i]);
+	double ncpu = (double)cur->ncpus;
+	for (size_t i = 0; i < cur->nprocs; i++) {
+		struct tv_task *p = &cur->procs[i];
+		process_rates(&iv, p);
+		cpu_bound_task(&iv, p, ncpu);
+		for (size_t j = 0; j < p->nthreads_read; j++)
+			cpu_bound_task(&iv, &p->threads[j], ncpu > 0 ? 1 : 0);
+	}
+	for (size_t i = 0; i < cur->ncgroups; i++) {
+		struct tv_cgroup *g = cur->cgroups[i];
+		struct tv_reject r = {.cgroup = g->path};
+		/* the root group's cpu.stat is the system's tick-sampled time,
+		 * whole ticks per CPU: over a short interval it may pass the
+		 * machine's by a tick, the machine's is what it measures */
+		if (!g->parent && ncpu > 0 && g->cpu_pct > ncpu * 100.0)
+			g->cpu_pct = ncpu * 100.0;
+		g->cpu_pct = cpu_bounded(cur, r, g->cpu_pct, ncpu, iv.dt);
+	}
 }

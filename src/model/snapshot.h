@@ -10,11 +10,14 @@
 #include "model/cgroup.h"
 #include "model/task.h"
 
-/* A delay counter that grew by more than its tasks' lifetimes allow: a kernel
- * counter jump, shown as unknown for that interval (model/delta.c). */
+/* A delay counter that grew by more than its tasks' lifetimes allow (a kernel
+ * counter jump), or CPU time that grew by more than the CPUs it can run on
+ * give in the interval: shown as unknown for that interval (model/delta.c). */
 struct tv_reject {
 	int32_t tid, tgid;
 	bool is_thread;
+	bool cpu;                 /* CPU time (cls unused), not a delay */
+	const char *cgroup;       /* a group's row (the group's path, in its snapshot), else NULL */
 	enum tv_delay_class cls;
 	double step_s, bound_s;
 };
@@ -36,6 +39,8 @@ struct snapshot {
 	double boot_ticks;      /* CLOCK_BOOTTIME in clock ticks at mono: tasks started later were born in the interval */
 	double boot_offset;     /* CLOCK_BOOTTIME - CLOCK_MONOTONIC, seconds */
 	double hz;              /* clock ticks per second (start_ticks) */
+	size_t ncpus;           /* CPUs online; 0 when unknown (recordings before it was kept) */
+	bool cpu_clock;         /* processes' CPU time is their CPU clock's (false in older recordings) */
 	struct tv_task *procs;  /* sorted by tgid */
 	size_t nprocs;
 	size_t npvals;          /* plugin slots in every task's pvals */

@@ -62,8 +62,10 @@ void rec_round_times(struct snapshot *s)
 	s->mono = round_us(s->mono);
 	s->wall = round_us(s->wall);
 	s->t_pressure = round_us(s->t_pressure);
-	for (size_t i = 0; i < s->ncgroups; i++)
+	for (size_t i = 0; i < s->ncgroups; i++) {
 		s->cgroups[i]->t_read = round_us(s->cgroups[i]->t_read);
+		s->cgroups[i]->t_cpu = round_us(s->cgroups[i]->t_cpu);
+	}
 	for (size_t i = 0; i < s->nprocs; i++)
 		round_task(&s->procs[i]);
 	for (size_t i = 0; i < s->ngone; i++)
@@ -685,6 +687,7 @@ static void cgroup_def(struct rec_cgroup *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->g.mem_bytes = w->g.swap_bytes = TV_UNKNOWN;
+	cgroup_cpu_unknown(&w->g);
 	for (int r = 0; r < TV_RES_N; r++)
 		pressure_unknown(&w->g.psi[r]);
 }

@@ -156,6 +156,8 @@ static const struct rec_field sample_fields[] = {
 	S("pressure.why", REC_K_STR, REC_C_INTERN, s.pressure_why),
 	/* the group table (rec_cgroup_fields), written against the previous sample's */
 	S("cgroups", REC_K_STR, REC_C_BLOB, cgroups_raw),
+	S("cpus_online", REC_K_INT, REC_C_SIZE, s.ncpus),
+	S("cpu_clock", REC_K_INT, REC_C_BOOL, s.cpu_clock),
 };
 
 #define G(name, kind, ctype, member) {name, kind, ctype, MEMBER(struct rec_cgroup, member, NULL, false)}
@@ -173,6 +175,11 @@ static const struct rec_field cgroup_fields[] = {
 	PSI(G, "io", g.psi[TV_RES_IO]),
 	PSI(G, "memory", g.psi[TV_RES_MEMORY]),
 	G("pressure.why", REC_K_STR, REC_C_INTERN, g.psi_why),
+	/* added later: a reader before skips them, and a file before has none */
+	G("t_cpu", REC_K_TIME, REC_C_TIME, g.t_cpu),
+	G("cpu.usage_usec", REC_K_INT, REC_C_I64, g.cpu_usage_us),
+	G("cpu.user_usec", REC_K_INT, REC_C_I64, g.cpu_user_us),
+	G("cpu.system_usec", REC_K_INT, REC_C_I64, g.cpu_system_us),
 };
 
 const struct rec_field *rec_sample_fields(size_t *n)

@@ -155,6 +155,20 @@ const char *format_delay_id(enum tv_delay_class c)
 
 void format_reject(struct buf *out, const struct tv_reject *r)
 {
+	if (r->cpu) {
+		char who[64];
+		if (r->cgroup)
+			snprintf(who, sizeof(who), "%s", _("a group"));
+		else
+			snprintf(who, sizeof(who), "%s %d", r->is_thread ? _("thread") : _("process"), r->tid);
+		/* TRANSLATORS: %1$s "thread 123", "process 123" or "a group", %2$.2f and %3$.2f CPU seconds */
+		buf_addf(out, _("%s: CPU time grew by %.2f s, more than its CPUs can give in the interval (%.2f s): "
+				"shown as unknown"),
+			 who, r->step_s, r->bound_s);
+		if (r->cgroup)
+			buf_addf(out, " (%s)", r->cgroup);
+		return;
+	}
 	/* TRANSLATORS: %1$s thread or process, %2$d its ID, %3$s a column id such as io_delay,
 	   %4$.1f and %5$.1f seconds */
 	buf_addf(out, _("%s %d: %s grew by %.1f s, more than its tasks can have waited (%.1f s): "

@@ -104,8 +104,15 @@ static void json_render_rejects(struct buf *out, const struct snapshot *s)
 	buf_adds(out, ", \"rejected\": [");
 	for (size_t i = 0; i < s->nrejects; i++) {
 		const struct tv_reject *r = &s->rejects[i];
-		buf_addf(out, "%s{\"kind\": \"%s\", \"pid\": %d, \"tgid\": %d, \"column\": \"%s\", \"step_s\": ",
-			 i ? ", " : "", r->is_thread ? "thread" : "process", r->tid, r->tgid, format_delay_id(r->cls));
+		const char *column = r->cpu ? "cpu" : format_delay_id(r->cls);
+		if (r->cgroup) {
+			buf_addf(out, "%s{\"kind\": \"group\", \"cgroup\": ", i ? ", " : "");
+			json_add_string(out, r->cgroup, strlen(r->cgroup));
+			buf_addf(out, ", \"column\": \"%s\", \"step_s\": ", column);
+		} else {
+			buf_addf(out, "%s{\"kind\": \"%s\", \"pid\": %d, \"tgid\": %d, \"column\": \"%s\", \"step_s\": ",
+				 i ? ", " : "", r->is_thread ? "thread" : "process", r->tid, r->tgid, column);
+		}
 		json_add_double(out, r->step_s, 3);
 		buf_adds(out, ", \"bound_s\": ");
 		json_add_double(out, r->bound_s, 3);
@@ -137,7 +144,14 @@ static void json_render_group(struct buf *out, const struct row_group *rg)
 	buf_adds(out, ", \"pids\": [");
 	for (size_t i = 0; i < rg->nmembers; i++)
 		buf_addf(out, "%s%d", i ? ", " : "", rg->members[i]->tgid);
-	buf_adds(out, "], \"memory\": {\"current\": ");
+	/* its own CPU time (cpu.stat), which its cpu and time columns show */
+	buf_adds(out, "], \"cpu_stat\": {\"usage_usec\": ");
+	json_opt_bytes(out, g->cpu_usage_us);
+	buf_adds(out, ", \"user_usec\": ");
+	json_opt_bytes(out, g->cpu_user_us);
+	buf_adds(out, ", \"system_usec\": ");
+	json_opt_bytes(out, g->cpu_system_us);
+	buf_adds(out, "}, \"memory\": {\"current\": ");
 	json_opt_bytes(out, g->mem_bytes);
 	buf_adds(out, ", \"swap\": ");
 	json_opt_bytes(out, g->swap_bytes);

@@ -319,3 +319,30 @@ int psi_parse(const char *buf, size_t len, struct psi *out)
 	}
 	return out->some.known ? 0 : -1;
 }
+
+/* The value of "key N" at the start of a line of buf, or -1. */
+static int64_t stat_key(const char *buf, size_t len, const char *key)
+{
+	size_t kl = strlen(key);
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		if (end - at > kl && memcmp(buf + at, key, kl) == 0 && buf[at + kl] == ' ') {
+			int64_t v = 0;
+			size_t i = at + kl + 1, digits = 0;
+			for (; i < end && buf[i] >= '0' && buf[i] <= '9' && digits < 18; i++, digits++)
+				v = v * 10 + (buf[i] - '0');
+			return digits && i == end ? v : -1;
+		}
+		at = end + 1;
+	}
+	return -1;
+}
+
+int cg_cpu_stat_parse(const char *buf, size_t len, struct cg_cpu_stat *out)
+{
+	out->usage_us = stat_key(buf, len, "usage_usec");
+	out->user_us = stat_key(buf, len, "user_usec");
+	out->system_us = stat_key(buf, len, "system_usec");
+	return out->usage_us < 0 ? -1 : 0;
+}

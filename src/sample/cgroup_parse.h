@@ -60,4 +60,13 @@ struct psi {
  * or -1 when no "some" line is there (lines missing stay unknown). */
 int psi_parse(const char *buf, size_t len, struct psi *out);
 
+/* A cgroup's cpu.stat: the CPU time of every task that ever ran in it (and
+ * in its nested groups), ended ones included; each -1 when absent. */
+struct cg_cpu_stat {
+	int64_t usage_us, user_us, system_us;
+};
+
+/* Parses cpu.stat ("usage_usec N" lines). Returns 0, or -1 when there is no usage_usec. */
+int cg_cpu_stat_parse(const char *buf, size_t len, struct cg_cpu_stat *out);
+
 #endif

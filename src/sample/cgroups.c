@@ -21,9 +21,10 @@
  * refreshes: a controller can be enabled while taskview runs. */
 #define CG_RETRY_MISSING 30
 
-enum { F_MEM, F_SWAP, F_CPU_P, F_IO_P, F_MEM_P, F_PROCS, F_N };
+enum { F_MEM, F_SWAP, F_CPU_P, F_IO_P, F_MEM_P, F_PROCS, F_CPU_STAT, F_N };
 static const char *const file_names[F_N] = {
 	"memory.current", "memory.swap.current", "cpu.pressure", "io.pressure", "memory.pressure", "cgroup.procs",
+	"cpu.stat",
 };
 
 /* A group known across refreshes: its files kept open. */
@@ -301,6 +302,7 @@ static struct entry *use(struct cgroups *c, const char *path)
 		cgroup_unit_name(path, unit, sizeof(unit));
 		e->now->unit = strdup(unit);
 		e->now->mem_bytes = e->now->swap_bytes = TV_UNKNOWN;
+		cgroup_cpu_unknown(e->now);
 		for (int r = 0; r < TV_RES_N; r++)
 			pressure_unknown(&e->now->psi[r]);
 		if (!e->now->path || !e->now->unit)
@@ -413,6 +415,18 @@ static const char *memory_why(struct cgroups *c, const struct entry *e)
 static void read_group(struct cgroups *c, struct entry *e, const struct snapshot *out)
 {
 	struct tv_cgroup *g = e->now;
+	if (out->needs & NEED_CGROUP_CPU) {
+		/* the group's own count: tasks that lived less than a refresh
+		 * are in it, a sum over the processes seen misses them */
+		struct cg_cpu_stat cs;
+		ssize_t n = read_file(c, e, F_CPU_STAT);
+		g->t_cpu = clock_now(CLOCK_MONOTONIC);
+		if (n > 0 && cg_cpu_stat_parse(c->buf, (size_t)n, &cs) == 0) {
+			g->cpu_usage_us = cs.usage_us;
+			g->cpu_user_us = cs.user_us < 0 ? TV_UNKNOWN : cs.user_us;
+			g->cpu_system_us = cs.system_us < 0 ? TV_UNKNOWN : cs.system_us;
+		}
+	}
 	if (out->needs & NEED_CGROUP_MEM) {
 		g->mem_bytes = read_bytes(c, e, F_MEM);
 		/* without swap accounting there is no memory.swap.current: that alone is no reason */

@@ -20,6 +20,7 @@
 
 #include "model/column.h"
 #include "sample/cmdline.h"
+#include "sample/cpuclock.h"
 #include "plugin/plugin_host.h"
 #include "sample/proc_parse.h"
 #include "sample/proc_read.h"
@@ -282,8 +283,8 @@ static void system_counts(struct sampler *s, struct snapshot *out)
 	}
 }
 
-/* Fills what stat says of a process (its CPU time comes later from its group reply when group_cpu). */
-static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double hz, double when, bool group_cpu)
+/* Fills what the leader's stat says of a process; its CPU time is read next, from its CPU clock. */
+static void task_from_stat(struct tv_task *t, const struct proc_stat *st)
 {
 	t->tid = t->tgid = st->pid;
 	t->ppid = st->ppid;
@@ -291,10 +292,6 @@ static void task_from_stat(struct tv_task *t, const struct proc_stat *st, double
 	t->state = st->state;
 	t->nice = st->nice;
 	t->prio = st->prio;
-	/* the group's time, exited threads included, in clock ticks */
-	t->cpu_ns = group_cpu ? TV_UNKNOWN : (int64_t)((double)(st->utime + st->stime) * (1e9 / hz));
-	t->cpu_fine = false;
-	t->t_cpu = when;
 	t->nthreads = st->nthreads;
 	t->start_ticks = st->start_ticks;
 	t->kthread = (st->flags & PROC_PF_KTHREAD) != 0;
@@ -339,32 +336,42 @@ void sampler_cmdline_fill(struct cmdline_cache *c, struct tv_task *t, double max
 }
 
 /*
- * /proc/PID/stat sums times and faults over every thread of the process, two
- * walks of its thread list in the kernel; a group reply walks it once more.
- * Where the group reply is asked for anyway (switch or delay columns) and
- * carries the CPU time of every thread (ts_group_cpu), the process's CPU time
- * comes from it, exact to the nanosecond, and its stat is the leader's own
- * task/PID/stat, whose cost does not grow with threads. The rest of what
- * taskview takes from it (state, priority, start, thread count) reads the
- * same in both files.
+ * A process's CPU time, exited threads included: its CPU clock, in ns, timed
+ * at the read. Where the kernel has none, the process's stat (utime + stime
+ * over every thread, dead ones included, in clock ticks). Returns -1 when the
+ * process is gone.
  */
-static void stat_mode(struct sampler *s, const struct sample_opts *o)
+static int process_cpu(struct sampler *s, struct tv_task *t)
 {
-	bool group_cpu = sampler_ts_usable(s) && (o->needs & (NEED_CTXT | NEED_DELAY)) && ts_group_cpu(s->ts);
-	if (group_cpu != s->group_cpu) {
-		/* the files kept open are the other kind */
-		for (size_t i = 0; i < s->tr.n; i++)
-			fd_budget_close(&s->tr.fds, &s->tr.v[i].fd_stat);
-		s->group_cpu = group_cpu;
+	int64_t ns;
+	double when;
+	if (cpuclock_read(t->tgid, &ns, &when) == 0) {
+		t->cpu_ns = ns;
+		t->cpu_fine = true;
+		t->t_cpu = when;
+		return 0;
 	}
+	char path[32];
+	snprintf(path, sizeof(path), "%d/stat", t->tgid);
+	ssize_t n = sampler_read(s, NULL, path);
+	when = clock_now(CLOCK_MONOTONIC);
+	struct proc_stat st;
+	if (n < 0 || proc_parse_stat(s->buf, (size_t)n, &st) < 0 || st.start_ticks != t->start_ticks)
+		return -1;
+	t->cpu_ns = (int64_t)((double)(st.utime + st.stime) * (1e9 / s->hz));
+	t->cpu_fine = false;
+	t->t_cpu = when;
+	return 0;
 }
 
-static void stat_path(char *path, size_t n, int32_t pid, bool leader_only)
+/*
+ * The leader's own task/PID/stat: what taskview takes from stat (state,
+ * priority, start, thread count) reads the same there as in /proc/PID/stat,
+ * which walks the thread list twice to sum times the CPU clock gives whole.
+ */
+static void stat_path(char *path, size_t n, int32_t pid)
 {
-	if (leader_only)
-		snprintf(path, n, "%d/task/%d/stat", pid, pid);
-	else
-		snprintf(path, n, "%d/stat", pid);
+	snprintf(path, n, "%d/task/%d/stat", pid, pid);
 }
 
 /* Reads one process's stat and status. Returns -1 when it is gone or filtered out. */
@@ -375,9 +382,8 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 	struct tracked_proc *tp = tracked_get(&s->tr, pid);
 	if (!tp)
 		return -1;
-	stat_path(path, sizeof(path), pid, s->group_cpu);
+	stat_path(path, sizeof(path), pid);
 	ssize_t n = sampler_read(s, &tp->fd_stat, path);
-	double when = clock_now(CLOCK_MONOTONIC);
 	struct proc_stat st;
 	if (n < 0 || proc_parse_stat(s->buf, (size_t)n, &st) < 0)
 		return -1; /* gone since the listing */
@@ -385,13 +391,15 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 		/* a new task under this pid: what was kept belongs to the old one */
 		if (tp->start != TV_START_UNKNOWN) {
 			tracked_reset(&s->tr, tp);
-			stat_path(path, sizeof(path), pid, s->group_cpu);
+			stat_path(path, sizeof(path), pid);
 			tp->fd_stat = fd_budget_open(&s->tr.fds, s->procfd, path);
 		}
 		tp->start = st.start_ticks;
 	}
 	task_init(t);
-	task_from_stat(t, &st, s->hz, when, s->group_cpu);
+	task_from_stat(t, &st);
+	if (process_cpu(s, t) < 0)
+		return -1;
 
 	/* memory, owner and the leader's switches; every selected process */
 	struct proc_status *ps = &lead->ps;
@@ -511,6 +519,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	out->wall = clock_now(CLOCK_REALTIME);
 	out->boot_offset = clock_now(CLOCK_BOOTTIME) - out->mono;
 	out->hz = s->hz;
+	out->ncpus = (size_t)cpuclock_online_cpus();
+	out->cpu_clock = true;
 	out->boot_ticks = (out->mono + out->boot_offset) * s->hz;
 
 	size_t npids = 0;
@@ -538,7 +548,6 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	if (s->ts)
 		ts_refresh_state(s->ts); /* the sysctl may change while we run */
-	stat_mode(s, o);
 	tracked_unsee(&s->tr);
 	size_t k = 0;
 	for (size_t i = 0; i < npids; i++) {

@@ -83,6 +83,20 @@ static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_ex
 }
 
 /* Returns true when the record must wait for the next refresh. */
+struct tv_task *sampler_exited_add(struct tv_task *p)
+{
+	size_t n = p->nexited;
+	if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4...: full */
+		struct tv_task *v = realloc(p->exited, (n ? 2 * n : 1) * sizeof(*v));
+		if (!v)
+			return NULL;
+		p->exited = v;
+	}
+	struct tv_task *e = &p->exited[p->nexited++];
+	task_init(e);
+	return e;
+}
+
 static bool attach(struct snapshot *out, const struct ts_exit_rec *rec)
 {
 	int32_t tid = rec->m.pid;
@@ -97,12 +111,9 @@ static bool attach(struct snapshot *out, const struct ts_exit_rec *rec)
 			return false;
 		}
 	}
-	struct tv_task *v = realloc(p->exited, (p->nexited + 1) * sizeof(*v));
-	if (!v)
+	struct tv_task *e = sampler_exited_add(p);
+	if (!e)
 		return false;
-	p->exited = v;
-	struct tv_task *e = &p->exited[p->nexited++];
-	task_init(e);
 	e->is_thread = true;
 	e->tid = tid;
 	e->tgid = p->tgid;

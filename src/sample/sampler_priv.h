@@ -44,9 +44,6 @@ struct sampler {
 	int fd_pressure[3];      /* /proc/pressure/{cpu,io,memory} kept open, or -1 */
 	int fd_loadavg;
 	struct tracked tr;
-	/* a process's CPU time from its group reply, and from its stat only
-	 * what the leader's own task/PID/stat says (see stat_mode) */
-	bool group_cpu;
 	double hz;
 	char *buf;
 	struct sampler_io io;
@@ -85,6 +82,14 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct snapshot *out);
 /* A reply's switch counts and delays into t, read at mono. */
 void sampler_apply_ts(struct tv_task *t, const struct ts_result *r, double mono);
+/*
+ * A new entry at the end of p's exited threads (task_init'ed), or NULL when
+ * out of memory. The array grows by doubling: a process that ends thousands
+ * of threads between two refreshes would otherwise be copied once per exit.
+ * Every entry is added through here, so its size is the count rounded up to
+ * a power of two.
+ */
+struct tv_task *sampler_exited_add(struct tv_task *p);
 /* sampler_exits.c: exit records to the processes they belong to; lower bounds that last. */
 void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel);
 void sampler_partial_totals(struct sampler *s, struct snapshot *out);

@@ -75,11 +75,8 @@ static void drop_failed(struct tv_task *p, const bool *ok, const struct snapshot
 			p->threads[k++] = p->threads[j];
 			continue;
 		}
-		struct tv_task *v = realloc(p->exited, (p->nexited + 1) * sizeof(*v));
-		if (v) {
-			p->exited = v;
-			struct tv_task *e = &p->exited[p->nexited++];
-			task_init(e);
+		struct tv_task *e = sampler_exited_add(p);
+		if (e) {
 			e->is_thread = true;
 			e->tid = p->threads[j].tid;
 			e->tgid = p->tgid;
@@ -108,11 +105,9 @@ static void on_reply(void *ctx, size_t i, struct ts_result *r, double mono)
 	struct tv_task *t = tg->task[i];
 	tg->answered[i] = true;
 	sampler_apply_ts(t, r, mono);
-	if (!t->is_thread && tg->s->group_cpu) {
-		t->cpu_ns = r->cpu_ns;
-		t->cpu_fine = true;
-		t->t_cpu = mono;
-	}
+	/* a group reply's CPU time misses the last slices of threads that
+	 * ended (added at their exit, before those are counted): the process's
+	 * comes from its CPU clock */
 	if (t->is_thread) {
 		if (t->tid == tg->peaks_tid)
 			keep_peaks(t, r);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "model/column.h"
+#include "sample/cpuclock.h"
 #include "sample/proc_read.h"
 #include "sample/sampler_priv.h"
 #include "util/clock.h"
@@ -127,8 +128,10 @@ static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct t
 {
 	char path[64];
 	snprintf(path, sizeof(path), "%d/task/%d/schedstat", tp->pid, th->tid);
+	/* the kernel prints the counters inside the read: time its middle */
+	double t0 = clock_now(CLOCK_MONOTONIC);
 	ssize_t n = sampler_read(s, &th->fd_sched, path);
-	double when = clock_now(CLOCK_MONOTONIC);
+	double when = (t0 + clock_now(CLOCK_MONOTONIC)) / 2;
 	struct proc_schedstat ss;
 	if (n < 0)
 		return -1;
@@ -145,6 +148,9 @@ static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct t
 	if (moved || !th->have_status) {
 		if (thread_status(s, tp, th, lead, t) < 0)
 			return -1;
+		/* one that did not run since the last read is on no CPU; one
+		 * asleep now was most likely not on one at the read either */
+		tp->oncpu += moved && (t->state == 'R' || t->state == '?');
 	} else {
 		t->ctxt_vol = th->vol;
 		t->ctxt_invol = th->invol;
@@ -156,12 +162,9 @@ static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct t
 /* A thread gone since the previous refresh, its final counters unknown until an exit record says. */
 static int exited_add(struct tv_task *p, const struct tracked_thread *th)
 {
-	struct tv_task *v = realloc(p->exited, (p->nexited + 1) * sizeof(*v));
-	if (!v)
+	struct tv_task *e = sampler_exited_add(p);
+	if (!e)
 		return -1;
-	p->exited = v;
-	struct tv_task *e = &p->exited[p->nexited++];
-	task_init(e);
 	e->is_thread = true;
 	e->tid = th->tid;
 	e->tgid = p->tgid;
@@ -218,14 +221,52 @@ static void churn_note(struct tracked_proc *tp, bool ts, double now)
 /*
  * A process seen churning within the window: threads may have started and
  * ended unseen in this interval, so its switch rates and CPU wait, sums over
- * the threads seen, are lower bounds. Its CPU time is not: the process's own
- * stat counts exited threads.
+ * the threads seen, are lower bounds. Its CPU time is not: the process's CPU
+ * clock counts exited threads.
  */
 static void churn_mark(const struct tracked_proc *tp, struct tv_task *p, double now)
 {
 	if (tp->churn_seen > 0 && now - tp->churn_seen <= CHURN_WINDOW_S)
 		p->partial |= TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_INVOL_RATE) |
 			      TV_PART_BIT(TV_PART_DELAY + TV_DELAY_CPU);
+}
+
+/*
+ * Threads that ended between two refreshes without being seen still leave
+ * their CPU time in the process's clock: what the clock counts beyond the
+ * live threads' runtimes (dead) only grows when a thread ends. Read before
+ * the threads, it is at most what ended threads ran by then; read after
+ * them, at least that. A lower bound now above the upper bound of the
+ * previous refresh proves that a thread ended in between. The schedstat of a
+ * thread on a CPU lags its clock by up to a tick (10 ms at HZ=100): that
+ * much per thread that may have been on one is no proof.
+ */
+#define DEAD_TICK_NS 10000000
+#define DEAD_SLACK_NS 200000  /* what the other reads can leave over, ns */
+
+static bool ended_unseen(struct tracked_proc *tp, const struct tv_task *p)
+{
+	int64_t live = 0, clock_ns;
+	double when;
+	bool ok = p->cpu_fine && p->cpu_ns != TV_UNKNOWN && p->nthreads_read > 0;
+	for (size_t i = 0; ok && i < p->nthreads_read; i++) {
+		if (p->threads[i].cpu_ns == TV_UNKNOWN)
+			ok = false;
+		else
+			live += p->threads[i].cpu_ns;
+	}
+	if (!ok || cpuclock_read(p->tgid, &clock_ns, &when) < 0) {
+		tp->dead_known = false;
+		return false;
+	}
+	int64_t before = p->cpu_ns - live;
+	size_t ncpu = (size_t)cpuclock_online_cpus();
+	size_t n = tp->oncpu;
+	int64_t slack = (int64_t)(n < ncpu ? n : ncpu) * DEAD_TICK_NS + DEAD_SLACK_NS;
+	bool ended = tp->dead_known && before > tp->dead_after + slack;
+	tp->dead_after = clock_ns - live;
+	tp->dead_known = true;
+	return ended;
 }
 
 /* The process's switch counts and CPU wait as sums over its live threads. */
@@ -315,6 +356,7 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	if (!tp || (!shown && !sums && !zombie && !names))
 		return;
 	tp->live_tid = 0;
+	tp->oncpu = 0;
 	bool listed = false;
 
 	/* a single thread is the leader: nothing to list */
@@ -411,6 +453,10 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	p->threads_are_rows = shown;
 	if (!ts) {
 		sums_from_threads(p);
+		if (ended_unseen(tp, p)) {
+			tp->exit_seen = true;
+			churn_note(tp, ts, lead->when);
+		}
 		churn_mark(tp, p, lead->when);
 	}
 	if (names)

@@ -152,27 +152,28 @@ struct ts_batch {
 static int ts_send_window(struct ts_client *c, struct ts_window *w, struct ts_batch *b)
 {
 	for (;;) {
-		size_t used = 0, i, first = TSWIN_NONE, last = 0;
+		size_t used = 0, i, k = 0;
+		size_t order[TS_PACK];
 
-		while (sizeof(c->sbuf) - used >= TS_REQ_MAX && (i = tswin_next(w)) != TSWIN_NONE) {
+		while (sizeof(c->sbuf) - used >= TS_REQ_MAX && k < TS_PACK && (i = tswin_next(w)) != TSWIN_NONE) {
 			used += ts_build_request(c->sbuf + used, sizeof(c->sbuf) - used, c->family,
 						 tswin_seq(w, i), b->req[i].id, b->req[i].tgid);
-			/* a pack holds consecutive queries, or resent ones: stamp the range */
-			first = first == TSWIN_NONE || i < first ? i : first;
-			last = i > last ? i : last;
+			order[k++] = i;
 		}
 		if (used == 0)
 			return 0;
 		ssize_t n;
-		/* the kernel answers each request inside send(): the middle of the
-		 * call is when the counters were read, within a pack's few µs */
+		/* the kernel answers each request inside send(), one after the
+		 * other: each is stamped at its share of the call, so that a call
+		 * held up (preempted on a busy machine) does not time the first
+		 * request of a pack at its end, or the last at its start */
 		double t0 = clock_now(CLOCK_MONOTONIC);
 		do
 			n = send(c->fd, c->sbuf, used, 0);
 		while (n < 0 && errno == EINTR);
 		double t1 = clock_now(CLOCK_MONOTONIC);
-		for (i = first; i <= last; i++)
-			b->sent[i] = (t0 + t1) / 2;
+		for (size_t j = 0; j < k; j++)
+			b->sent[order[j]] = t0 + (t1 - t0) * ((double)j + 0.5) / (double)k;
 		if (n < 0)
 			return errno == ENOBUFS || errno == ENOMEM || errno == EAGAIN ? 1 : -1;
 	}

@@ -52,6 +52,12 @@ struct tracked_proc {
 	double churn_seen;         /* without exit records, when a thread was last seen to start or end
 				    * (CLOCK_MONOTONIC), or 0 */
 	int32_t live_tid;          /* the leader exited before the others: a live thread to read instead, or 0 */
+	/* without exit records: the process's CPU clock less its live threads'
+	 * runtimes, the clock read after them (an upper bound of what its ended
+	 * threads ran), ns; dead_known false when not read */
+	int64_t dead_after;
+	bool dead_known;
+	unsigned oncpu;            /* threads maybe on a CPU at their read in this refresh (scratch) */
 	bool seen;
 };
 

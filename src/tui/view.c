@@ -34,7 +34,7 @@ void tui_sample_opts(struct tui *t, struct sample_opts *so)
 	t->sample_filter.npids = t->filter.npids;
 	bool names = tui_wants_names(t);
 	*so = (struct sample_opts){
-		.needs = t->needs | (names ? NEED_CMDLINE : 0) | (tui_wants_groups(t) ? NEED_CGROUP : 0),
+		.needs = t->needs | (names ? NEED_CMDLINE : 0) | (tui_wants_groups(t) ? NEED_CGROUP | NEED_CGROUP_CPU : 0),
 		.filter = &t->sample_filter,
 		.all_threads = t->all_threads,
 		.expanded = expset_query,

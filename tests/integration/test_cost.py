@@ -119,8 +119,8 @@ def cgroup2_mount():
 
 def expected_group_reads(mount, doc):
     """What a refresh reads of the groups of a sample: cgroup.procs of each
-    group with a process of its own, then each group's memory and pressure
-    files that exist (swap only with memory). The hierarchy's
+    group with a process of its own, then each group's cpu.stat (its CPU),
+    memory and pressure files that exist (swap only with memory). The hierarchy's
     cgroup.controllers, which says why a group has no memory, is read at the
     start and then every 30 refreshes only."""
     groups = [t for t in doc["tasks"] if t["kind"] == "group"]
@@ -131,6 +131,7 @@ def expected_group_reads(mount, doc):
         mem = os.path.exists(os.path.join(d, "memory.current"))
         n += mem + (mem and os.path.exists(os.path.join(d, "memory.swap.current")))
         n += sum(os.path.exists(os.path.join(d, f"{r}.pressure")) for r in ("cpu", "io", "memory"))
+        n += os.path.exists(os.path.join(d, "cpu.stat"))
     return n
 
 

@@ -66,6 +66,35 @@ def read(path):
         return f.read()
 
 
+def cpu_usage(group_dir):
+    """The group's own cpu.stat usage_usec, or None."""
+    try:
+        for line in read(os.path.join(group_dir, "cpu.stat")).splitlines():
+            k, v = line.split()
+            if k == "usage_usec":
+                return int(v)
+    except OSError:
+        pass
+    return None
+
+
+def check_group_cpu(g, k, docs, rel, lo, hi):
+    """A group's CPU is its own cpu.stat: the usage it reports was read during
+    the run, and its cpu column is that usage's growth over the interval."""
+    grp = group_rows(docs[k])[rel]
+    got = grp["cpu_stat"]["usage_usec"]
+    check(got is not None and lo <= got <= hi, f"{rel} cpu.stat usage_usec {got} outside [{lo}, {hi}]")
+    check("cpu" not in grp["partial"], f"{rel}: the group's own count is exact: {grp}")
+    check(grp["time"] is None or abs(grp["time"] - got / 1e6) < 0.01, f"{rel}: time {grp['time']}, usage {got}")
+    if k == 0:
+        return
+    prev = group_rows(docs[k - 1])[rel]["cpu_stat"]["usage_usec"]
+    share = (got - prev) / (docs[k]["interval"] * 1e6) * 100
+    # between the group's own reads, not the samples' starts: roughly the same
+    check(grp["cpu"] is not None and abs(grp["cpu"] - share) <= 0.1 * share + 2.0,
+          f"{rel}: cpu {grp['cpu']}, cpu.stat grew {share:.2f} % of the interval")
+
+
 def pressure_totals(group_dir):
     """{resource: {"some": total_us, "full": total_us}} from the group's files; missing: {}."""
     out = {}
@@ -215,7 +244,7 @@ def run_arrivals(*args, user=None, timeout=60):
     return docs, [start] + arrived
 
 
-def check_sample(g, k, docs, dirs, before, after, members_of, arrived=None):
+def check_sample(g, k, docs, dirs, before, after, members_of, arrived=None, cpu_before=None, cpu_after=None):
     """One sample of the group view against the members and the groups' own files.
     arrived: when each line arrived, after the start (run_arrivals)."""
     doc = docs[k]
@@ -231,6 +260,9 @@ def check_sample(g, k, docs, dirs, before, after, members_of, arrived=None):
         for m in members:
             check(m["cpu_pressure"] is None, "pressure is unknown on process rows")
         for col in SUMMED:
+            if col == "cpu" and cpu_before and cpu_before.get(rel) is not None:
+                check_group_cpu(g, k, docs, rel, cpu_before[rel], cpu_after[rel])
+                continue
             check_sum(grp, members, col)
         # the pressure it reports was read from its own files during the run
         for res in RESOURCES:
@@ -295,12 +327,14 @@ def test_group_sums_and_pressure():
         partial_seen = False
         for user in (None, NOBODY):
             before = {rel: pressure_totals(d) for rel, d in dirs.items()}
+            cpu_before = {rel: cpu_usage(d) for rel, d in dirs.items()}
             docs, arrived = run_arrivals("-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-c",
-                                         os.path.basename(g.base), "-d", "1", "-n", "3", "-o", COLUMNS,
+                                         os.path.basename(g.base), "-d", "1", "-n", "3", "-o", COLUMNS + ",time",
                                          timeout=60, user=user)
             after = {rel: pressure_totals(d) for rel, d in dirs.items()}
+            cpu_after = {rel: cpu_usage(d) for rel, d in dirs.items()}
             for k in range(len(docs)):
-                check_sample(g, k, docs, dirs, before, after, members_of, arrived)
+                check_sample(g, k, docs, dirs, before, after, members_of, arrived, cpu_before, cpu_after)
             partial_seen |= any("ctxt_vol_rate" in group_rows(d)[g.rel(io)]["partial"] for d in docs)
             # the CPU burner shows in its group's sum
             hog_cpu = [group_rows(d)[g.rel(hog)]["cpu"] for d in docs]

@@ -9,11 +9,16 @@ churning); a leader that exits before its threads; two
 spinners on one CPU as nobody (their run-queue wait, from schedstat, against
 the test's own schedstat reading); fsync threads that come and go (the kernel
 may make their group's I/O wait jump: never shown as a measurement); irq
-delay without IRQ time accounting.
+delay without IRQ time accounting. CPU that adds up: a process of short
+CPU-burning threads against its own getrusage, a control group of
+short-lived processes against its cpu.stat (live, replayed, exported), a
+storm of thread, fork and CPU churn never shown above the machine.
 """
 import gzip
 import json
 import os
+import re
+import tempfile
 import subprocess
 import sys
 import threading
@@ -477,6 +482,289 @@ def test_delayacct_message_when_switched_on_after_boot():
         check("report zeros" in msg, f"tasks started before it was switched on: {msg!r}")
 
 
+def interp(points, t):
+    """The value at time t between (time, value) points, or None outside them."""
+    for (ta, a), (tb, b) in zip(points, points[1:]):
+        if ta <= t <= tb:
+            return a + (b - a) * ((t - ta) / (tb - ta) if tb > ta else 0)
+    return None
+
+
+def cpu_windows(w, docs, pid):
+    """Per sample after the first: (shown CPU %, the process's own getrusage %
+    over the same window, shown TIME, getrusage time at the sample)."""
+    pts = [(r["real"], r["cpu_s"]) for r in w.reports]
+    out = []
+    for d in docs[1:]:
+        p = [t for t in d["tasks"] if t.get("pid") == pid and t["kind"] == "process"]
+        check(p, f"the process in every sample: {d['tasks']}")
+        end, start = d["timestamp"], d["timestamp"] - d["interval"]
+        a, b = interp(pts, start), interp(pts, end)
+        if a is None or b is None:
+            continue
+        out.append((p[0]["cpu"], (b - a) / (end - start) * 100, p[0].get("time"), b, p[0]["partial"]))
+    return out
+
+
+def test_short_cpu_threads_add_up():
+    """
+    2,000 threads a second, each burning 150 us of CPU and ending: the
+    process's CPU % in every window within 10 % of its own getrusage over
+    that window, and its TIME within 5 % of getrusage's, as root and as a
+    user, with every column (switches and delays too: the group reply path)
+    and with pid,cpu,time,comm alone. No lower bound: the CPU clock counts
+    every thread.
+    """
+    w = Proc("--burn-churn", "2000:150", "--report-ms", "50", "--name", "tv-cpuburst")
+    try:
+        time.sleep(1.0)
+        total = good = 0
+        for user in (None, NOBODY):
+            for cols in ((), ("-o", "pid,cpu,time,comm")):
+                docs = samples("-p", str(w.pid), "-d", "1", "-n", "6", *cols, user=user)
+                w.wait_report_after(time.monotonic())
+                win = cpu_windows(w, docs, w.pid)
+                check(len(win) >= 3, f"windows with the workload's own reports around them: {win}")
+                who = ("nobody" if user else "root") + (" " + cols[1] if cols else ", every column")
+                errs = [abs(c - truth) / truth for c, truth, _, _, _ in win if c is not None]
+                check(len(errs) == len(win), f"{who}: CPU known in every window: {win}")
+                terr = [abs(t - tt) / tt for _, _, t, tt, _ in win]
+                print(f"  {who}: CPU % {[round(c, 1) for c, *_ in win]} vs getrusage "
+                      f"{[round(t, 1) for _, t, *_ in win]}; {sum(e <= 0.10 for e in errs)}/{len(errs)} within 10 %, "
+                      f"TIME worst {max(terr) * 100:.1f} % off")
+                total += len(errs)
+                good += sum(e <= 0.10 for e in errs)
+                check(all(truth > 2 for _, truth, *_ in win), f"the workload burns CPU: {win}")
+                check(all(e <= 0.10 for e in errs), f"{who}: CPU % off by more than 10 %: {win}")
+                check(all(e <= 0.05 for e in terr), f"{who}: TIME off by more than 5 %: {win}")
+                check(all("cpu" not in part for *_, part in win), f"{who}: exact, not a lower bound: {win}")
+        print(f"  {good} of {total} windows within 10 %")
+    finally:
+        w.stop()
+
+
+CGROUP_PREFIX = "taskview-test-"
+
+
+def cgroup2_mount():
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            parts = line.split()
+            sep = parts.index("-")
+            if parts[sep + 1] == "cgroup2":
+                return parts[4].replace("\\040", " ")
+    return None
+
+
+class CpuGroup:
+    """A control group of the test's own at the top of the hierarchy, its
+    cpu.stat read every 50 ms; removed with its processes whatever happens."""
+
+    def __init__(self):
+        mount = cgroup2_mount()
+        if not mount:
+            raise Skip("no cgroup2 mount")
+        self.path = os.path.join(mount, f"{CGROUP_PREFIX}cpu-{os.getpid()}")
+        self.name = os.path.basename(self.path)
+        os.mkdir(self.path)
+        self.procs = []
+        self.usage = []  # (realtime, usage seconds)
+        self._stop = False
+        self._t = threading.Thread(target=self._watch, daemon=True)
+        self._t.start()
+
+    def usage_now(self):
+        with open(os.path.join(self.path, "cpu.stat")) as f:
+            for line in f:
+                k, v = line.split()
+                if k == "usage_usec":
+                    return int(v) / 1e6
+        raise AssertionError("cpu.stat without usage_usec")
+
+    def _watch(self):
+        while not self._stop:
+            t0 = time.time()
+            u = self.usage_now()
+            self.usage.append(((t0 + time.time()) / 2, u))
+            time.sleep(0.05)
+
+    def start(self, *args):
+        procs_file = os.path.join(self.path, "cgroup.procs")
+
+        def enter():
+            with open(procs_file, "w") as f:
+                f.write(str(os.getpid()))
+        p = subprocess.Popen([WORKLOAD, "--seconds", "120", *args], stdout=subprocess.PIPE, text=True,
+                             preexec_fn=enter)
+        self.procs.append(p)
+        return json.loads(p.stdout.readline())["pid"]
+
+    def truth(self, start, end):
+        a, b = interp(self.usage, start), interp(self.usage, end)
+        return None if a is None or b is None else (b - a) / (end - start) * 100
+
+    def close(self):
+        self._stop = True
+        self._t.join()
+        for p in self.procs:
+            p.kill()
+            p.wait()
+        for _ in range(100):
+            try:
+                os.rmdir(self.path)
+                return
+            except OSError:
+                time.sleep(0.05)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def group_cpu_series(docs, rel):
+    """(start, end, group CPU %) of each sample's row of the group rel."""
+    out = []
+    for d in docs[1:]:
+        g = [t for t in d["tasks"] if t["kind"] == "group" and t["cgroup"] == rel]
+        check(g, f"the group's row in every sample: {[t.get('cgroup') for t in d['tasks']]}")
+        out.append((d["timestamp"] - d["interval"], d["timestamp"], g[0]["cpu"], g[0]["partial"]))
+    return out
+
+
+def over_run(series):
+    """A group's CPU over the run: its CPU seconds over the time the samples cover."""
+    return sum(c / 100 * (e - s) for s, e, c, _ in series) / (series[-1][1] - series[0][0]) * 100
+
+
+def test_group_of_short_lived_processes():
+    """
+    A control group whose work is done by processes that live about a
+    millisecond, 300 a second: its CPU is its own cpu.stat's, within 10 %
+    over the run, live, replayed from a recording, and in the exported
+    counter; never the few processes a sample happens to see.
+    """
+    if not is_root():
+        raise Skip("needs root to make control groups")
+    with CpuGroup() as g:
+        pid = g.start("--fork-churn", "300:1000", "--name", "tv-forks")
+        rel = "/" + g.name
+        time.sleep(1.0)
+        rec = os.path.join(tempfile.mkdtemp(), "cpu-group.tvr")
+        # only the parent is selected (-p): a refresh is over in a few ms, and
+        # the group's file is read close to the sample's time; its children
+        # live too short to be seen anyway
+        docs = samples("--group", "cgroup", "-p", str(pid), "-d", "1", "-n", "6", "-o", "pid,cpu,time,comm",
+                       "-w", rec)
+        time.sleep(0.2)
+        live = group_cpu_series(docs, rel)
+        check(all(c is not None and "cpu" not in part for _, _, c, part in live), f"known and exact: {live}")
+        truth = g.truth(live[0][0], live[-1][1])
+        shown = over_run(live)
+        win = [(c, g.truth(s, e)) for s, e, c, _ in live]
+        good = sum(t is not None and abs(c - t) <= 0.1 * t for c, t in win)
+        print(f"  live: {shown:.1f} % over the run, cpu.stat {truth:.1f} %; {good}/{len(win)} windows within 10 %")
+        check(truth > 2, f"the group's processes burn CPU: {truth}")
+        check(abs(shown - truth) <= 0.1 * truth, f"live: group {shown:.1f} %, cpu.stat {truth:.1f} %")
+
+        # the same samples, replayed
+        r = run("-r", rec, "-b", "--format", "json", "--group", "cgroup", "-o", "pid,cpu,time,comm")
+        check(r.returncode == 0, r.stderr)
+        replayed = group_cpu_series([json.loads(x) for x in r.stdout.splitlines() if x], rel)
+        check(len(replayed) == len(live), f"every sample replayed: {len(replayed)} of {len(live)}")
+        for (s, e, c, _), (_, _, rc, rpart) in zip(live, replayed):
+            check(rc is not None and abs(rc - c) <= 0.5 + 0.01 * c and "cpu" not in rpart,
+                  f"replayed {rc}, live {c}")
+        print(f"  replayed: {over_run(replayed):.1f} % over the run")
+
+        # the exported counter grows by the group's own CPU seconds
+        r = run("-b", "--format", "openmetrics", "-p", str(pid), "-d", "1", "-n", "5")
+        time.sleep(0.2)
+        check(r.returncode == 0, r.stderr)
+        series = []
+        for block in r.stdout.split("# EOF"):
+            ts = re.search(r"^taskview_sample_timestamp_seconds (\S+)", block, re.M)
+            v = re.search(r'^taskview_group_cpu_seconds_total\{[^}]*"' + re.escape(g.name) + r'"[^}]*\} (\S+)',
+                          block, re.M)
+            if ts and v:
+                series.append((float(ts.group(1)), float(v.group(1))))
+        check(len(series) >= 4, f"the group's CPU counter in every sample: {series}")
+        exported = (series[-1][1] - series[0][1]) / (series[-1][0] - series[0][0]) * 100
+        truth = g.truth(series[0][0], series[-1][0])
+        print(f"  exported: {exported:.1f} % a second, cpu.stat {truth:.1f} %")
+        check(abs(exported - truth) <= 0.1 * truth, f"exported {exported:.1f} %, cpu.stat {truth:.1f} %")
+        check(f'group=""' not in r.stdout or not any(
+            float(m.group(1)) > 0 for m in re.finditer(r'^taskview_group_cpu_seconds_total\{group=""\} (\S+)',
+                                                        r.stdout, re.M)),
+              "short-lived processes' CPU is not exported under an empty group")
+
+
+def test_storm_never_above_the_machine():
+    """
+    Thread, fork and CPU churn at -d 0.1, as root and as a user: no row
+    (process, thread, group) is shown above what its CPUs can give (one for
+    a thread, every online CPU otherwise) unless marked; a rejected figure is
+    null and listed in the sample's rejected array.
+    """
+    ws = [Proc("--burn-churn", "1500:100", "--fork-churn", "300:200", "--churn", "5:20", "--burn", "1",
+               "--name", f"tv-storm{i}") for i in range(2)]
+    ncpu = os.cpu_count()
+    try:
+        time.sleep(0.5)
+        for user in (None, NOBODY):
+            for extra in ((), ("-H", "-F", "tv-storm")):
+                docs = samples("-d", "0.1", "-n", "30", *extra, user=user)
+                n = worst = 0
+                for d in docs:
+                    for t in d["tasks"]:
+                        c = t.get("cpu")
+                        if c is None:
+                            continue
+                        n += 1
+                        worst = max(worst, c)
+                        cap = 100.0 if t["kind"] == "thread" else 100.0 * ncpu
+                        check(c <= cap or "cpu" in t["partial"], f"{c} % shown on {ncpu} CPUs: {t}")
+                    for r in d["rejected"]:
+                        if r["column"] == "cpu":
+                            check(r["step_s"] > r["bound_s"], f"a rejection says why: {r}")
+                who = ("nobody" if user else "root") + (" -H" if extra else "")
+                print(f"  {who}: {n} CPU figures in {len(docs)} samples, highest {worst:.1f} %")
+    finally:
+        for w in ws:
+            w.stop()
+
+
+def test_thread_churn_with_threads_as_nobody():
+    """
+    As a user, with every thread a row (-H), threads that start and end
+    between two samples: in every window the process's switch rates and CPU
+    wait are the truth (its own getrusage), unknown, or marked as lower bounds.
+    """
+    w = Proc("--burn-churn", "50:2000", "--report-ms", "50", "--name", "tv-hchurn")
+    try:
+        time.sleep(0.5)
+        docs = samples("-H", "-p", str(w.pid), "-d", "0.5", "-n", "16",
+                       "-o", "pid,tgid,cpu,ctxt_vol_rate,ctxt_invol_rate,cpu_delay", user=NOBODY)
+        w.wait_report_after(time.monotonic())
+        marks = ""
+        for d in docs[1:]:
+            p = [t for t in d["tasks"] if t["kind"] == "process"][0]
+            end, start = d["timestamp"], d["timestamp"] - d["interval"]
+            for col, key in (("ctxt_vol_rate", "nvcsw"), ("ctxt_invol_rate", "nivcsw")):
+                pts = [(r["real"], r[key]) for r in w.reports]
+                a, b = interp(pts, start), interp(pts, end)
+                truth = None if a is None or b is None else (b - a) / (end - start)
+                v = p[col]
+                check(v is None or col in p["partial"] or (truth is not None and abs(v - truth) <= 0.1 * truth + 5),
+                      f"{col}: {v} unmarked, the process's own count says {truth}")
+            check(p["cpu_delay"] is None or "cpu_delay" in p["partial"], f"cpu_delay unmarked: {p}")
+            marks += "+" if "ctxt_vol_rate" in p["partial"] else "."
+        print(f"  nobody -H: switch rates marked {marks}")
+    finally:
+        w.stop()
+
+
 if __name__ == "__main__":
     sys.exit(main([
         test_ticker_under_hogs,
@@ -490,4 +778,8 @@ if __name__ == "__main__":
         test_irq_delay_unknown_without_irq_time_accounting,
         test_switched_on_while_running,
         test_delayacct_message_when_switched_on_after_boot,
+        test_short_cpu_threads_add_up,
+        test_group_of_short_lived_processes,
+        test_storm_never_above_the_machine,
+        test_thread_churn_with_threads_as_nobody,
     ]))

@@ -2,10 +2,11 @@
 /* A real workload for taskview's tests: named threads, a big sparse mapping,
  * ping-pong over pipes, sleepers, optional CPU spinners, fdatasync writers,
  * open descriptors and an oom_score_adj; a ticker waking HZ times a second,
- * unpinned CPU burners, thread churn, a leader that exits before its threads.
+ * unpinned CPU burners, thread churn, a leader that exits before its threads,
+ * short CPU-burning threads or child processes started N times a second.
  * Prints one JSON line with its PID and thread IDs once everything runs, then
  * lives until killed or timed out. With --report-ms it then prints its own
- * count of context switches (getrusage) with the monotonic time, one JSON
+ * count of context switches and CPU time (getrusage) with the monotonic time, one JSON
  * line every N ms: the independent reading taskview is checked against. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -24,6 +25,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -212,6 +214,82 @@ static void *fsync_churn_main(void *arg)
 	return NULL;
 }
 
+static long burst_per_s, burst_us;   /* --burn-churn: short CPU-burning threads */
+static long forks_per_s, fork_us;    /* --fork-churn: short CPU-burning processes */
+
+static long long cpu_ns_of(clockid_t id)
+{
+	struct timespec t;
+	clock_gettime(id, &t);
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Burns us microseconds of the calling thread's own CPU time. */
+static void burn_for(long us)
+{
+	long long until = cpu_ns_of(CLOCK_THREAD_CPUTIME_ID) + us * 1000LL;
+	volatile unsigned long x = 0;
+	while (cpu_ns_of(CLOCK_THREAD_CPUTIME_ID) < until)
+		for (int i = 0; i < 1000; i++)
+			x++;
+}
+
+static void *burst_child(void *arg)
+{
+	(void)arg;
+	burn_for(burst_us);
+	return NULL;
+}
+
+/* Waits for the next of n steps a second on an absolute schedule. */
+static void step_wait(struct timespec *next, long per_s)
+{
+	next->tv_nsec += 1000000000L / per_s;
+	while (next->tv_nsec >= 1000000000L) {
+		next->tv_nsec -= 1000000000L;
+		next->tv_sec++;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+		;
+}
+
+/* Starts burst_per_s threads a second, each burning burst_us of CPU, then ending. */
+static void *burst_main(void *arg)
+{
+	worker_start(arg);
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&a, 64 * 1024);
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		pthread_t t;
+		pthread_create(&t, &a, burst_child, NULL);
+		step_wait(&next, burst_per_s);
+	}
+	return NULL;
+}
+
+/* Forks forks_per_s children a second, each burning fork_us of CPU, then ending; reaps them. */
+static void *fork_main(void *arg)
+{
+	worker_start(arg);
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		pid_t c = fork();
+		if (c == 0) {
+			burn_for(fork_us);
+			_exit(0);
+		}
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		step_wait(&next, forks_per_s);
+	}
+	return NULL;
+}
+
 static void *burn_main(void *arg)
 {
 	worker_start(arg);
@@ -234,9 +312,13 @@ static void *report_main(void *arg)
 		getrusage(RUSAGE_SELF, &ru);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		clock_gettime(CLOCK_REALTIME, &real);
-		printf("{\"mono\": %.6f, \"real\": %.6f, \"nvcsw\": %ld, \"nivcsw\": %ld, \"ticker\": %ld}\n",
+		/* user + system time of every thread, ended ones included */
+		double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+			     (double)ru.ru_stime.tv_usec / 1e6;
+		printf("{\"mono\": %.6f, \"real\": %.6f, \"nvcsw\": %ld, \"nivcsw\": %ld, \"ticker\": %ld, "
+		       "\"cpu_s\": %.6f}\n",
 		       (double)now.tv_sec + (double)now.tv_nsec / 1e9, (double)real.tv_sec + (double)real.tv_nsec / 1e9,
-		       ru.ru_nvcsw, ru.ru_nivcsw, atomic_load(&ticker_switches));
+		       ru.ru_nvcsw, ru.ru_nivcsw, atomic_load(&ticker_switches), cpu);
 		fflush(stdout);
 		struct timespec d = {report_ms / 1000, (report_ms % 1000) * 1000000L};
 		nanosleep(&d, NULL);
@@ -250,6 +332,8 @@ static void usage(void)
 	     "                   [--spin N] [--fsync DIR] [--fds N] [--oom-adj N]\n"
 	     "                   [--ticker HZ] [--burn N] [--churn MS:SWITCHES[:LIFE_MS]] [--leader-exit]\n"
 	     "                   [--fsync-churn MS:DIR] [--report-ms N] [--name NAME] [--seconds S]\n"
+	     "                   [--burn-churn N:US (N threads a second, each burning US us of CPU)]\n"
+	     "                   [--fork-churn N:US (N processes a second, each burning US us of CPU)]\n"
 	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]");
 }
 
@@ -265,6 +349,7 @@ int main(int argc, char **argv)
 		{"churn", required_argument, NULL, 'C'}, {"leader-exit", no_argument, NULL, 'L'},
 		{"report-ms", required_argument, NULL, 'R'}, {"fsync-churn", required_argument, NULL, 'F'},
 		{"sleeper-name", required_argument, NULL, 'N'},
+		{"burn-churn", required_argument, NULL, 'B'}, {"fork-churn", required_argument, NULL, 'K'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
@@ -306,6 +391,18 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case 'B':
+			if (sscanf(optarg, "%ld:%ld", &burst_per_s, &burst_us) != 2 || burst_per_s <= 0 || burst_us < 0) {
+				usage();
+				return 2;
+			}
+			break;
+		case 'K':
+			if (sscanf(optarg, "%ld:%ld", &forks_per_s, &fork_us) != 2 || forks_per_s <= 0 || fork_us < 0) {
+				usage();
+				return 2;
+			}
+			break;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
@@ -370,6 +467,10 @@ int main(int argc, char **argv)
 	}
 	if (churn_ms > 0 && n < MAX_THREADS)
 		w[n++] = (struct worker){.name = "churn", .cpu = -1, .fn = churn_main};
+	if (burst_per_s > 0 && n < MAX_THREADS)
+		w[n++] = (struct worker){.name = "burn-churn", .cpu = -1, .fn = burst_main};
+	if (forks_per_s > 0 && n < MAX_THREADS)
+		w[n++] = (struct worker){.name = "fork-churn", .cpu = -1, .fn = fork_main};
 	if (fsync_churn_ms > 0 && n < MAX_THREADS)
 		w[n++] = (struct worker){.name = "fsync-churn", .cpu = -1, .fn = fsync_churn_main};
 	for (int i = 0; i < n; i++)

@@ -37,6 +37,7 @@ static struct tv_cgroup *group(const char *path, const char *unit)
 	g->path = strdup(path);
 	g->unit = strdup(unit);
 	g->mem_bytes = g->swap_bytes = TV_UNKNOWN;
+	cgroup_cpu_unknown(g);
 	for (int r = 0; r < TV_RES_N; r++)
 		pressure_unknown(&g->psi[r]);
 	return g;
@@ -67,6 +68,9 @@ static void setup(void)
 {
 	ck_assert_int_eq(colset_init(&cs), 0);
 	memset(&snap, 0, sizeof(snap));
+	/* no process ended unseen: sums over the processes are exact where
+	 * theirs are (the groups here have no cpu.stat, as under cgroup v1) */
+	snap.exits_watched = true;
 	snap.ncgroups = 5;
 	snap.cgroups = calloc(snap.ncgroups, sizeof(*snap.cgroups));
 	ck_assert_ptr_nonnull(snap.cgroups);
@@ -223,6 +227,39 @@ START_TEST(group_sums_its_members)
 }
 END_TEST
 
+START_TEST(group_cpu_is_its_own_cpu_stat)
+{
+	/*
+	 * A group with a cpu.stat shows its own count, which holds the
+	 * processes that lived less than a refresh: not the sum of those seen
+	 * (50+), and exact. Without one, where a process may have ended unseen
+	 * (no exit listener), the sum is a lower bound.
+	 */
+	struct tv_cgroup *a = snap.cgroups[2];
+	a->cpu_usage_us = 7500000;
+	a->cpu_pct = 80.0;
+	struct view_opts vo = opts();
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	const struct tv_task *t = group_row(&r, "a.service")->task;
+	ck_assert_double_eq_tol(t->cpu_pct, 80.0, 1e-9);
+	ck_assert(!(t->partial & TV_PART_BIT(TV_PART_CPU)));
+	ck_assert_int_eq(t->cpu_ns, 7500000000LL);
+	ck_assert_str_eq(col("time", t).kind == TV_V_FLOAT ? "known" : "unknown", "known");
+	t = group_row(&r, "b.service")->task;
+	ck_assert_double_eq_tol(t->cpu_pct, 5.0, 1e-9);
+	ck_assert(!(t->partial & TV_PART_BIT(TV_PART_CPU)));
+	rows_free(&r);
+	snap.exits_watched = false;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	t = group_row(&r, "b.service")->task;
+	ck_assert_double_eq_tol(t->cpu_pct, 5.0, 1e-9);
+	ck_assert(t->partial & TV_PART_BIT(TV_PART_CPU));
+	ck_assert(!(group_row(&r, "a.service")->task->partial & TV_PART_BIT(TV_PART_CPU)));
+	rows_free(&r);
+}
+END_TEST
+
 START_TEST(group_row_columns)
 {
 	struct view_opts vo = opts();
@@ -369,6 +406,7 @@ START_TEST(json_group_rows)
 	ck_assert_ptr_nonnull(strstr(s,
 		"{\"kind\": \"group\", \"cgroup\": \"/system.slice/a.service\", \"name\": \"a.service\", "
 		"\"parent\": \"/system.slice\", \"pids\": [10, 11], "
+		"\"cpu_stat\": {\"usage_usec\": null, \"user_usec\": null, \"system_usec\": null}, "
 		"\"memory\": {\"current\": 1048576, \"swap\": 0, \"reason\": null}, "
 		"\"pressure\": {\"cpu\": {\"some\": {\"avg10\": 10.25, \"pct\": 12.50, \"total_us\": 123456}, "
 		"\"full\": {\"avg10\": 0.50, \"pct\": 1.00, \"total_us\": 789}}, "
@@ -376,7 +414,7 @@ START_TEST(json_group_rows)
 		"\"pid\": null, \"cpu\": 50.00, \"vm_rss\": 1024, \"cpu_pressure\": 12.50, \"comm\": \"a.service\", "
 		"\"partial\": [\"cpu\"]}"));
 	/* unknown memory says why */
-	ck_assert_ptr_nonnull(strstr(s, "\"pids\": [20], \"memory\": {\"current\": null, \"swap\": null, "
+	ck_assert_ptr_nonnull(strstr(s, "\"pids\": [20], \"cpu_stat\": {\"usage_usec\": null, \"user_usec\": null, \"system_usec\": null}, \"memory\": {\"current\": null, \"swap\": null, "
 					"\"reason\": \"no memory controller here\"}"));
 	/* process rows keep their kind; pressure columns are null there */
 	ck_assert_ptr_nonnull(strstr(s, "{\"kind\": \"process\", \"tgid\": 10, \"pid\": 10, \"cpu\": 20.00, \"vm_rss\": null, "
@@ -481,6 +519,7 @@ static Suite *groups_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, groups_nest_above_processes);
 	tcase_add_test(tc, group_sums_its_members);
+	tcase_add_test(tc, group_cpu_is_its_own_cpu_stat);
 	tcase_add_test(tc, group_row_columns);
 	tcase_add_test(tc, collapsed_group_keeps_its_sums);
 	tcase_add_test(tc, filters_pick_the_members);

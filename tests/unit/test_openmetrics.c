@@ -57,6 +57,7 @@ static struct tv_cgroup *add_cg(struct snapshot *s, const char *path, const char
 	g->parent = parent;
 	g->mem_bytes = mem;
 	g->swap_bytes = mem == TV_UNKNOWN ? TV_UNKNOWN : 0;
+	cgroup_cpu_unknown(g);
 	for (int r = 0; r < TV_RES_N; r++)
 		pressure_unknown(&g->psi[r]);
 	s->cgroups = realloc(s->cgroups, (s->ncgroups + 1) * sizeof(*s->cgroups));

@@ -146,6 +146,10 @@ static void same_groups(const struct snapshot *a, const struct snapshot *b)
 		same_str(x->mem_why, y->mem_why, "memory.why");
 		same_str(x->psi_why, y->psi_why, "pressure.why");
 		same_dbl(x->t_read, y->t_read, "t_read");
+		ck_assert_int_eq(x->cpu_usage_us, y->cpu_usage_us);
+		ck_assert_int_eq(x->cpu_user_us, y->cpu_user_us);
+		ck_assert_int_eq(x->cpu_system_us, y->cpu_system_us);
+		same_dbl(x->t_cpu, y->t_cpu, "t_cpu");
 		for (int r = 0; r < TV_RES_N; r++)
 			same_pressure(&x->psi[r], &y->psi[r]);
 	}
@@ -471,6 +475,13 @@ static void odd_groups(struct snapshot *s, int seed)
 			g->psi[r].full_avg10 = g->psi[r].full_known ? 99.99 : NAN;
 		}
 		g->psi_why = i == 4 ? "the group has no pressure files" : NULL;
+		cgroup_cpu_unknown(g);
+		if (i != 1) {
+			g->cpu_usage_us = 123456789LL * (seed + 1) + i;
+			g->cpu_user_us = i == 3 ? TV_UNKNOWN : 100000000LL * (seed + 1);
+			g->cpu_system_us = 23456789LL * (seed + 1);
+			g->t_cpu = s->mono + 0.000321 * (i + 1);
+		}
 		g->t_read = i == 4 ? 0 : s->mono + 0.000123 * (i + 1);
 		s->cgroups[n++] = g;
 	}
