@@ -16,6 +16,7 @@ void task_init(struct tv_task *t)
 	t->cpu_ns = TV_UNKNOWN;
 	t->nthreads = TV_UNKNOWN;
 	t->ctxt_vol = t->ctxt_invol = TV_UNKNOWN;
+	t->stack_size = t->stack_rss = TV_UNKNOWN;
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
 		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
 		t->delay_pct[c] = NAN;

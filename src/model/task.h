@@ -36,7 +36,9 @@ enum tv_part {
 	TV_PART_CTXT_VOL_RATE,    /* switch rates: a thread exited inside the interval */
 	TV_PART_CTXT_INVOL_RATE,
 	TV_PART_DELAY,            /* + enum tv_delay_class */
-	TV_PART_NBITS = TV_PART_DELAY + TV_DELAY_NCLASS
+	/* stack sizes: a sum over the threads whose stack was found, some were not */
+	TV_PART_STACK = TV_PART_DELAY + TV_DELAY_NCLASS,
+	TV_PART_NBITS
 };
 #define TV_PART_BIT(p) (1u << (p))
 
@@ -65,6 +67,15 @@ struct tv_pvalue {
 /* Memory of one address space, KiB; each TV_UNKNOWN when unknown. */
 struct tv_mem {
 	int64_t size, rss, pte, swap, stk, hwm; /* VmSize, VmRSS, VmPTE, VmSwap, VmStk, VmHWM */
+};
+
+/* Why a task's stack is unknown (tv_task.stack_why): for the detail panel. */
+enum tv_stack_why {
+	TV_STACK_OK,
+	TV_STACK_DENIED,   /* task/TID/syscall, maps or pagemap need ptrace permission */
+	TV_STACK_RUNNING,  /* the thread was running at each read: no stack pointer yet */
+	TV_STACK_NOTFOUND, /* no mapping holds its stack pointer (gone meanwhile) */
+	TV_STACK_KERNEL,   /* a kernel thread has no user stack */
 };
 
 /* A start time that was not read. */
@@ -110,6 +121,7 @@ struct tv_task {
 	 * memory.swap.current; IDs are 0 and every other field is unknown */
 	bool is_group;
 	bool mem_own;    /* mem is this task's to free (a thread row borrows its process's) */
+	uint8_t stack_why; /* enum tv_stack_why: process rows, of the first thread not known */
 
 	uint64_t start_ticks; /* clock ticks after boot; with tid, the identity of a task across refreshes */
 	int64_t uid;
@@ -124,6 +136,9 @@ struct tv_task {
 	struct tv_mem *mem;
 
 	int64_t ctxt_vol, ctxt_invol; /* process rows: sum over the thread group */
+	/* KiB of the stack mapping, and resident in it; process rows: sums
+	 * over the threads (NEED_STACK only) */
+	int64_t stack_size, stack_rss;
 
 	struct tv_delay delay[TV_DELAY_NCLASS];
 	struct tv_peaks *peaks;  /* NULL unless asked for */

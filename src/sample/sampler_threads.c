@@ -18,6 +18,7 @@
 #include "model/column.h"
 #include "sample/proc_read.h"
 #include "sample/sampler_priv.h"
+#include "sample/stacks.h"
 #include "util/clock.h"
 
 /*
@@ -311,8 +312,13 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	bool sums = !ts && (o->needs & (NEED_CTXT | NEED_DELAY));
 	bool zombie = p->state == 'Z' && p->nthreads > 1;
 	bool names = o->thread_names && !shown && p->nthreads > 1;
+	/* stack columns: every thread's, for the process's sums */
+	bool stacks = (o->needs & NEED_STACK) != 0;
 	struct tracked_proc *tp = tracked_find(&s->tr, p->tgid);
-	if (!tp || (!shown && !sums && !zombie && !names))
+	if (stacks && p->kthread)
+		p->stack_why = TV_STACK_KERNEL;
+	stacks &= !p->kthread;
+	if (!tp || (!shown && !sums && !zombie && !names && !stacks))
 		return;
 	tp->live_tid = 0;
 	bool listed = false;
@@ -344,7 +350,7 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	}
 	if (zombie)
 		zombie_leader(s, tp, p);
-	if (!shown && !sums) {
+	if (!shown && !sums && !stacks) {
 		if (names)
 			thread_names(s, tp, p, false);
 		return;
@@ -413,6 +419,8 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 		sums_from_threads(p);
 		churn_mark(tp, p, lead->when);
 	}
+	if (stacks)
+		stacks_read(s, tp, p);
 	if (names)
 		thread_names(s, tp, p, true);
 }

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A thread's stack is the mapping that holds its stack pointer (the second
+ * to last field of task/TID/syscall); the main thread's is "[stack]". Stacks
+ * do not move, so each thread's mapping is looked up in maps once and kept;
+ * each refresh then reads only the present bits (bit 63) of its pages in
+ * pagemap. The main stack grows: it is looked up again when VmStk changes.
+ */
+#include "sample/stacks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/task.h"
+#include "sample/proc_read.h"
+#include "sample/sampler_priv.h"
+#include "sample/stack_parse.h"
+
+#define PAGEMAP_PRESENT (1ULL << 63)
+
+static uint8_t why_of_errno(ssize_t err)
+{
+	return err == -EACCES || err == -EPERM ? TV_STACK_DENIED : TV_STACK_NOTFOUND;
+}
+
+/* Reads the thread's stack pointer into th->sp (0 when not read this time). */
+static uint8_t thread_sp(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th)
+{
+	char path[64];
+	th->sp = 0;
+	snprintf(path, sizeof(path), "%d/task/%d/syscall", tp->pid, th->tid);
+	ssize_t n = sampler_read(s, NULL, path);
+	if (n < 0)
+		return why_of_errno(n);
+	switch (stack_parse_syscall(s->buf, (size_t)n, &th->sp)) {
+	case STACK_SP_OK:
+		return th->sp ? TV_STACK_OK : TV_STACK_NOTFOUND;
+	case STACK_SP_RUNNING:
+		return TV_STACK_RUNNING;
+	default:
+		return TV_STACK_NOTFOUND;
+	}
+}
+
+static int cmp_sp(const void *a, const void *b)
+{
+	const struct tracked_thread *x = *(struct tracked_thread *const *)a;
+	const struct tracked_thread *y = *(struct tracked_thread *const *)b;
+	return (x->sp > y->sp) - (x->sp < y->sp);
+}
+
+/*
+ * One pass over maps (addresses ascending) gives each waiting thread, sorted
+ * by stack pointer, the mapping that holds it, and lead the [stack] one.
+ * Returns 0 or -errno.
+ */
+static int maps_find(struct sampler *s, int32_t pid, struct tracked_thread **wait, size_t nwait,
+		     struct tracked_thread *lead)
+{
+	char path[32];
+	snprintf(path, sizeof(path), "%d/maps", pid);
+	int fd = openat(s->procfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	s->io.opens++;
+	qsort(wait, nwait, sizeof(*wait), cmp_sp);
+	size_t j = 0, have = 0;
+	char *buf = s->buf;
+	int err = 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + have, SAMPLER_READ_CAP - have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		s->io.reads++;
+		have += (size_t)r;
+		size_t used = 0;
+		for (;;) {
+			char *nl = memchr(buf + used, '\n', have - used);
+			if (!nl && r > 0)
+				break;
+			size_t len = nl ? (size_t)(nl - (buf + used)) : have - used;
+			struct maps_line m;
+			if (len && stack_parse_maps_line(buf + used, len, &m) == 0) {
+				if (m.is_stack && lead) {
+					lead->stk_lo = m.lo;
+					lead->stk_hi = m.hi;
+				}
+				while (j < nwait && wait[j]->sp < m.lo)
+					j++; /* in no mapping */
+				for (; j < nwait && wait[j]->sp < m.hi; j++) {
+					wait[j]->stk_lo = m.lo;
+					wait[j]->stk_hi = m.hi;
+				}
+			}
+			used += len + (nl != NULL);
+			if (!nl || used == have)
+				break;
+		}
+		memmove(buf, buf + used, have - used);
+		have -= used;
+		if (r == 0 || have == SAMPLER_READ_CAP)
+			break; /* the end, or a line longer than the buffer */
+	}
+	close(fd);
+	return err;
+}
+
+/* Pages of [lo, hi) present in memory, or -errno. */
+static int64_t resident_pages(struct sampler *s, int fd, uint64_t lo, uint64_t hi, uint64_t page)
+{
+	uint64_t *e = (uint64_t *)(void *)s->buf;
+	size_t per = SAMPLER_READ_CAP / sizeof(*e);
+	uint64_t first = lo / page, n = (hi - lo) / page;
+	int64_t present = 0;
+	for (uint64_t done = 0; done < n;) {
+		size_t want = n - done < per ? (size_t)(n - done) : per;
+		ssize_t r = pread(fd, e, want * sizeof(*e), (off_t)((first + done) * sizeof(*e)));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		s->io.reads++;
+		if ((size_t)r < sizeof(*e))
+			return -ESRCH; /* the address space is gone */
+		size_t got = (size_t)r / sizeof(*e);
+		for (size_t i = 0; i < got; i++)
+			present += (e[i] & PAGEMAP_PRESENT) != 0;
+		done += got;
+	}
+	return present;
+}
+
+/* Sums over the threads onto p: unknown when none is known, marked when some are not. */
+static void stacks_sum(struct tv_task *p, uint8_t why)
+{
+	int64_t size = 0, rss = 0;
+	size_t known = 0;
+	for (size_t i = 0; i < p->nthreads_read; i++) {
+		const struct tv_task *t = &p->threads[i];
+		if (t->stack_size == TV_UNKNOWN || t->stack_rss == TV_UNKNOWN)
+			continue;
+		size += t->stack_size;
+		rss += t->stack_rss;
+		known++;
+	}
+	p->stack_why = why;
+	if (!known)
+		return;
+	p->stack_size = size;
+	p->stack_rss = rss;
+	if (known < p->nthreads_read || !p->threads_complete)
+		p->partial |= TV_PART_BIT(TV_PART_STACK);
+}
+
+void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
+{
+	if (p->kthread) {
+		p->stack_why = TV_STACK_KERNEL;
+		return;
+	}
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint8_t why = TV_STACK_OK;
+	/* threads waiting for their mapping: the main one by name, the others by stack pointer */
+	struct tracked_thread **wait = malloc((p->nthreads_read ? p->nthreads_read : 1) * sizeof(*wait));
+	if (!wait)
+		return;
+	size_t nwait = 0;
+	struct tracked_thread *lead = NULL;
+	int64_t vmstk = task_mem(p)->stk;
+	for (size_t i = 0; i < p->nthreads_read; i++) {
+		struct tracked_thread *th = tracked_thread_find(tp, p->threads[i].tid);
+		if (!th)
+			continue;
+		if (th->tid == tp->pid) {
+			if (!th->stk_hi || vmstk == TV_UNKNOWN || vmstk != tp->stk_main_kib)
+				lead = th;
+			continue;
+		}
+		if (th->stk_hi)
+			continue;
+		uint8_t w = thread_sp(s, tp, th);
+		if (w == TV_STACK_OK)
+			wait[nwait++] = th;
+		else if (why == TV_STACK_OK)
+			why = w;
+	}
+	if (nwait || lead) {
+		int err = maps_find(s, tp->pid, wait, nwait, lead);
+		if (err < 0 && why == TV_STACK_OK)
+			why = why_of_errno(err);
+		if (lead && lead->stk_hi)
+			tp->stk_main_kib = vmstk;
+	}
+	free(wait);
+
+	int fd = tp->fd_pagemap, own = -1;
+	if (fd < 0) {
+		char path[32];
+		snprintf(path, sizeof(path), "%d/pagemap", tp->pid);
+		fd = tp->fd_pagemap = fd_budget_open(&s->tr.fds, s->procfd, path);
+		if (fd < 0)
+			fd = own = openat(s->procfd, path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && why == TV_STACK_OK)
+			why = why_of_errno(-errno);
+		s->io.opens++;
+	}
+	for (size_t i = 0; fd >= 0 && i < p->nthreads_read; i++) {
+		struct tv_task *t = &p->threads[i];
+		struct tracked_thread *th = tracked_thread_find(tp, t->tid);
+		if (!th || !th->stk_hi) {
+			if (why == TV_STACK_OK)
+				why = TV_STACK_NOTFOUND;
+			continue;
+		}
+		int64_t n = resident_pages(s, fd, th->stk_lo, th->stk_hi, page);
+		if (n < 0) {
+			if (why == TV_STACK_OK)
+				why = why_of_errno(n);
+			continue;
+		}
+		t->stack_size = (int64_t)((th->stk_hi - th->stk_lo) / 1024);
+		t->stack_rss = n * (int64_t)(page / 1024);
+	}
+	if (own >= 0)
+		close(own);
+	stacks_sum(p, why);
+}
