@@ -111,9 +111,28 @@ def test_own_process_as_user():
         check(proc["stack_size"] is not None, f"process as its owner: {proc}")
 
 
+def test_recorded_and_replayed():
+    """A recording keeps the stacks; a file written before them replays them unknown."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    import tempfile
+    with workload() as w, tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "stacks.tvr")
+        live = run_json("-H", "-p", str(w.pid), "-o", COLS, "-n", "1", "-w", path)[-1]
+        replay = run_json("-r", path, "-H", "-o", COLS)[-1]
+        key = lambda doc: sorted((t["kind"], t["pid"], t["stack_size"], t["stack_rss"]) for t in doc["tasks"])  # noqa: E731
+        check(key(live) == key(replay), "replayed stacks differ from the live sample")
+        check(any(t["stack_size"] for t in replay["tasks"]), "no stack in the replay")
+    old = os.path.join(os.environ["SOURCE_DIR"], "tests", "data", "recording-v1.tvr")
+    doc = run_json("-r", old, "-o", COLS)[0]
+    check(doc["tasks"] and all(t["stack_size"] is None and t["stack_rss"] is None for t in doc["tasks"]),
+          "a recording made before the stack columns must replay them unknown")
+
+
 if __name__ == "__main__":
     sys.exit(main([
         test_known_stacks,
         test_unknown_without_permission,
         test_own_process_as_user,
+        test_recorded_and_replayed,
     ]))
