@@ -243,8 +243,11 @@ static void size_words(char *out, size_t n, int64_t kib)
 		snprintf(out, n, _("%.0f MiB"), v / 1024.0);
 	else if (kib >= 1024)
 		snprintf(out, n, _("%.1f MiB"), v / 1024.0);
-	else
-		snprintf(out, n, _("%" PRId64 " KiB"), kib);
+	else {
+		char num[24];
+		snprintf(num, sizeof(num), "%" PRId64, kib);
+		snprintf(out, n, _("%s KiB"), num);
+	}
 }
 
 /* The stacks of a process's threads in one sentence, and why some are unknown. */
