@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "model/task.h"
@@ -21,6 +22,19 @@
 #include "sample/stack_parse.h"
 
 #define PAGEMAP_PRESENT (1ULL << 63)
+
+/* The PAGEMAP_SCAN ioctl (Linux 6.7): runs of pages by category, holes
+ * skipped a page table at a time, where reading pagemap costs 8 bytes per
+ * page of the range. Declared here for older headers; the ABI is fixed. */
+struct tv_page_region {
+	uint64_t start, end, categories;
+};
+struct tv_pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define TV_PAGEMAP_SCAN _IOWR('f', 16, struct tv_pm_scan_arg)
+#define TV_PAGE_IS_PRESENT (1u << 3)
 
 static uint8_t why_of_errno(ssize_t err)
 {
@@ -138,6 +152,138 @@ static int64_t resident_pages(struct sampler *s, int fd, uint64_t lo, uint64_t h
 	return present;
 }
 
+struct stack_ref {
+	uint64_t lo, hi;
+	struct tv_task *t;
+};
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct stack_ref *x = a, *y = b;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The size and the resident KiB of r. */
+static void ref_set(const struct stack_ref *r, int64_t pages, uint64_t page)
+{
+	r->t->stack_size = (int64_t)((r->hi - r->lo) / 1024);
+	r->t->stack_rss = pages * (int64_t)(page / 1024);
+}
+
+/*
+ * Resident pages of the stacks r[0..n) (sorted, apart from each other) by
+ * PAGEMAP_SCAN over the span they cover: the runs of present pages, each
+ * added to the stacks it overlaps. Returns 0 or -errno.
+ */
+static int scan_run(struct sampler *s, int fd, const struct stack_ref *r, size_t n, uint64_t page)
+{
+	struct tv_page_region *v = (struct tv_page_region *)(void *)s->buf;
+	int64_t *pages = calloc(n, sizeof(*pages));
+	if (!pages)
+		return -ENOMEM;
+	struct tv_pm_scan_arg a = {
+		.size = sizeof(a),
+		.start = r[0].lo,
+		.end = r[n - 1].hi,
+		.vec = (uint64_t)(uintptr_t)v,
+		.vec_len = SAMPLER_READ_CAP / sizeof(*v),
+		.category_mask = TV_PAGE_IS_PRESENT,
+		.return_mask = TV_PAGE_IS_PRESENT,
+	};
+	size_t k = 0;
+	int err = 0;
+	while (a.start < a.end) {
+		int got = ioctl(fd, TV_PAGEMAP_SCAN, &a);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			err = -errno;
+			break;
+		}
+		s->io.reads++;
+		for (int g = 0; g < got; g++) {
+			while (k < n && r[k].hi <= v[g].start)
+				k++;
+			for (size_t m = k; m < n && r[m].lo < v[g].end; m++) {
+				uint64_t lo = v[g].start > r[m].lo ? v[g].start : r[m].lo;
+				uint64_t hi = v[g].end < r[m].hi ? v[g].end : r[m].hi;
+				if (hi > lo)
+					pages[m] += (int64_t)((hi - lo) / page);
+			}
+		}
+		if (a.walk_end <= a.start)
+			break; /* no progress: not the kernel's contract, but never loop */
+		a.start = a.walk_end;
+	}
+	for (size_t m = 0; !err && m < n; m++)
+		ref_set(&r[m], pages[m], page);
+	free(pages);
+	return err;
+}
+
+/*
+ * Each stack's size and resident pages onto its thread. Thread stacks lie
+ * side by side (glibc maps them one below the other, a guard page apart), so
+ * neighbours are scanned, or read, together: fewer calls than one each.
+ * Returns 0, or the -errno of a read that failed.
+ */
+static int resident_all(struct sampler *s, int fd, struct stack_ref *r, size_t n, uint64_t page)
+{
+	uint64_t *e = (uint64_t *)(void *)s->buf;
+	uint64_t per = SAMPLER_READ_CAP / sizeof(*e);
+	int err = 0;
+	qsort(r, n, sizeof(*r), cmp_ref);
+	for (size_t i = 0; i < n && !s->no_pagemap_scan;) {
+		/* a run of stacks with at most a guard page between neighbours */
+		size_t j = i + 1;
+		while (j < n && r[j].lo >= r[j - 1].hi && r[j].lo - r[j - 1].hi <= page)
+			j++;
+		int e2 = scan_run(s, fd, &r[i], j - i, page);
+		if (e2 == -ENOTTY || e2 == -EINVAL || e2 == -EOPNOTSUPP) {
+			s->no_pagemap_scan = true; /* an older kernel: read the entries */
+			break;
+		}
+		if (e2 < 0)
+			err = e2;
+		i = j;
+	}
+	if (!s->no_pagemap_scan)
+		return err;
+	for (size_t i = 0; i < n;) {
+		/* a run of stacks whose entries fit in the buffer together */
+		size_t j = i + 1;
+		while (j < n && r[j].lo >= r[j - 1].hi && (r[j].hi - r[i].lo) / page <= per)
+			j++;
+		if ((r[i].hi - r[i].lo) / page > per) {
+			int64_t k = resident_pages(s, fd, r[i].lo, r[i].hi, page);
+			if (k < 0)
+				err = (int)k;
+			else
+				ref_set(&r[i], k, page);
+			i++;
+			continue;
+		}
+		uint64_t first = r[i].lo / page, count = (r[j - 1].hi - r[i].lo) / page;
+		ssize_t got;
+		do
+			got = pread(fd, e, count * sizeof(*e), (off_t)(first * sizeof(*e)));
+		while (got < 0 && errno == EINTR);
+		s->io.reads++;
+		if (got < (ssize_t)(count * sizeof(*e))) {
+			err = got < 0 ? -errno : -ESRCH; /* gone, or denied */
+			i = j;
+			continue;
+		}
+		for (; i < j; i++) {
+			int64_t present = 0;
+			for (uint64_t p = r[i].lo / page - first, end = r[i].hi / page - first; p < end; p++)
+				present += (int64_t)(e[p] >> 63);
+			ref_set(&r[i], present, page);
+		}
+	}
+	return err;
+}
+
 /* Sums over the threads onto p: unknown when none is known, marked when some are not. */
 static void stacks_sum(struct tv_task *p, uint8_t why)
 {
@@ -212,7 +358,9 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 			why = why_of_errno(-errno);
 		s->io.opens++;
 	}
-	for (size_t i = 0; fd >= 0 && i < p->nthreads_read; i++) {
+	struct stack_ref *refs = fd >= 0 ? malloc((p->nthreads_read ? p->nthreads_read : 1) * sizeof(*refs)) : NULL;
+	size_t nrefs = 0;
+	for (size_t i = 0; refs && i < p->nthreads_read; i++) {
 		struct tv_task *t = &p->threads[i];
 		struct tracked_thread *th = tracked_thread_find(tp, t->tid);
 		if (!th || !th->stk_hi) {
@@ -220,15 +368,14 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 				why = TV_STACK_NOTFOUND;
 			continue;
 		}
-		int64_t n = resident_pages(s, fd, th->stk_lo, th->stk_hi, page);
-		if (n < 0) {
-			if (why == TV_STACK_OK)
-				why = why_of_errno(n);
-			continue;
-		}
-		t->stack_size = (int64_t)((th->stk_hi - th->stk_lo) / 1024);
-		t->stack_rss = n * (int64_t)(page / 1024);
+		refs[nrefs++] = (struct stack_ref){th->stk_lo, th->stk_hi, t};
 	}
+	if (refs) {
+		int err = resident_all(s, fd, refs, nrefs, page);
+		if (err < 0 && why == TV_STACK_OK)
+			why = why_of_errno(err);
+	}
+	free(refs);
 	if (own >= 0)
 		close(own);
 	stacks_sum(p, why);
