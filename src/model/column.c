@@ -21,8 +21,8 @@ static struct tv_value get_vm_size(const struct column *c, const struct tv_task 
 static struct tv_value get_vm_rss(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->rss); }
 static struct tv_value get_vm_pte(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->pte); }
 static struct tv_value get_vm_swap(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->swap); }
-static struct tv_value get_stack_size(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->stack_size); }
-static struct tv_value get_stack_rss(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->stack_rss); }
+static struct tv_value get_stack_size(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_stack_size(t)); }
+static struct tv_value get_stack_rss(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_stack_rss(t)); }
 static struct tv_value get_ctxt_vol(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ctxt_vol); }
 static struct tv_value get_ctxt_invol(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ctxt_invol); }
 static struct tv_value get_ctxt_vol_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->ctxt_vol_rate); }

@@ -64,9 +64,23 @@ struct tv_pvalue {
 	char *s;     /* string values, owned */
 };
 
+/* One thread's stack, KiB: the size of its mapping and what is resident in it. */
+struct tv_stack {
+	int32_t tid;
+	int64_t size, rss;
+};
+
 /* Memory of one address space, KiB; each TV_UNKNOWN when unknown. */
 struct tv_mem {
 	int64_t size, rss, pte, swap, stk, hwm; /* VmSize, VmRSS, VmPTE, VmSwap, VmStk, VmHWM */
+	int64_t rss_anon, rss_file, rss_shmem;  /* RssAnon, RssFile, RssShmem: what VmRSS is made of */
+	/* Thread stacks (NEED_STACK): sums over the threads, and each thread's,
+	 * sorted by tid. Here rather than on every task, which would cost each
+	 * thread row 16 bytes when the columns are not shown. stacks is owned
+	 * by the block and not copied with it (task_mem_mut). */
+	int64_t stack_size, stack_rss;
+	struct tv_stack *stacks;
+	size_t nstacks;
 };
 
 /* Why a task's stack is unknown (tv_task.stack_why): for the detail panel. */
@@ -136,9 +150,6 @@ struct tv_task {
 	struct tv_mem *mem;
 
 	int64_t ctxt_vol, ctxt_invol; /* process rows: sum over the thread group */
-	/* KiB of the stack mapping, and resident in it; process rows: sums
-	 * over the threads (NEED_STACK only) */
-	int64_t stack_size, stack_rss;
 
 	struct tv_delay delay[TV_DELAY_NCLASS];
 	struct tv_peaks *peaks;  /* NULL unless asked for */
@@ -186,6 +197,11 @@ static inline const struct tv_mem *task_mem(const struct tv_task *t)
 {
 	return t->mem ? t->mem : &tv_mem_unknown;
 }
+
+/* KiB of the task's stack mapping and resident in it: a thread row's own,
+ * a process row's sum over its threads; TV_UNKNOWN when not read. */
+int64_t task_stack_size(const struct tv_task *t);
+int64_t task_stack_rss(const struct tv_task *t);
 
 /* The task's own memory block to write, made (as a copy of what it showed)
  * when it had none or borrowed one; NULL when out of memory. */

@@ -255,11 +255,12 @@ static void stack_notes(struct detail_lines *out, const struct tv_task *t)
 {
 	size_t known = 0;
 	for (size_t i = 0; i < t->nthreads_read; i++)
-		known += t->threads[i].stack_size != TV_UNKNOWN && t->threads[i].stack_rss != TV_UNKNOWN;
-	if (known && t->stack_size != TV_UNKNOWN && t->stack_rss != TV_UNKNOWN) {
+		known += task_stack_size(&t->threads[i]) != TV_UNKNOWN && task_stack_rss(&t->threads[i]) != TV_UNKNOWN;
+	int64_t size = task_stack_size(t), rss = task_stack_rss(t);
+	if (known && size != TV_UNKNOWN && rss != TV_UNKNOWN) {
 		char v[256], a[32], b[32];
-		size_words(a, sizeof(a), t->stack_size);
-		size_words(b, sizeof(b), t->stack_rss);
+		size_words(a, sizeof(a), size);
+		size_words(b, sizeof(b), rss);
 		/* TRANSLATORS: %1$zu threads, %2$s stack reserved ("7.9 GiB"), %3$s of it resident ("12 MiB") */
 		snprintf(v, sizeof(v), P_("%zu thread reserves %s of stack and uses %s of it.",
 					  "%zu threads reserve %s of stack and use %s of it.", known),
@@ -395,14 +396,18 @@ void detail_build(const struct tv_task *t, const struct tv_task *prev, double in
 
 	push(out, DETAIL_HEADING, _("Memory"), NULL);
 	kib_row(out, _("Resident (VmRSS)"), task_mem(t)->rss);
+	/* TRANSLATORS: the parts of resident memory, indented under it */
+	kib_row(out, _("  anonymous (RssAnon)"), task_mem(t)->rss_anon);
+	kib_row(out, _("  file-backed (RssFile)"), task_mem(t)->rss_file);
+	kib_row(out, _("  shared memory (RssShmem)"), task_mem(t)->rss_shmem);
 	kib_row(out, _("Peak resident (VmHWM)"), task_mem(t)->hwm);
 	kib_row(out, _("Virtual (VmSize)"), task_mem(t)->size);
 	kib_row(out, _("Page tables (VmPTE)"), task_mem(t)->pte);
 	kib_row(out, _("Stack (VmStk)"), task_mem(t)->stk);
 	kib_row(out, _("Swapped out (VmSwap)"), task_mem(t)->swap);
-	kib_row_part(out, is_thread ? _("Stack reserved") : _("Thread stacks reserved"), t->stack_size, t,
+	kib_row_part(out, is_thread ? _("Stack reserved") : _("Thread stacks reserved"), task_stack_size(t), t,
 		     TV_PART_STACK);
-	kib_row_part(out, is_thread ? _("Stack resident") : _("Thread stacks resident"), t->stack_rss, t,
+	kib_row_part(out, is_thread ? _("Stack resident") : _("Thread stacks resident"), task_stack_rss(t), t,
 		     TV_PART_STACK);
 	if (!is_thread)
 		stack_notes(out, t);

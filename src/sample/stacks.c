@@ -42,7 +42,7 @@ static uint8_t why_of_errno(ssize_t err)
 }
 
 /* Reads the thread's stack pointer into th->sp (0 when not read this time). */
-static uint8_t thread_sp(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th)
+static uint8_t thread_sp(struct sampler *s, struct tracked_proc *tp, struct stack_map *th)
 {
 	char path[64];
 	th->sp = 0;
@@ -62,8 +62,8 @@ static uint8_t thread_sp(struct sampler *s, struct tracked_proc *tp, struct trac
 
 static int cmp_sp(const void *a, const void *b)
 {
-	const struct tracked_thread *x = *(struct tracked_thread *const *)a;
-	const struct tracked_thread *y = *(struct tracked_thread *const *)b;
+	const struct stack_map *x = *(struct stack_map *const *)a;
+	const struct stack_map *y = *(struct stack_map *const *)b;
 	return (x->sp > y->sp) - (x->sp < y->sp);
 }
 
@@ -72,8 +72,8 @@ static int cmp_sp(const void *a, const void *b)
  * by stack pointer, the mapping that holds it, and lead the [stack] one.
  * Returns 0 or -errno.
  */
-static int maps_find(struct sampler *s, int32_t pid, struct tracked_thread **wait, size_t nwait,
-		     struct tracked_thread *lead)
+static int maps_find(struct sampler *s, int32_t pid, struct stack_map **wait, size_t nwait,
+		     struct stack_map *lead)
 {
 	char path[32];
 	snprintf(path, sizeof(path), "%d/maps", pid);
@@ -104,14 +104,14 @@ static int maps_find(struct sampler *s, int32_t pid, struct tracked_thread **wai
 			struct maps_line m;
 			if (len && stack_parse_maps_line(buf + used, len, &m) == 0) {
 				if (m.is_stack && lead) {
-					lead->stk_lo = m.lo;
-					lead->stk_hi = m.hi;
+					lead->lo = m.lo;
+					lead->hi = m.hi;
 				}
 				while (j < nwait && wait[j]->sp < m.lo)
 					j++; /* in no mapping */
 				for (; j < nwait && wait[j]->sp < m.hi; j++) {
-					wait[j]->stk_lo = m.lo;
-					wait[j]->stk_hi = m.hi;
+					wait[j]->lo = m.lo;
+					wait[j]->hi = m.hi;
 				}
 			}
 			used += len + (nl != NULL);
@@ -154,7 +154,7 @@ static int64_t resident_pages(struct sampler *s, int fd, uint64_t lo, uint64_t h
 
 struct stack_ref {
 	uint64_t lo, hi;
-	struct tv_task *t;
+	struct tv_stack *t;
 };
 
 static int cmp_ref(const void *a, const void *b)
@@ -166,8 +166,8 @@ static int cmp_ref(const void *a, const void *b)
 /* The size and the resident KiB of r. */
 static void ref_set(const struct stack_ref *r, int64_t pages, uint64_t page)
 {
-	r->t->stack_size = (int64_t)((r->hi - r->lo) / 1024);
-	r->t->stack_rss = pages * (int64_t)(page / 1024);
+	r->t->size = (int64_t)((r->hi - r->lo) / 1024);
+	r->t->rss = pages * (int64_t)(page / 1024);
 }
 
 /*
@@ -284,26 +284,52 @@ static int resident_all(struct sampler *s, int fd, struct stack_ref *r, size_t n
 	return err;
 }
 
-/* Sums over the threads onto p: unknown when none is known, marked when some are not. */
-static void stacks_sum(struct tv_task *p, uint8_t why)
+/* Sums over the threads into m: unknown when none is known, marked on p when some are not. */
+static void stacks_sum(struct tv_task *p, struct tv_mem *m, uint8_t why)
 {
 	int64_t size = 0, rss = 0;
 	size_t known = 0;
-	for (size_t i = 0; i < p->nthreads_read; i++) {
-		const struct tv_task *t = &p->threads[i];
-		if (t->stack_size == TV_UNKNOWN || t->stack_rss == TV_UNKNOWN)
+	for (size_t i = 0; i < m->nstacks; i++) {
+		const struct tv_stack *t = &m->stacks[i];
+		if (t->size == TV_UNKNOWN || t->rss == TV_UNKNOWN)
 			continue;
-		size += t->stack_size;
-		rss += t->stack_rss;
+		size += t->size;
+		rss += t->rss;
 		known++;
 	}
 	p->stack_why = why;
 	if (!known)
 		return;
-	p->stack_size = size;
-	p->stack_rss = rss;
-	if (known < p->nthreads_read || !p->threads_complete)
+	m->stack_size = size;
+	m->stack_rss = rss;
+	if (known < m->nstacks || !p->threads_complete)
 		p->partial |= TV_PART_BIT(TV_PART_STACK);
+}
+
+/*
+ * tp->stk for the threads of p (p->threads is sorted by tid): each keeps the
+ * mapping found before, a new thread has none yet, a gone one is dropped.
+ * Returns -1 when out of memory.
+ */
+static int maps_carry(struct tracked_proc *tp, const struct tv_task *p)
+{
+	size_t n = p->nthreads_read;
+	struct stack_map *v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return -1;
+	for (size_t i = 0, k = 0; i < n; i++) {
+		v[i].tid = p->threads[i].tid;
+		while (k < tp->nstk && tp->stk[k].tid < v[i].tid)
+			k++;
+		if (k < tp->nstk && tp->stk[k].tid == v[i].tid) {
+			v[i].lo = tp->stk[k].lo;
+			v[i].hi = tp->stk[k].hi;
+		}
+	}
+	free(tp->stk);
+	tp->stk = v;
+	tp->nstk = n;
+	return 0;
 }
 
 void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
@@ -312,25 +338,35 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 		p->stack_why = TV_STACK_KERNEL;
 		return;
 	}
+	/* the process's own block, which its thread rows borrow */
+	struct tv_mem *m = p->mem_own ? p->mem : NULL;
+	if (!m || maps_carry(tp, p) < 0)
+		return;
+	struct tv_stack *v = malloc((p->nthreads_read ? p->nthreads_read : 1) * sizeof(*v));
+	if (!v)
+		return;
+	for (size_t i = 0; i < p->nthreads_read; i++)
+		v[i] = (struct tv_stack){p->threads[i].tid, TV_UNKNOWN, TV_UNKNOWN};
+	free(m->stacks);
+	m->stacks = v;
+	m->nstacks = p->nthreads_read;
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint8_t why = TV_STACK_OK;
 	/* threads waiting for their mapping: the main one by name, the others by stack pointer */
-	struct tracked_thread **wait = malloc((p->nthreads_read ? p->nthreads_read : 1) * sizeof(*wait));
+	struct stack_map **wait = malloc((p->nthreads_read ? p->nthreads_read : 1) * sizeof(*wait));
 	if (!wait)
 		return;
 	size_t nwait = 0;
-	struct tracked_thread *lead = NULL;
+	struct stack_map *lead = NULL;
 	int64_t vmstk = task_mem(p)->stk;
 	for (size_t i = 0; i < p->nthreads_read; i++) {
-		struct tracked_thread *th = tracked_thread_find(tp, p->threads[i].tid);
-		if (!th)
-			continue;
+		struct stack_map *th = &tp->stk[i];
 		if (th->tid == tp->pid) {
-			if (!th->stk_hi || vmstk == TV_UNKNOWN || vmstk != tp->stk_main_kib)
+			if (!th->hi || vmstk == TV_UNKNOWN || vmstk != tp->stk_main_kib)
 				lead = th;
 			continue;
 		}
-		if (th->stk_hi)
+		if (th->hi)
 			continue;
 		uint8_t w = thread_sp(s, tp, th);
 		if (w == TV_STACK_OK)
@@ -342,7 +378,7 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 		int err = maps_find(s, tp->pid, wait, nwait, lead);
 		if (err < 0 && why == TV_STACK_OK)
 			why = why_of_errno(err);
-		if (lead && lead->stk_hi)
+		if (lead && lead->hi)
 			tp->stk_main_kib = vmstk;
 	}
 	free(wait);
@@ -361,14 +397,13 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	struct stack_ref *refs = fd >= 0 ? malloc((p->nthreads_read ? p->nthreads_read : 1) * sizeof(*refs)) : NULL;
 	size_t nrefs = 0;
 	for (size_t i = 0; refs && i < p->nthreads_read; i++) {
-		struct tv_task *t = &p->threads[i];
-		struct tracked_thread *th = tracked_thread_find(tp, t->tid);
-		if (!th || !th->stk_hi) {
+		const struct stack_map *th = &tp->stk[i];
+		if (!th->hi) {
 			if (why == TV_STACK_OK)
 				why = TV_STACK_NOTFOUND;
 			continue;
 		}
-		refs[nrefs++] = (struct stack_ref){th->stk_lo, th->stk_hi, t};
+		refs[nrefs++] = (struct stack_ref){th->lo, th->hi, &v[i]};
 	}
 	if (refs) {
 		int err = resident_all(s, fd, refs, nrefs, page);
@@ -378,5 +413,5 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	free(refs);
 	if (own >= 0)
 		close(own);
-	stacks_sum(p, why);
+	stacks_sum(p, m, why);
 }

@@ -64,6 +64,7 @@ static void proc_release(struct tracked *tr, struct tracked_proc *p)
 	fd_budget_close(&tr->fds, &p->fd_task);
 	fd_budget_close(&tr->fds, &p->fd_cgroup);
 	fd_budget_close(&tr->fds, &p->fd_pagemap);
+	free(p->stk);
 }
 
 void tracked_free(struct tracked *tr)

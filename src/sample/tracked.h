@@ -35,11 +35,17 @@ struct tracked_thread {
 	int64_t runtime, pcount; /* last schedstat: unchanged means no switch since */
 	int64_t vol, invol;      /* last switch counts read from its status */
 	char comm[TV_THREAD_COMM_MAX]; /* last name read */
-	uint64_t stk_lo, stk_hi; /* its stack mapping, found once (stacks do not move); 0, 0: not yet */
-	uint64_t sp;             /* a stack pointer read this refresh, to look up in maps (scratch) */
 	bool have_status;
 	bool seen;               /* found in this refresh */
 	bool done;               /* read in this refresh (scratch) */
+};
+
+/* A thread's stack mapping, found once (stacks do not move); kept only
+ * while the stack columns are shown, so apart from tracked_thread. */
+struct stack_map {
+	int32_t tid;
+	uint64_t lo, hi;  /* 0, 0: not found yet */
+	uint64_t sp;      /* a stack pointer read this refresh, to look up in maps (scratch) */
 };
 
 struct tracked_proc {
@@ -47,6 +53,8 @@ struct tracked_proc {
 	uint64_t start;
 	int fd_stat, fd_status, fd_task, fd_cgroup, fd_pagemap; /* kept open, or -1 */
 	int64_t stk_main_kib;      /* VmStk when the main thread's [stack] was found: it grows */
+	struct stack_map *stk;     /* by tid: the threads read in the last refresh with stack columns */
+	size_t nstk;
 	struct tracked_thread *threads;  /* sorted by tid */
 	size_t nthreads, cap;
 	bool threads_listed;       /* threads[] was listed from task/ (else empty) */

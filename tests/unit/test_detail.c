@@ -244,22 +244,26 @@ START_TEST(test_stack_sentence)
 {
 	struct tv_task p, th[3];
 	struct detail_lines l;
+	/* each thread's stack, in the address space's block its rows share */
+	struct tv_stack st[3] = {{1234, 132, 12}, {1235, 8192, 1032}, {1236, TV_UNKNOWN, TV_UNKNOWN}};
+	struct tv_mem mem = tv_mem_unknown;
+	mem.stacks = st;
+	mem.nstacks = 3;
+	mem.stack_size = 8324;
+	mem.stack_rss = 1044;
 	task_init(&p);
 	p.tid = p.tgid = 1234;
+	p.mem = &mem;
 	for (int i = 0; i < 3; i++) {
 		task_init(&th[i]);
 		th[i].is_thread = true;
+		th[i].tid = th[i].tgid = 1234;
 		th[i].tid = 1234 + i;
+		th[i].mem = &mem;
 	}
-	th[0].stack_size = 132;
-	th[0].stack_rss = 12;
-	th[1].stack_size = 8192;
-	th[1].stack_rss = 1032;
 	p.threads = th;
 	p.nthreads_read = 3;
 	p.threads_complete = true;
-	p.stack_size = 8324;
-	p.stack_rss = 1044;
 	p.partial = TV_PART_BIT(TV_PART_STACK);
 	p.stack_why = TV_STACK_DENIED;
 	detail_lines_init(&l);
@@ -269,16 +273,16 @@ START_TEST(test_stack_sentence)
 	ck_assert(has_note(&l, "2 threads reserve 8.1 MiB of stack and use 1.0 MiB of it."));
 	ck_assert(has_note(&l, "Some thread stacks are unknown: finding and reading them needs permission to trace "
 			       "the process (ptrace), as its owner or root has."));
-	/* 1,000 threads on default stacks */
+	/* every thread known, on default stacks */
 	p.partial = 0;
 	p.stack_why = TV_STACK_OK;
-	p.stack_size = 1000 * 8192LL;
-	p.stack_rss = 12 * 1024;
-	th[2].stack_size = 8192;
-	th[2].stack_rss = 8;
+	st[2] = (struct tv_stack){1236, 8192, 8};
+	st[0] = (struct tv_stack){1234, 8192 * 1000LL, 12 * 1024 - 1040};
+	mem.stack_size = 8192 * 1002LL;
+	mem.stack_rss = 12 * 1024;
 	detail_build(&p, NULL, 0, false, &l);
 	ck_assert(has_note(&l, "3 threads reserve 7.8 GiB of stack and use 12 MiB of it."));
-	ck_assert_str_eq(value_of(&l, "Thread stacks reserved"), "7.8G (8192000 KiB)");
+	ck_assert_str_eq(value_of(&l, "Thread stacks reserved"), "7.8G (8208384 KiB)");
 	/* a thread row: its own stack, no sentence */
 	detail_build(&th[1], NULL, 0, true, &l);
 	ck_assert_str_eq(value_of(&l, "Stack reserved"), "8.0M (8192 KiB)");
