@@ -81,6 +81,17 @@ def test_known_stacks():
                   f"process resident {proc['stack_rss']} KiB")
 
 
+def test_sorted_by_stack_not_shown():
+    """Sorting by stack_rss reads stacks even when no stack column is shown: the deepest first."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with workload() as w:
+        doc = run_json("-H", "-p", str(w.pid), "-s", "stack_rss", "-o", "pid,comm")[-1]
+        order = [t["pid"] for t in doc["tasks"] if t["kind"] == "thread"][:3]
+        want = [w.threads[f"stk-{d}"] for d in sorted(DEPTHS, reverse=True)]
+        check(order == want, f"threads by stack_rss: {order}, expected {want}")
+
+
 def test_unknown_without_permission():
     """As nobody, another user's stacks are unknown (null), never 0, and not marked."""
     if not is_root():
@@ -132,6 +143,7 @@ def test_recorded_and_replayed():
 if __name__ == "__main__":
     sys.exit(main([
         test_known_stacks,
+        test_sorted_by_stack_not_shown,
         test_unknown_without_permission,
         test_own_process_as_user,
         test_recorded_and_replayed,
