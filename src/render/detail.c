@@ -283,7 +283,9 @@ static void stack_notes(struct detail_lines *out, const struct tv_task *t)
 		why = _("A kernel thread has no user-space stack.");
 		break;
 	default:
-		if (!known)
+		if (t->kthread)
+			why = _("A kernel thread has no user-space stack.");
+		else if (!known)
 			why = _("Thread stacks are read while the STACK or STKRES column is shown.");
 	}
 	if (why)
