@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "model/task.h"
@@ -311,25 +312,39 @@ static void stacks_sum(struct tv_task *p, struct tv_mem *m, uint8_t why)
  * mapping found before, a new thread has none yet, a gone one is dropped.
  * Returns -1 when out of memory.
  */
-static int maps_carry(struct tracked_proc *tp, const struct tv_task *p)
+static int maps_carry(struct tracked_proc *tp, const struct tv_task *p, bool *same)
 {
-	size_t n = p->nthreads_read;
+	size_t n = p->nthreads_read, kept = 0;
 	struct stack_map *v = calloc(n ? n : 1, sizeof(*v));
 	if (!v)
 		return -1;
 	for (size_t i = 0, k = 0; i < n; i++) {
 		v[i].tid = p->threads[i].tid;
+		v[i].size = v[i].rss = TV_UNKNOWN;
 		while (k < tp->nstk && tp->stk[k].tid < v[i].tid)
 			k++;
 		if (k < tp->nstk && tp->stk[k].tid == v[i].tid) {
-			v[i].lo = tp->stk[k].lo;
-			v[i].hi = tp->stk[k].hi;
+			v[i] = tp->stk[k];
+			kept += v[i].size != TV_UNKNOWN && v[i].rss != TV_UNKNOWN;
 		}
 	}
+	/* the same threads as last time, every stack of them known */
+	*same = kept == n && n == tp->nstk;
 	free(tp->stk);
 	tp->stk = v;
 	tp->nstk = n;
 	return 0;
+}
+
+/* The process's CPU time in ns (its CPU clock: dead threads included, no
+ * privilege needed), or -1. */
+static int64_t process_cpu_ns(int32_t pid)
+{
+	struct timespec ts;
+	clockid_t id = (clockid_t)((~(unsigned)pid << 3) | 2); /* CPUCLOCK_SCHED of the whole process */
+	if (clock_gettime(id, &ts) < 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
@@ -340,7 +355,8 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	}
 	/* the process's own block, which its thread rows borrow */
 	struct tv_mem *m = p->mem_own ? p->mem : NULL;
-	if (!m || maps_carry(tp, p) < 0)
+	bool same = false;
+	if (!m || maps_carry(tp, p, &same) < 0)
 		return;
 	struct tv_stack *v = malloc((p->nthreads_read ? p->nthreads_read : 1) * sizeof(*v));
 	if (!v)
@@ -350,6 +366,21 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	free(m->stacks);
 	m->stacks = v;
 	m->nstacks = p->nthreads_read;
+	/*
+	 * A stack's resident pages change only when a thread of the process runs
+	 * (it touches them, or a system call of its own does) or when memory is
+	 * reclaimed, which lowers RssAnon: with neither the process's CPU time
+	 * nor its RssAnon changed, the same threads have the same stacks, and
+	 * nothing per thread is read.
+	 */
+	int64_t cpu = process_cpu_ns(tp->pid), anon = m->rss_anon;
+	if (same && cpu >= 0 && anon != TV_UNKNOWN && cpu == tp->stk_cpu_ns && anon == tp->stk_rss_anon &&
+	    m->stk != TV_UNKNOWN && m->stk == tp->stk_main_kib) {
+		for (size_t i = 0; i < p->nthreads_read; i++)
+			v[i] = (struct tv_stack){tp->stk[i].tid, tp->stk[i].size, tp->stk[i].rss};
+		stacks_sum(p, m, TV_STACK_OK);
+		return;
+	}
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint8_t why = TV_STACK_OK;
 	/* threads waiting for their mapping: the main one by name, the others by stack pointer */
@@ -413,5 +444,12 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	free(refs);
 	if (own >= 0)
 		close(own);
+	for (size_t i = 0; i < p->nthreads_read; i++) {
+		tp->stk[i].size = v[i].size;
+		tp->stk[i].rss = v[i].rss;
+	}
+	/* read before the stacks: a thread that ran meanwhile moves it on, and is read again next time */
+	tp->stk_cpu_ns = cpu;
+	tp->stk_rss_anon = anon;
 	stacks_sum(p, m, why);
 }

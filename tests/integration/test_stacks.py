@@ -92,6 +92,22 @@ def test_sorted_by_stack_not_shown():
         check(order == want, f"threads by stack_rss: {order}, expected {want}")
 
 
+def test_growth_seen():
+    """A thread that touches more of its stack is seen to, in the same run: the
+    refreshes in between, where nothing ran, read no thread at all."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with Workload("--stacks", "1024", "--idle", "20", "--grow-ms", "1500") as w:
+        tid = w.threads["stk-1024"]
+        docs = run_json("-H", "-p", str(w.pid), "-d", "0.3", "-n", "12", "-o", COLS)
+        rss = [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+        check(1024 <= rss[0] <= 1024 + SLACK, f"before growing: {rss[0]} KiB")
+        check(2048 <= rss[-1] <= 2048 + SLACK, f"after growing to 2 MiB: {rss[-1]} KiB (all: {rss})")
+        proc = [t for t in docs[-1]["tasks"] if t["kind"] == "process"][0]
+        threads = [t for t in docs[-1]["tasks"] if t["kind"] == "thread"]
+        check(proc["stack_rss"] == sum(t["stack_rss"] for t in threads), "sum after growth")
+
+
 def test_unknown_without_permission():
     """As nobody, another user's stacks are unknown (null), never 0, and not marked."""
     if not is_root():
@@ -144,6 +160,7 @@ if __name__ == "__main__":
     sys.exit(main([
         test_known_stacks,
         test_sorted_by_stack_not_shown,
+        test_growth_seen,
         test_unknown_without_permission,
         test_own_process_as_user,
         test_recorded_and_replayed,

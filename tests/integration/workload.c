@@ -231,6 +231,8 @@ struct stack_worker {
 	long touch_kib;
 };
 
+static long grow_ms; /* --grow-ms: after this, each stk-N thread touches N KiB more */
+
 static void *stack_main(void *arg)
 {
 	struct stack_worker *sw = arg;
@@ -241,6 +243,14 @@ static void *stack_main(void *arg)
 			((volatile char *)p)[off] = 1;
 		__asm__ volatile("" : : "r"(p) : "memory");
 		worker_start(&sw->w);
+		if (grow_ms > 0) {
+			struct timespec d = {grow_ms / 1000, (grow_ms % 1000) * 1000000L};
+			nanosleep(&d, NULL);
+			char *q = alloca(len);
+			for (size_t off = 0; off < len; off += 4096)
+				((volatile char *)q)[off] = 1;
+			__asm__ volatile("" : : "r"(q) : "memory");
+		}
 		for (;;)
 			pause();
 	}
@@ -279,7 +289,8 @@ static void usage(void)
 	     "                   [--fsync-churn MS:DIR] [--report-ms N] [--name NAME] [--seconds S]\n"
 	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]\n"
 	     "                   [--stacks KIB,... (threads stk-KIB touch KIB of their default stack)]\n"
-	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]");
+	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
+	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]");
 }
 
 int main(int argc, char **argv)
@@ -295,6 +306,7 @@ int main(int argc, char **argv)
 		{"report-ms", required_argument, NULL, 'R'}, {"fsync-churn", required_argument, NULL, 'F'},
 		{"sleeper-name", required_argument, NULL, 'N'}, {"stacks", required_argument, NULL, 'K'},
 		{"small-stack", required_argument, NULL, 'k'}, {"idle", required_argument, NULL, 'I'},
+		{"grow-ms", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
@@ -317,6 +329,7 @@ int main(int argc, char **argv)
 		case 'K': stacks = optarg; break;
 		case 'k': small_kib = atol(optarg); break;
 		case 'I': idle = atol(optarg); break;
+		case 'G': grow_ms = atol(optarg); break;
 		case 'S': seconds = atoi(optarg); break;
 		case 'T': ticker_hz = atol(optarg); break;
 		case 'b': burn = atoi(optarg); break;
