@@ -335,8 +335,11 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 		if (tp->nthreads)
 			tp->threads[0].seen = true;
 		tp->threads_listed = false;
-	} else if (ts || !tp->threads_listed || tp->listed_count != p->nthreads) {
-		/* with taskstats there are no kept files whose failure tells an exit: list */
+	} else if ((ts && !(stacks && !shown && !sums && !zombie && !names && stacks_quiet(tp))) ||
+		   !tp->threads_listed || tp->listed_count != p->nthreads) {
+		/* with taskstats there are no kept files whose failure tells an exit:
+		 * list, unless only the stacks need the threads and none ran (a
+		 * thread that starts or ends takes CPU time) */
 		int born = threads_list(s, tp);
 		if (born < 0)
 			return;

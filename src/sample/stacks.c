@@ -347,6 +347,12 @@ static int64_t process_cpu_ns(int32_t pid)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+bool stacks_quiet(const struct tracked_proc *tp)
+{
+	int64_t cpu = process_cpu_ns(tp->pid);
+	return tp->nstk && cpu >= 0 && cpu == tp->stk_cpu_ns;
+}
+
 void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 {
 	if (p->kthread) {

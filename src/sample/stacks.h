@@ -3,6 +3,8 @@
 #ifndef TV_SAMPLE_STACKS_H
 #define TV_SAMPLE_STACKS_H
 
+#include <stdbool.h>
+
 struct sampler;
 struct tracked_proc;
 struct tv_task;
@@ -13,5 +15,9 @@ struct tv_task;
  * unknown when none is known, and p->stack_why says why.
  */
 void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p);
+
+/* Whether no thread of tp ran since its stacks were last read (its CPU
+ * time is the same): none started or ended either. */
+bool stacks_quiet(const struct tracked_proc *tp);
 
 #endif
