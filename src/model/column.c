@@ -21,6 +21,8 @@ static struct tv_value get_vm_size(const struct column *c, const struct tv_task 
 static struct tv_value get_vm_rss(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->rss); }
 static struct tv_value get_vm_pte(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->pte); }
 static struct tv_value get_vm_swap(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_mem(t)->swap); }
+static struct tv_value get_stack_size(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_stack_size(t)); }
+static struct tv_value get_stack_rss(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_stack_rss(t)); }
 static struct tv_value get_ctxt_vol(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ctxt_vol); }
 static struct tv_value get_ctxt_invol(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ctxt_invol); }
 static struct tv_value get_ctxt_vol_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->ctxt_vol_rate); }
@@ -84,6 +86,7 @@ static struct tv_value get_pressure(const struct column *c, const struct tv_task
 #define COST_STATUS N_("/proc/PID/status of each shown process")
 #define COST_CTXT   N_("process rows: one taskstats TGID query, or without taskstats the status file of every thread")
 #define COST_PSI    N_("the group's pressure file, read once per refresh for each group")
+#define COST_STACK  N_("every thread of each shown process: its task/TID/syscall and maps once, then its stack's pagemap entries each refresh (needs ptrace permission)")
 #define COST_DELAY  N_("one taskstats query per shown row (TGID for processes, PID for threads)")
 
 /* Headers are translated; keep them short: a translated header may widen its
@@ -138,6 +141,12 @@ static const struct column builtin_columns[] = {
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"vm_swap", N_("SWAP"), N_("Swapped-out memory (VmSwap), KiB; group rows: the group's memory.swap.current"),
 	 COL_KIB, 5, COL_ALIGN_RIGHT, true, false, NEED_STATUS | NEED_CGROUP_MEM, COST_STATUS, get_vm_swap, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	/* TRANSLATORS: column header, at most 8 characters */
+	{"stack_size", N_("STACK"), N_("Stack reserved, KiB: the size of the thread's stack mapping (process rows: sum over threads)"),
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, false, NEED_STACK | NEED_STATUS, COST_STACK, get_stack_size, 0, COL_ROWS_BOTH, false, TV_PART_STACK + 1, COL_GROUP_NONE},
+	/* TRANSLATORS: column header, at most 8 characters */
+	{"stack_rss", N_("STKRES"), N_("Stack resident, KiB: pages of the thread's stack mapping in memory (process rows: sum over threads)"),
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, false, NEED_STACK | NEED_STATUS, COST_STACK, get_stack_rss, 0, COL_ROWS_BOTH, false, TV_PART_STACK + 1, COL_GROUP_NONE},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"ctxt_vol", N_("VCSW"), N_("Voluntary context switches, total (process rows: sum over threads)"),
 	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_vol, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_VOL + 1, COL_GROUP_TOO},

@@ -5,7 +5,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct tv_mem tv_mem_unknown = {TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+const struct tv_mem tv_mem_unknown = {
+	.size = TV_UNKNOWN, .rss = TV_UNKNOWN, .pte = TV_UNKNOWN, .swap = TV_UNKNOWN, .stk = TV_UNKNOWN, .hwm = TV_UNKNOWN,
+	.rss_anon = TV_UNKNOWN, .rss_file = TV_UNKNOWN, .rss_shmem = TV_UNKNOWN,
+	.stack_size = TV_UNKNOWN, .stack_rss = TV_UNKNOWN,
+};
+
+static const struct tv_stack *thread_stack(const struct tv_task *t)
+{
+	const struct tv_mem *m = task_mem(t);
+	/* a thread row with a block of its own (a replay) holds its own stack only */
+	if (t->mem_own)
+		return m->nstacks == 1 ? &m->stacks[0] : NULL;
+	size_t lo = 0, hi = m->nstacks;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->stacks[mid].tid < t->tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nstacks && m->stacks[lo].tid == t->tid ? &m->stacks[lo] : NULL;
+}
+
+int64_t task_stack_size(const struct tv_task *t)
+{
+	if (!t->is_thread)
+		return task_mem(t)->stack_size;
+	const struct tv_stack *s = thread_stack(t);
+	return s ? s->size : TV_UNKNOWN;
+}
+
+int64_t task_stack_rss(const struct tv_task *t)
+{
+	if (!t->is_thread)
+		return task_mem(t)->stack_rss;
+	const struct tv_stack *s = thread_stack(t);
+	return s ? s->rss : TV_UNKNOWN;
+}
 
 void task_init(struct tv_task *t)
 {
@@ -42,8 +79,10 @@ void task_release(struct tv_task *t, size_t npvals)
 	free(t->cmdline);
 	free(t->peaks);
 	free(t->comm_long);
-	if (t->mem_own)
+	if (t->mem_own) {
+		free(t->mem->stacks);
 		free(t->mem);
+	}
 }
 
 struct tv_mem *task_mem_mut(struct tv_task *t)
@@ -54,6 +93,8 @@ struct tv_mem *task_mem_mut(struct tv_task *t)
 	if (!m)
 		return NULL;
 	*m = *task_mem(t);
+	m->stacks = NULL; /* the other block's */
+	m->nstacks = 0;
 	t->mem = m;
 	t->mem_own = true;
 	return m;

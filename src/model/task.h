@@ -36,7 +36,9 @@ enum tv_part {
 	TV_PART_CTXT_VOL_RATE,    /* switch rates: a thread exited inside the interval */
 	TV_PART_CTXT_INVOL_RATE,
 	TV_PART_DELAY,            /* + enum tv_delay_class */
-	TV_PART_NBITS = TV_PART_DELAY + TV_DELAY_NCLASS
+	/* stack sizes: a sum over the threads whose stack was found, some were not */
+	TV_PART_STACK = TV_PART_DELAY + TV_DELAY_NCLASS,
+	TV_PART_NBITS
 };
 #define TV_PART_BIT(p) (1u << (p))
 
@@ -62,9 +64,32 @@ struct tv_pvalue {
 	char *s;     /* string values, owned */
 };
 
+/* One thread's stack, KiB: the size of its mapping and what is resident in it. */
+struct tv_stack {
+	int32_t tid;
+	int64_t size, rss;
+};
+
 /* Memory of one address space, KiB; each TV_UNKNOWN when unknown. */
 struct tv_mem {
 	int64_t size, rss, pte, swap, stk, hwm; /* VmSize, VmRSS, VmPTE, VmSwap, VmStk, VmHWM */
+	int64_t rss_anon, rss_file, rss_shmem;  /* RssAnon, RssFile, RssShmem: what VmRSS is made of */
+	/* Thread stacks (NEED_STACK): sums over the threads, and each thread's,
+	 * sorted by tid. Here rather than on every task, which would cost each
+	 * thread row 16 bytes when the columns are not shown. stacks is owned
+	 * by the block and not copied with it (task_mem_mut). */
+	int64_t stack_size, stack_rss;
+	struct tv_stack *stacks;
+	size_t nstacks;
+};
+
+/* Why a task's stack is unknown (tv_task.stack_why): for the detail panel. */
+enum tv_stack_why {
+	TV_STACK_OK,
+	TV_STACK_DENIED,   /* task/TID/syscall, maps or pagemap need ptrace permission */
+	TV_STACK_RUNNING,  /* the thread was running at each read: no stack pointer yet */
+	TV_STACK_NOTFOUND, /* no mapping holds its stack pointer (gone meanwhile) */
+	TV_STACK_KERNEL,   /* a kernel thread has no user stack */
 };
 
 /* A start time that was not read. */
@@ -117,6 +142,7 @@ struct tv_task {
 	 * memory.swap.current; IDs are 0 and every other field is unknown */
 	bool is_group;
 	bool mem_own;    /* mem is this task's to free (a thread row borrows its process's) */
+	uint8_t stack_why; /* enum tv_stack_why: process rows, of the first thread not known */
 
 	uint64_t start_ticks; /* clock ticks after boot; with tid, the identity of a task across refreshes */
 	int64_t uid;
@@ -178,6 +204,11 @@ static inline const struct tv_mem *task_mem(const struct tv_task *t)
 {
 	return t->mem ? t->mem : &tv_mem_unknown;
 }
+
+/* KiB of the task's stack mapping and resident in it: a thread row's own,
+ * a process row's sum over its threads; TV_UNKNOWN when not read. */
+int64_t task_stack_size(const struct tv_task *t);
+int64_t task_stack_rss(const struct tv_task *t);
 
 /* The task's own memory block to write, made (as a copy of what it showed)
  * when it had none or borrowed one; NULL when out of memory. */

@@ -112,6 +112,9 @@ static bool get_int(const void *rec, const struct rec_bind *b, size_t npv, int64
 	case REC_C_MEM:
 		*v = *CFIELD(task_mem(rec), b->off, int64_t);
 		return *v != TV_UNKNOWN;
+	case REC_C_STACK:
+		*v = b->off == offsetof(struct tv_mem, stack_size) ? task_stack_size(rec) : task_stack_rss(rec);
+		return *v != TV_UNKNOWN;
 	case REC_C_U64:
 		*v = (int64_t)*CFIELD(rec, b->off, uint64_t);
 		return true;
@@ -159,6 +162,26 @@ static int set_int(void *rec, const struct rec_bind *b, size_t npv, int64_t v, b
 		if (!m)
 			return -1;
 		*FIELD(m, b->off, int64_t) = known ? v : TV_UNKNOWN;
+		return 0;
+	}
+	case REC_C_STACK: {
+		struct tv_task *t = rec;
+		if (!known && !t->mem)
+			return 0; /* unknown already */
+		struct tv_mem *m = task_mem_mut(t);
+		if (!m)
+			return -1;
+		int64_t *dst = FIELD(m, b->off, int64_t);
+		if (t->is_thread) {
+			/* its own block holds its own stack only (task_stack_size) */
+			if (!m->stacks && !(m->stacks = malloc(sizeof(*m->stacks))))
+				return -1;
+			if (!m->nstacks)
+				m->stacks[0] = (struct tv_stack){0, TV_UNKNOWN, TV_UNKNOWN};
+			m->nstacks = 1;
+			dst = b->off == offsetof(struct tv_mem, stack_size) ? &m->stacks[0].size : &m->stacks[0].rss;
+		}
+		*dst = known ? v : TV_UNKNOWN;
 		return 0;
 	}
 	case REC_C_I32:

@@ -40,6 +40,17 @@ static int task_copy(struct tv_task *d, const struct tv_task *s, size_t npv)
 		if (!m)
 			return -1;
 		*m = *s->mem;
+		/* the stacks array is s's block's; a thread's copy owns its
+		 * block and keeps its own stack only (task_stack_size) */
+		m->stacks = NULL;
+		m->nstacks = 0;
+		struct tv_stack own = {s->tid, task_stack_size(s), task_stack_rss(s)};
+		if (d->is_thread && (own.size != TV_UNKNOWN || own.rss != TV_UNKNOWN)) {
+			if (!(m->stacks = malloc(sizeof(*m->stacks))))
+				return -1;
+			m->stacks[0] = own;
+			m->nstacks = 1;
+		}
 	}
 	if (s->cmdline && !(d->cmdline = strdup(s->cmdline)))
 		return -1;

@@ -107,6 +107,14 @@ static const struct rec_field task_fields[] = {
 	T("cgroup", REC_K_STR, REC_C_CGROUP, cgroup),
 	/* added after 0.1.0: a kernel thread (K hides them) */
 	T("kthread", REC_K_INT, REC_C_BOOL, kthread),
+	/* added after 0.1.0: stack reserved and resident, KiB (NEED_STACK): a
+	 * thread's own, a process's sum over its threads */
+	{"stack_size", REC_K_INT, REC_C_STACK, MEMBER(struct tv_mem, stack_size, NULL, false)},
+	{"stack_rss", REC_K_INT, REC_C_STACK, MEMBER(struct tv_mem, stack_rss, NULL, false)},
+	/* added after 0.1.0: what the resident memory is made of */
+	M("rss_anon", rss_anon),
+	M("rss_file", rss_file),
+	M("rss_shmem", rss_shmem),
 };
 
 #define S(name, kind, ctype, member) {name, kind, ctype, MEMBER(struct rec_sample, member, NULL, false)}

@@ -72,6 +72,9 @@ enum rec_ctype {
 	REC_C_CSTR,       /* char *, owned; NULL when unknown */
 	REC_C_COMM,       /* a task's name: task_comm() and task_set_comm() */
 	REC_C_MEM,        /* int64_t in a task's struct tv_mem (off into it); TV_UNKNOWN when unknown */
+	/* a task's stack (off: stack_size or stack_rss of struct tv_mem): a
+	 * process's sum there, a thread's own in its block's stacks[] */
+	REC_C_STACK,
 	REC_C_INTERN,     /* const char *, owned by the reader; NULL when unknown */
 	REC_C_PV_I,       /* plugin slot: tv_pvalue.i */
 	REC_C_PV_F,       /* plugin slot: tv_pvalue.f */

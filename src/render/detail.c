@@ -216,7 +216,8 @@ static void delay_rows(struct detail_lines *l, const struct tv_task *t, const st
 	row(l, _("  since start"), v);
 }
 
-static void kib_row(struct detail_lines *l, const char *label, int64_t kib)
+/* A size in KiB; part >= 0: marked "+" when t's value of that part is a lower bound. */
+static void kib_row_part(struct detail_lines *l, const char *label, int64_t kib, const struct tv_task *t, int part)
 {
 	char v[96], h[32], exact[32];
 	if (!known(kib)) {
@@ -225,9 +226,75 @@ static void kib_row(struct detail_lines *l, const char *label, int64_t kib)
 	}
 	fmt_kib(h, sizeof(h), kib);
 	snprintf(exact, sizeof(exact), "%" PRId64, kib);
+	if (part >= 0)
+		mark(h, sizeof(h), t, part);
 	/* TRANSLATORS: memory size: %1$s human-readable such as "1.5G", %2$s exact KiB */
 	snprintf(v, sizeof(v), _("%s (%s KiB)"), h, exact);
 	row(l, label, v);
+}
+
+static void kib_row(struct detail_lines *l, const char *label, int64_t kib)
+{
+	kib_row_part(l, label, kib, NULL, -1);
+}
+
+/* A size for a sentence: "72 KiB", "12 MiB", "7.9 GiB". */
+static void size_words(char *out, size_t n, int64_t kib)
+{
+	double v = (double)kib;
+	if (kib >= 1024 * 1024)
+		snprintf(out, n, _("%.1f GiB"), v / (1024.0 * 1024.0));
+	else if (kib >= 10 * 1024)
+		snprintf(out, n, _("%.0f MiB"), v / 1024.0);
+	else if (kib >= 1024)
+		snprintf(out, n, _("%.1f MiB"), v / 1024.0);
+	else {
+		char num[24];
+		snprintf(num, sizeof(num), "%" PRId64, kib);
+		snprintf(out, n, _("%s KiB"), num);
+	}
+}
+
+/* The stacks of a process's threads in one sentence, and why some are unknown. */
+static void stack_notes(struct detail_lines *out, const struct tv_task *t)
+{
+	size_t known = 0;
+	for (size_t i = 0; i < t->nthreads_read; i++)
+		known += task_stack_size(&t->threads[i]) != TV_UNKNOWN && task_stack_rss(&t->threads[i]) != TV_UNKNOWN;
+	int64_t size = task_stack_size(t), rss = task_stack_rss(t);
+	if (known && size != TV_UNKNOWN && rss != TV_UNKNOWN) {
+		char v[256], a[32], b[32];
+		size_words(a, sizeof(a), size);
+		size_words(b, sizeof(b), rss);
+		/* TRANSLATORS: %1$zu threads, %2$s stack reserved ("7.9 GiB"), %3$s of it resident ("12 MiB") */
+		snprintf(v, sizeof(v), P_("%zu thread reserves %s of stack and uses %s of it.",
+					  "%zu threads reserve %s of stack and use %s of it.", known),
+			 known, a, b);
+		push(out, DETAIL_NOTE, v, NULL);
+	}
+	const char *why = NULL;
+	switch (t->stack_why) {
+	case TV_STACK_DENIED:
+		why = _("Some thread stacks are unknown: finding and reading them needs permission to trace the "
+			"process (ptrace), as its owner or root has.");
+		break;
+	case TV_STACK_RUNNING:
+		why = _("A thread was running whenever it was read, so its stack is not found yet.");
+		break;
+	case TV_STACK_NOTFOUND:
+		why = _("No mapping held a thread's stack pointer; it may have ended meanwhile.");
+		break;
+	case TV_STACK_KERNEL:
+		why = _("A kernel thread has no user-space stack.");
+		break;
+	default:
+		if (t->kthread)
+			why = _("A kernel thread has no user-space stack.");
+		else if (!known)
+			why = _("Thread stacks are read while the STACK or STKRES column is shown.");
+	}
+	if (why)
+		push(out, DETAIL_NOTE, why, NULL);
 }
 
 static void ctxt_row(struct detail_lines *l, const char *label, const struct tv_task *t, bool vol)
@@ -336,11 +403,21 @@ void detail_build(const struct tv_task *t, const struct tv_task *prev, double in
 
 	push(out, DETAIL_HEADING, _("Memory"), NULL);
 	kib_row(out, _("Resident (VmRSS)"), task_mem(t)->rss);
+	/* TRANSLATORS: the parts of resident memory, indented under it */
+	kib_row(out, _("  anonymous (RssAnon)"), task_mem(t)->rss_anon);
+	kib_row(out, _("  file-backed (RssFile)"), task_mem(t)->rss_file);
+	kib_row(out, _("  shared memory (RssShmem)"), task_mem(t)->rss_shmem);
 	kib_row(out, _("Peak resident (VmHWM)"), task_mem(t)->hwm);
 	kib_row(out, _("Virtual (VmSize)"), task_mem(t)->size);
 	kib_row(out, _("Page tables (VmPTE)"), task_mem(t)->pte);
 	kib_row(out, _("Stack (VmStk)"), task_mem(t)->stk);
 	kib_row(out, _("Swapped out (VmSwap)"), task_mem(t)->swap);
+	kib_row_part(out, is_thread ? _("Stack reserved") : _("Thread stacks reserved"), task_stack_size(t), t,
+		     TV_PART_STACK);
+	kib_row_part(out, is_thread ? _("Stack resident") : _("Thread stacks resident"), task_stack_rss(t), t,
+		     TV_PART_STACK);
+	if (!is_thread)
+		stack_notes(out, t);
 	if (is_thread)
 		push(out, DETAIL_NOTE, _("Memory belongs to the address space: every thread shows its process's."),
 		     NULL);

@@ -146,6 +146,7 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
 	out->state = '?';
 	out->tgid = out->ppid = out->euid = out->threads = TV_UNKNOWN;
 	out->vm_size = out->vm_rss = out->vm_pte = out->vm_swap = out->vm_stk = out->vm_hwm = TV_UNKNOWN;
+	out->rss_anon = out->rss_file = out->rss_shmem = TV_UNKNOWN;
 	out->ctxt_vol = out->ctxt_invol = TV_UNKNOWN;
 	int have_name = 0;
 	const char *p = buf, *end = buf + len;
@@ -193,6 +194,12 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
 				out->vm_stk = parse_num_field(v, le);
 			} else if (KEY("VmHWM")) {
 				out->vm_hwm = parse_num_field(v, le);
+			} else if (KEY("RssAnon")) {
+				out->rss_anon = parse_num_field(v, le);
+			} else if (KEY("RssFile")) {
+				out->rss_file = parse_num_field(v, le);
+			} else if (KEY("RssShmem")) {
+				out->rss_shmem = parse_num_field(v, le);
 			} else if (KEY("voluntary_ctxt_switches")) {
 				out->ctxt_vol = parse_num_field(v, le);
 			} else if (KEY("nonvoluntary_ctxt_switches")) {

@@ -32,6 +32,7 @@ struct proc_status {
 	char state;
 	int64_t tgid, ppid, euid, threads;
 	int64_t vm_size, vm_rss, vm_pte, vm_swap, vm_stk, vm_hwm; /* KiB */
+	int64_t rss_anon, rss_file, rss_shmem; /* KiB: VmRSS split */
 	int64_t ctxt_vol, ctxt_invol;
 };
 

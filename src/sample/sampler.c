@@ -300,12 +300,27 @@ static void task_from_stat(struct tv_task *t, const struct proc_stat *st)
 
 void sampler_memory_from_status(struct tv_task *t, const struct proc_status *ps)
 {
-	struct tv_mem m = {ps->vm_size, ps->vm_rss, ps->vm_pte, ps->vm_swap, ps->vm_stk, ps->vm_hwm};
+	struct tv_mem m = tv_mem_unknown;
+	m.size = ps->vm_size;
+	m.rss = ps->vm_rss;
+	m.pte = ps->vm_pte;
+	m.swap = ps->vm_swap;
+	m.stk = ps->vm_stk;
+	m.hwm = ps->vm_hwm;
+	m.rss_anon = ps->rss_anon;
+	m.rss_file = ps->rss_file;
+	m.rss_shmem = ps->rss_shmem;
 	if (!t->mem && memcmp(&m, &tv_mem_unknown, sizeof(m)) == 0)
 		return; /* a kernel thread: no block for nothing */
 	struct tv_mem *w = task_mem_mut(t);
-	if (w)
+	if (w) {
+		/* the stacks, read after the status, stay */
+		m.stack_size = w->stack_size;
+		m.stack_rss = w->stack_rss;
+		m.stacks = w->stacks;
+		m.nstacks = w->nstacks;
 		*w = m;
+	}
 }
 
 /* The bracketed name that stands for a command line there is none of. */

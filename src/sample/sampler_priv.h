@@ -52,6 +52,7 @@ struct sampler {
 	pid_t helper;            /* the plugin helper whose CPU time is last_helper */
 	double last_helper;
 	int fd_self_statm, fd_helper_stat, fd_helper_statm; /* kept open, or -1 */
+	bool no_pagemap_scan;    /* the kernel has no PAGEMAP_SCAN (before 6.7): stacks read pagemap entries */
 };
 
 /* A process's status as read, and when. */

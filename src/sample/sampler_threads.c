@@ -19,6 +19,7 @@
 #include "sample/cpuclock.h"
 #include "sample/proc_read.h"
 #include "sample/sampler_priv.h"
+#include "sample/stacks.h"
 #include "util/clock.h"
 
 /*
@@ -352,8 +353,13 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	bool sums = !ts && (o->needs & (NEED_CTXT | NEED_DELAY));
 	bool zombie = p->state == 'Z' && p->nthreads > 1;
 	bool names = o->thread_names && !shown && p->nthreads > 1;
+	/* stack columns: every thread's, for the process's sums */
+	bool stacks = (o->needs & NEED_STACK) != 0;
 	struct tracked_proc *tp = tracked_find(&s->tr, p->tgid);
-	if (!tp || (!shown && !sums && !zombie && !names))
+	if (stacks && p->kthread)
+		p->stack_why = TV_STACK_KERNEL;
+	stacks &= !p->kthread;
+	if (!tp || (!shown && !sums && !zombie && !names && !stacks))
 		return;
 	tp->live_tid = 0;
 	tp->oncpu = 0;
@@ -371,8 +377,11 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 		if (tp->nthreads)
 			tp->threads[0].seen = true;
 		tp->threads_listed = false;
-	} else if (ts || !tp->threads_listed || tp->listed_count != p->nthreads) {
-		/* with taskstats there are no kept files whose failure tells an exit: list */
+	} else if ((ts && !(stacks && !shown && !sums && !zombie && !names && stacks_quiet(tp))) ||
+		   !tp->threads_listed || tp->listed_count != p->nthreads) {
+		/* with taskstats there are no kept files whose failure tells an exit:
+		 * list, unless only the stacks need the threads and none ran (a
+		 * thread that starts or ends takes CPU time) */
 		int born = threads_list(s, tp);
 		if (born < 0)
 			return;
@@ -386,7 +395,7 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	}
 	if (zombie)
 		zombie_leader(s, tp, p);
-	if (!shown && !sums) {
+	if (!shown && !sums && !stacks) {
 		if (names)
 			thread_names(s, tp, p, false);
 		return;
@@ -459,6 +468,8 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 		}
 		churn_mark(tp, p, lead->when);
 	}
+	if (stacks)
+		stacks_read(s, tp, p);
 	if (names)
 		thread_names(s, tp, p, true);
 }

@@ -63,6 +63,8 @@ static void proc_release(struct tracked *tr, struct tracked_proc *p)
 	fd_budget_close(&tr->fds, &p->fd_status);
 	fd_budget_close(&tr->fds, &p->fd_task);
 	fd_budget_close(&tr->fds, &p->fd_cgroup);
+	fd_budget_close(&tr->fds, &p->fd_pagemap);
+	free(p->stk);
 }
 
 void tracked_free(struct tracked *tr)
@@ -98,7 +100,7 @@ static void proc_blank(struct tracked_proc *p, int32_t pid)
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->start = TV_START_UNKNOWN;
-	p->fd_stat = p->fd_status = p->fd_task = p->fd_cgroup = -1;
+	p->fd_stat = p->fd_status = p->fd_task = p->fd_cgroup = p->fd_pagemap = -1;
 }
 
 struct tracked_proc *tracked_get(struct tracked *tr, int32_t pid)

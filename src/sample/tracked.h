@@ -40,10 +40,23 @@ struct tracked_thread {
 	bool done;               /* read in this refresh (scratch) */
 };
 
+/* A thread's stack mapping, found once (stacks do not move); kept only
+ * while the stack columns are shown, so apart from tracked_thread. */
+struct stack_map {
+	int32_t tid;
+	uint64_t lo, hi;  /* 0, 0: not found yet */
+	uint64_t sp;      /* a stack pointer read this refresh, to look up in maps (scratch) */
+	int64_t size, rss; /* KiB found in the last refresh, TV_UNKNOWN when not */
+};
+
 struct tracked_proc {
 	int32_t pid;
 	uint64_t start;
-	int fd_stat, fd_status, fd_task, fd_cgroup; /* kept open, or -1 */
+	int fd_stat, fd_status, fd_task, fd_cgroup, fd_pagemap; /* kept open, or -1 */
+	int64_t stk_main_kib;      /* VmStk when the main thread's [stack] was found: it grows */
+	struct stack_map *stk;     /* by tid: the threads read in the last refresh with stack columns */
+	size_t nstk;
+	int64_t stk_cpu_ns, stk_rss_anon; /* the process's CPU time and RssAnon when stk was read, or -1 */
 	struct tracked_thread *threads;  /* sorted by tid */
 	size_t nthreads, cap;
 	bool threads_listed;       /* threads[] was listed from task/ (else empty) */

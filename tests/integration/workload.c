@@ -11,6 +11,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <alloca.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -301,6 +302,42 @@ static void *burn_main(void *arg)
 
 static long report_ms;
 
+/* --stacks: threads whose stack use is known. Each touches its stack down
+ * to its depth, then sleeps; an idle one touches nothing more than a call. */
+struct stack_worker {
+	struct worker w;
+	long touch_kib;
+};
+
+static long grow_ms; /* --grow-ms: after this, each stk-N thread touches N KiB more */
+
+static void *stack_main(void *arg)
+{
+	struct stack_worker *sw = arg;
+	if (sw->touch_kib > 0) {
+		size_t len = (size_t)sw->touch_kib << 10;
+		char *p = alloca(len);
+		for (size_t off = 0; off < len; off += 4096)
+			((volatile char *)p)[off] = 1;
+		__asm__ volatile("" : : "r"(p) : "memory");
+		worker_start(&sw->w);
+		if (grow_ms > 0) {
+			struct timespec d = {grow_ms / 1000, (grow_ms % 1000) * 1000000L};
+			nanosleep(&d, NULL);
+			char *q = alloca(len);
+			for (size_t off = 0; off < len; off += 4096)
+				((volatile char *)q)[off] = 1;
+			__asm__ volatile("" : : "r"(q) : "memory");
+		}
+		for (;;)
+			pause();
+	}
+	worker_start(&sw->w);
+	for (;;)
+		pause();
+	return NULL;
+}
+
 /* The process's own switch counts (all threads, exited ones included), with the time. */
 static void *report_main(void *arg)
 {
@@ -334,7 +371,10 @@ static void usage(void)
 	     "                   [--fsync-churn MS:DIR] [--report-ms N] [--name NAME] [--seconds S]\n"
 	     "                   [--burn-churn N:US (N threads a second, each burning US us of CPU)]\n"
 	     "                   [--fork-churn N:US (N processes a second, each burning US us of CPU)]\n"
-	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]");
+	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]\n"
+	     "                   [--stacks KIB,... (threads stk-KIB touch KIB of their default stack)]\n"
+	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
+	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]");
 }
 
 int main(int argc, char **argv)
@@ -350,11 +390,15 @@ int main(int argc, char **argv)
 		{"report-ms", required_argument, NULL, 'R'}, {"fsync-churn", required_argument, NULL, 'F'},
 		{"sleeper-name", required_argument, NULL, 'N'},
 		{"burn-churn", required_argument, NULL, 'B'}, {"fork-churn", required_argument, NULL, 'K'},
+		{"stacks", required_argument, NULL, 'x'},
+		{"small-stack", required_argument, NULL, 'k'}, {"idle", required_argument, NULL, 'I'},
+		{"grow-ms", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
 	long map_mib = 0, touch_mib = 0;
-	const char *fsync_dir = NULL, *name = NULL, *sleeper_name = "sleeper";
+	const char *fsync_dir = NULL, *name = NULL, *sleeper_name = "sleeper", *stacks = NULL;
+	long small_kib = 0, idle = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -368,6 +412,10 @@ int main(int argc, char **argv)
 		case 'o': oom_adj = atoi(optarg); break;
 		case 'n': name = optarg; break;
 		case 'N': sleeper_name = optarg; break;
+		case 'x': stacks = optarg; break;
+		case 'k': small_kib = atol(optarg); break;
+		case 'I': idle = atol(optarg); break;
+		case 'G': grow_ms = atol(optarg); break;
 		case 'S': seconds = atoi(optarg); break;
 		case 'T': ticker_hz = atol(optarg); break;
 		case 'b': burn = atoi(optarg); break;
@@ -478,13 +526,49 @@ int main(int argc, char **argv)
 			perror("pthread_create");
 			return 1;
 		}
-	while (atomic_load(&ready_count) < n)
+	/* stack threads: named ones first (listed with the others), then the idle */
+	static struct stack_worker sw[MAX_THREADS];
+	int nsw = 0;
+	for (const char *p = stacks; p && *p && nsw < MAX_THREADS / 2;) {
+		sw[nsw] = (struct stack_worker){.w = {.cpu = -1}, .touch_kib = atol(p)};
+		snprintf(sw[nsw].w.name, sizeof(sw[nsw].w.name), "stk-%ld", sw[nsw].touch_kib);
+		nsw++;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	if (small_kib > 0 && nsw < MAX_THREADS / 2) {
+		sw[nsw] = (struct stack_worker){.w = {.name = "stk-small", .cpu = -1}};
+		nsw++;
+	}
+	for (int i = 0; i < nsw; i++) {
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		if (small_kib > 0 && i == nsw - 1)
+			pthread_attr_setstacksize(&a, (size_t)small_kib << 10);
+		if (pthread_create(&sw[i].w.th, &a, stack_main, &sw[i]) != 0) {
+			perror("pthread_create");
+			return 1;
+		}
+		pthread_attr_destroy(&a);
+	}
+	static struct stack_worker idle_w; /* shared: idle threads need no name of their own */
+	strcpy(idle_w.w.name, "stk-idle");
+	for (long i = 0; i < idle; i++) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, stack_main, &idle_w) != 0) {
+			perror("pthread_create");
+			return 1;
+		}
+	}
+	while (atomic_load(&ready_count) < n + nsw + idle)
 		usleep(1000);
 
 	printf("{\"pid\": %d, \"threads\": {", (int)getpid());
 	for (int i = 0; i < n; i++)
 		printf("%s\"%s\": %d", i ? ", " : "", w[i].name, (int)w[i].tid);
-	printf("}}\n");
+	for (int i = 0; i < nsw; i++)
+		printf("%s\"%s\": %d", n + i ? ", " : "", sw[i].w.name, (int)sw[i].w.tid);
+	printf("}, \"idle\": %ld}\n", idle);
 	fflush(stdout);
 	if (report_ms > 0) {
 		pthread_t r;

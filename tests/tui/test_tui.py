@@ -174,6 +174,30 @@ def test_detail_panel(t):
         w.stop()
 
 
+def test_stack_panel(t):
+    """The panel of a process says in words what its threads' stacks reserve and use."""
+    if os.geteuid() != 0:
+        print("SKIP test_stack_panel: reading another user's thread stacks needs ptrace permission")
+        return
+    w = Workload("--stacks", "1024", "--idle", "20", "--name", "tv-stacks")
+    try:
+        s = t.start(["-p", str(w.pid), "-d", "0.5", "-o", "pid,stack_size,stack_rss,comm"], height=50)
+        t.wait_for(s, "tv-stacks")
+        t.keys(s, "i")
+        # the main thread, stk-1024 and 20 idle ones: 21 stacks of 8 MiB and the main [stack]
+        text = t.wait(s, lambda x: "threads reserve" in x, "the stack sentence")
+        m = re.search(r"22 threads reserve (\d+) MiB of stack and use ([\d.]+) MiB of it\.", text)
+        assert m, text
+        assert 168 <= int(m.group(1)) <= 170, m.group(0)
+        assert 1.0 <= float(m.group(2)) <= 2.0, m.group(0)
+        assert re.search(r"Thread stacks reserved +\S+ \(\d+ KiB\)", text), text
+        t.keys(s, "Escape")
+        t.wait_gone(s, "threads reserve")
+        t.quit(s)
+    finally:
+        w.stop()
+
+
 def test_setup_and_settings(t):
     s = t.start([])
     t.wait_for(s, "USER")
@@ -281,7 +305,7 @@ def test_terminal(t):
 
 
 TESTS = [test_fold_unfold, test_sort_menu, test_filter_search_kill, test_help, test_detail_panel,
-         test_setup_and_settings, test_escape_name, test_resize, test_terminal]
+         test_stack_panel, test_setup_and_settings, test_escape_name, test_resize, test_terminal]
 
 
 def main():

@@ -31,6 +31,14 @@ static const char *value_of(const struct detail_lines *l, const char *label)
 	return value_after(l, NULL, label);
 }
 
+static bool has_note(const struct detail_lines *l, const char *text)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].kind == DETAIL_NOTE && strcmp(l->v[i].label, text) == 0)
+			return true;
+	return false;
+}
+
 /* The cumulative line that follows a delay class's row. */
 static const char *since_start(const struct detail_lines *l, const char *class_label)
 {
@@ -189,8 +197,10 @@ START_TEST(test_process_row)
 	/* a group reply has no max/min: never shown as 0 */
 	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 1250; total 3.00 s; max -, min -");
 	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0% of the interval; avg 2.00 ms; events: 500");
-	/* notes for the sums, none about shared memory */
-	ck_assert_uint_eq(count_kind(&l, DETAIL_NOTE), 2);
+	/* notes for the sums and for stacks not read, none about shared memory */
+	ck_assert_uint_eq(count_kind(&l, DETAIL_NOTE), 3);
+	ck_assert(has_note(&l, "Thread stacks are read while the STACK or STKRES column is shown."));
+	ck_assert_str_eq(value_of(&l, "Thread stacks reserved"), "-");
 	for (size_t i = 0; i < l.n; i++)
 		if (l.v[i].kind == DETAIL_NOTE)
 			ck_assert_ptr_null(l.v[i].value);
@@ -221,11 +231,69 @@ START_TEST(test_lower_bounds_marked)
 	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0%+ of the interval; avg 2.00 ms+; events: 500");
 	ck_assert_str_eq(value_of(&l, "Block I/O delay"), "1.0% of the interval; avg 5.00 ms; events: 4");
 	ck_assert_str_eq(value_of(&l, "CPU in the interval"), "100.0%+");
-	/* and a note says what the mark means */
-	ck_assert_uint_eq(count_kind(&l, DETAIL_NOTE), 3);
+	/* and a note says what the mark means (with the one for stacks not read) */
+	ck_assert_uint_eq(count_kind(&l, DETAIL_NOTE), 4);
 	detail_lines_free(&l);
 	task_release(&prev, 0);
 	task_release(&cur, 0);
+}
+END_TEST
+
+/* A process of three threads, two of whose stacks were read. */
+START_TEST(test_stack_sentence)
+{
+	struct tv_task p, th[3];
+	struct detail_lines l;
+	/* each thread's stack, in the address space's block its rows share */
+	struct tv_stack st[3] = {{1234, 132, 12}, {1235, 8192, 1032}, {1236, TV_UNKNOWN, TV_UNKNOWN}};
+	struct tv_mem mem = tv_mem_unknown;
+	mem.stacks = st;
+	mem.nstacks = 3;
+	mem.stack_size = 8324;
+	mem.stack_rss = 1044;
+	task_init(&p);
+	p.tid = p.tgid = 1234;
+	p.mem = &mem;
+	for (int i = 0; i < 3; i++) {
+		task_init(&th[i]);
+		th[i].is_thread = true;
+		th[i].tid = th[i].tgid = 1234;
+		th[i].tid = 1234 + i;
+		th[i].mem = &mem;
+	}
+	p.threads = th;
+	p.nthreads_read = 3;
+	p.threads_complete = true;
+	p.partial = TV_PART_BIT(TV_PART_STACK);
+	p.stack_why = TV_STACK_DENIED;
+	detail_lines_init(&l);
+	detail_build(&p, NULL, 0, false, &l);
+	ck_assert_str_eq(value_of(&l, "Thread stacks reserved"), "8.1M+ (8324 KiB)");
+	ck_assert_str_eq(value_of(&l, "Thread stacks resident"), "1.0M+ (1044 KiB)");
+	ck_assert(has_note(&l, "2 threads reserve 8.1 MiB of stack and use 1.0 MiB of it."));
+	ck_assert(has_note(&l, "Some thread stacks are unknown: finding and reading them needs permission to trace "
+			       "the process (ptrace), as its owner or root has."));
+	/* every thread known, on default stacks */
+	p.partial = 0;
+	p.stack_why = TV_STACK_OK;
+	st[2] = (struct tv_stack){1236, 8192, 8};
+	st[0] = (struct tv_stack){1234, 8192 * 1000LL, 12 * 1024 - 1040};
+	mem.stack_size = 8192 * 1002LL;
+	mem.stack_rss = 12 * 1024;
+	detail_build(&p, NULL, 0, false, &l);
+	ck_assert(has_note(&l, "3 threads reserve 7.8 GiB of stack and use 12 MiB of it."));
+	ck_assert_str_eq(value_of(&l, "Thread stacks reserved"), "7.8G (8208384 KiB)");
+	/* a thread row: its own stack, no sentence */
+	detail_build(&th[1], NULL, 0, true, &l);
+	ck_assert_str_eq(value_of(&l, "Stack reserved"), "8.0M (8192 KiB)");
+	ck_assert_str_eq(value_of(&l, "Stack resident"), "1.0M (1032 KiB)");
+	ck_assert_ptr_null(value_of(&l, "Thread stacks reserved"));
+	detail_lines_free(&l);
+	p.threads = NULL;
+	p.nthreads_read = 0;
+	for (int i = 0; i < 3; i++)
+		task_release(&th[i], 0);
+	task_release(&p, 0);
 }
 END_TEST
 
@@ -355,6 +423,7 @@ static Suite *detail_suite(void)
 	tcase_add_test(tc, test_process_row);
 	tcase_add_test(tc, test_lower_bounds_marked);
 	tcase_add_test(tc, test_unknown_everything);
+	tcase_add_test(tc, test_stack_sentence);
 	tcase_add_test(tc, test_switch_off_classes);
 	tcase_add_test(tc, test_prev_of_another_task);
 	tcase_add_test(tc, test_durations_and_sizes);

@@ -228,7 +228,7 @@ static size_t encode(struct buf *b, const struct rec_layout *l, const struct rec
 static size_t ctype_size(uint8_t ctype)
 {
 	switch (ctype) {
-	case REC_C_I64: case REC_C_U64: case REC_C_START: return 8;
+	case REC_C_I64: case REC_C_U64: case REC_C_START: case REC_C_STACK: return 8;
 	case REC_C_I32: case REC_C_I32U: case REC_C_U32: return 4;
 	case REC_C_CHAR: return 1;
 	case REC_C_BOOL: return sizeof(bool);

@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Thread stacks (stack_size, stack_rss) on a workload whose stack use is known."""
+import os
+import resource
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tvtest import Workload, check, is_root, main, run_json, Skip  # noqa: E402
+
+DEPTHS = (64, 1024, 4096)  # KiB each stk-N thread touches of its default stack
+SMALL = 256                 # KiB of the one pthread_attr_setstacksize stack
+IDLE = 200
+SLACK = 32                  # KiB above the depth: the thread's first frames, its TLS and descriptor
+COLS = "pid,comm,stack_size,stack_rss"
+
+
+def workload(user=None):
+    return Workload("--stacks", ",".join(str(d) for d in DEPTHS) + ",0", "--small-stack", str(SMALL),
+                    "--idle", str(IDLE), user=user)
+
+
+def last_sample(w, *extra, user=None):
+    docs = run_json("-H", "-p", str(w.pid), "-d", "0.2", "-o", COLS, *extra, user=user)
+    return docs[-1]
+
+
+def rows(doc, pid):
+    procs = [t for t in doc["tasks"] if t["kind"] == "process"]
+    threads = [t for t in doc["tasks"] if t["kind"] == "thread"]
+    check(len(procs) == 1 and procs[0]["pid"] == pid, f"one process row for {pid}: {procs}")
+    return procs[0], threads
+
+
+def main_stack_kib(pid):
+    """The [stack] mapping's size, read here from maps, independently of taskview."""
+    with open(f"/proc/{pid}/maps") as f:
+        for line in f:
+            if line.rstrip().endswith(" [stack]"):
+                lo, hi = line.split()[0].split("-")
+                return (int(hi, 16) - int(lo, 16)) // 1024
+    raise AssertionError("no [stack] mapping")
+
+
+def test_known_stacks():
+    """Each thread's reservation exact, its resident pages within a few of what it touched."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    if soft == resource.RLIM_INFINITY:
+        raise Skip("RLIMIT_STACK is unlimited: glibc's default stack size is then its own")
+    default = soft // 1024
+    with workload() as w:
+        # the second sample reads resident pages in mappings found in the first
+        for n in ("1", "3"):
+            doc = last_sample(w, "-n", n)
+            proc, threads = rows(doc, w.pid)
+            check(len(threads) == 1 + len(DEPTHS) + 2 + IDLE, f"threads: {len(threads)}")
+            tid = {v: k for k, v in w.threads.items()}
+            for t in threads:
+                size, rss = t["stack_size"], t["stack_rss"]
+                name = tid.get(t["pid"], "main" if t["pid"] == w.pid else "stk-idle")
+                if name == "main":
+                    check(abs(size - main_stack_kib(w.pid)) <= 4, f"main: {size} KiB, maps says "
+                          f"{main_stack_kib(w.pid)}")
+                    check(0 < rss <= size, f"main: {rss} of {size}")
+                    continue
+                want_size = SMALL if name == "stk-small" else default
+                check(size == want_size, f"{name} ({t['pid']}): reserved {size} KiB, expected {want_size}")
+                depth = int(name[4:]) if name[4:].isdigit() else 0
+                check(depth <= rss <= depth + SLACK,
+                      f"{name} ({t['pid']}): resident {rss} KiB after touching {depth} KiB")
+            check(proc["stack_size"] == sum(t["stack_size"] for t in threads),
+                  f"process stack_size {proc['stack_size']} is not its threads' sum")
+            check(proc["stack_rss"] == sum(t["stack_rss"] for t in threads),
+                  f"process stack_rss {proc['stack_rss']} is not its threads' sum")
+            check(proc["partial"] == [], f"every thread was read, yet marked: {proc['partial']}")
+            # 1,000 idle-like threads reserve ~8 GiB; here: the defaults against what they use
+            check(proc["stack_size"] >= (len(DEPTHS) + 1 + IDLE) * default,
+                  f"process reserves {proc['stack_size']} KiB")
+            check(proc["stack_rss"] < sum(DEPTHS) + (IDLE + 8) * SLACK,
+                  f"process resident {proc['stack_rss']} KiB")
+
+
+def test_sorted_by_stack_not_shown():
+    """Sorting by stack_rss reads stacks even when no stack column is shown: the deepest first."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with workload() as w:
+        doc = run_json("-H", "-p", str(w.pid), "-s", "stack_rss", "-o", "pid,comm")[-1]
+        order = [t["pid"] for t in doc["tasks"] if t["kind"] == "thread"][:3]
+        want = [w.threads[f"stk-{d}"] for d in sorted(DEPTHS, reverse=True)]
+        check(order == want, f"threads by stack_rss: {order}, expected {want}")
+
+
+def test_growth_seen():
+    """A thread that touches more of its stack is seen to, in the same run: the
+    refreshes in between, where nothing ran, read no thread at all."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with Workload("--stacks", "1024", "--idle", "20", "--grow-ms", "1500") as w:
+        tid = w.threads["stk-1024"]
+        docs = run_json("-H", "-p", str(w.pid), "-d", "0.3", "-n", "12", "-o", COLS)
+        rss = [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+        check(1024 <= rss[0] <= 1024 + SLACK, f"before growing: {rss[0]} KiB")
+        check(2048 <= rss[-1] <= 2048 + SLACK, f"after growing to 2 MiB: {rss[-1]} KiB (all: {rss})")
+        proc = [t for t in docs[-1]["tasks"] if t["kind"] == "process"][0]
+        threads = [t for t in docs[-1]["tasks"] if t["kind"] == "thread"]
+        check(proc["stack_rss"] == sum(t["stack_rss"] for t in threads), "sum after growth")
+
+
+def test_unknown_without_permission():
+    """As nobody, another user's stacks are unknown (null), never 0, and not marked."""
+    if not is_root():
+        raise Skip("needs root to switch to nobody")
+    with workload() as w:
+        doc = last_sample(w, user=65534)
+        proc, threads = rows(doc, w.pid)
+        check(len(threads) == 1 + len(DEPTHS) + 2 + IDLE, f"threads: {len(threads)}")
+        for t in [proc, *threads]:
+            check(t["stack_size"] is None and t["stack_rss"] is None, f"as nobody: {t}")
+        check(proc["partial"] == [], f"unknown is not a lower bound: {proc['partial']}")
+        # text output: "-"
+        from tvtest import run
+        r = run("-b", "-p", str(w.pid), "-o", "pid,stack_size,stack_rss", user=65534)
+        line = [ln for ln in r.stdout.splitlines() if ln.split()[:1] == [str(w.pid)]]
+        check(line and line[0].split()[1:] == ["-", "-"], f"text as nobody: {r.stdout}")
+
+
+def test_own_process_as_user():
+    """A user reads the stacks of its own process (same uid, no ptrace restriction here)."""
+    if not is_root():
+        raise Skip("needs root to switch to nobody")
+    with workload(user=65534) as w:
+        doc = last_sample(w, user=65534)
+        proc, threads = rows(doc, w.pid)
+        small = [t for t in threads if t["pid"] == w.threads["stk-small"]]
+        check(small and small[0]["stack_size"] == SMALL, f"stk-small as its owner: {small}")
+        check(proc["stack_size"] is not None, f"process as its owner: {proc}")
+
+
+def test_recorded_and_replayed():
+    """A recording keeps the stacks; a file written before them replays them unknown."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    import tempfile
+    with workload() as w, tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "stacks.tvr")
+        live = run_json("-H", "-p", str(w.pid), "-o", COLS, "-n", "1", "-w", path)[-1]
+        replay = run_json("-r", path, "-H", "-o", COLS)[-1]
+        key = lambda doc: sorted((t["kind"], t["pid"], t["stack_size"], t["stack_rss"]) for t in doc["tasks"])  # noqa: E731
+        check(key(live) == key(replay), "replayed stacks differ from the live sample")
+        check(all(t["stack_size"] for t in replay["tasks"]), "a stack missing from the replay")
+    old = os.path.join(os.environ["SOURCE_DIR"], "tests", "data", "recording-v1.tvr")
+    doc = run_json("-r", old, "-o", COLS)[0]
+    check(doc["tasks"] and all(t["stack_size"] is None and t["stack_rss"] is None for t in doc["tasks"]),
+          "a recording made before the stack columns must replay them unknown")
+
+
+if __name__ == "__main__":
+    sys.exit(main([
+        test_known_stacks,
+        test_sorted_by_stack_not_shown,
+        test_growth_seen,
+        test_unknown_without_permission,
+        test_own_process_as_user,
+        test_recorded_and_replayed,
+    ]))
