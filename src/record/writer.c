@@ -278,9 +278,12 @@ struct rec_writer *rec_writer_open(const struct rec_writer_opts *o, char **err)
 	w->path = strdup(o->path);
 	w->keep_days = o->keep_days;
 	struct stat sb;
-	/* a directory for daily files is made when missing (not its parents):
-	 * closed to others like the files in it (0640) */
-	if (o->keep_days > 0 && mkdir(o->path, 0750) < 0 && errno != EEXIST) {
+	/* a directory for daily files is made when missing (not its parents),
+	 * closed to others like the files in it (0640); a name of a recording
+	 * file (.tvr) is taken for a file, never made a directory */
+	size_t plen = strlen(o->path);
+	bool file_name = plen >= 4 && strcmp(o->path + plen - 4, ".tvr") == 0;
+	if (o->keep_days > 0 && !file_name && mkdir(o->path, 0750) < 0 && errno != EEXIST) {
 		*err = rec_err_path(_("cannot make the directory %s to record to: %s"), o->path, errno);
 		goto fail;
 	}

@@ -9,6 +9,7 @@ import json
 import os
 import random
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -357,6 +358,14 @@ def test_daily_directory():
         check(r.returncode == 1 and "/dev/full" in r.stderr, f"not a file: {r.returncode} {r.stderr!r}")
         r = run("-w", os.path.join(d, "f.tvr"), "--keep", "3", "-n", "1")
         check(r.returncode == 1 and "directory" in r.stderr, f"--keep with a file: {r.stderr!r}")
+        # a directory for daily files that is missing is made, closed to others like its files
+        new = os.path.join(d, "new")
+        r = run("-w", new, "--keep", "3", "-n", "1")
+        check(r.returncode == 0 and os.path.isdir(new), f"--keep made no directory: {r.stderr!r}")
+        check(stat.S_IMODE(os.stat(new).st_mode) == 0o750, f"mode {oct(os.stat(new).st_mode)}")
+        check(any(n.startswith("taskview-") and n.endswith(".tvr") for n in os.listdir(new)), os.listdir(new))
+        r = run("-w", os.path.join(d, "none", "new"), "--keep", "3", "-n", "1")
+        check(r.returncode == 1 and "cannot make the directory" in r.stderr, f"no parent: {r.stderr!r}")
 
 
 def test_hostile_files_never_crash():
