@@ -57,8 +57,15 @@ def test_commands_use_setup():
     check(len(cmds) == 2, f"two commands: {cmds}")
     for c in cmds:
         check("sh .ci/setup build" in c and "meson setup" not in c, f"set up through .ci/setup: {c}")
-    check(cmds[0].endswith("meson devenv -C build taskview"), f"runs through meson devenv: {cmds[0]}")
-    check("-Dwerror=true" in cmds[1], "the test command asks for -Dwerror=true")
+    check(cmds[0].startswith("sh .ci/deps && ") and cmds[1].startswith("sh .ci/deps test && "),
+          "the run command installs the packages to run, the test command those to test too")
+    # the run command builds no test (and needs no test dependency to configure), installs, and runs
+    check("-Dtests=false" in cmds[0] and cmds[0].endswith("&& sh .ci/install build && taskview"),
+          f"builds no test, installs and runs taskview from the PATH: {cmds[0]}")
+    # either order: the test command turns the tests on again in a build/ the run command set up
+    check("-Dwerror=true" in cmds[1] and "-Dtests=true" in cmds[1], "the test command asks for -Dwerror=true -Dtests=true")
+    with open(os.path.join(SOURCE_DIR, ".ci", "run")) as f:
+        check("\n" + cmds[1] + "\n" in f.read(), ".ci/run runs the test command as the README writes it")
 
 
 def test_setup_applies_options():
