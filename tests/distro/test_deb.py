@@ -36,8 +36,18 @@ def header_abi():
 
 def build():
     """The packages, built once: {name: path}, and the output directory."""
+    if "error" in built:  # built once, and failed: the other tests fail with it
+        raise built["error"]
     if built:
         return built
+    try:
+        return build_once()
+    except AssertionError as e:
+        built["error"] = e
+        raise
+
+
+def build_once():
     for tool in ("dpkg-buildpackage", "dh", "lintian", "dpkg-checkbuilddeps"):
         if not shutil.which(tool):
             raise Skip(f"{tool} is missing (apt-get install dpkg-dev debhelper lintian)")
