@@ -7,8 +7,8 @@
 #   contrib/build-deb.sh [OUTDIR]
 #
 # OUTDIR, when given, receives the .deb, .dsc, .changes, .buildinfo, the
-# tarballs and lintian.log;
-# otherwise nothing is kept. DEB_BUILD_OPTIONS is passed on (for example
+# tarballs, build.log and lintian.log; otherwise nothing is kept but, when
+# the build fails, its whole log and meson's test log (the path is printed). DEB_BUILD_OPTIONS is passed on (for example
 # nocheck, or parallel=4). The copy holds the files git tracks (or, outside
 # a checkout, the tree without build directories), uncommitted changes
 # included. Needs dpkg-dev, debhelper and lintian, and the Build-Depends of
@@ -37,8 +37,10 @@ trap 'exit 130' INT TERM
 tree="$work/taskview-$version"
 mkdir "$tree"
 
-# the upstream tree: tracked files, or everything but .git and meson build directories
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+# the upstream tree: tracked files, or everything but .git and meson build
+# directories when the tree is not a checkout's top (a tarball, also one
+# unpacked inside a checkout, as `meson dist` does)
+if [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$src" ]; then
 	list() { git -C "$src" ls-files -z; }
 else
 	list() { (cd "$src" && find . \( -name .git -o -type d -exec test -e '{}/meson-private' \; \) -prune \
@@ -54,7 +56,15 @@ cp -r "$src/contrib/debian" "$tree/debian"
 echo "build-deb.sh: building taskview $deb_version in $tree"
 (cd "$tree" && dpkg-buildpackage -us -uc) >"$work/build.log" 2>&1 || {
 	tail -n 60 "$work/build.log"
-	echo "build-deb.sh: dpkg-buildpackage failed (last lines above)" >&2
+	# the whole log and meson's test log outlive the copy: in OUTDIR, or beside it
+	keep=$out
+	[ -n "$keep" ] || keep=$(mktemp -d "${TMPDIR:-/tmp}/taskview-deb-failed-XXXXXX")
+	cp "$work/build.log" "$keep/build.log"
+	for log in "$tree"/obj-*/meson-logs/testlog.txt; do
+		[ -f "$log" ] && cp "$log" "$keep/testlog.txt"
+	done
+	echo "build-deb.sh: dpkg-buildpackage failed (last lines above; the whole log: $keep/build.log$(
+		[ -f "$keep/testlog.txt" ] && echo ", the tests': $keep/testlog.txt"))" >&2
 	exit 1
 }
 grep -E '^(Ok|Fail|Skipped|Timeout|Expected Fail|Unexpected Pass): ' "$work/build.log" || true
@@ -68,7 +78,8 @@ lintian -I --pedantic --fail-on error,warning --suppress-tags initial-upload-clo
 	>"$work/lintian.log" 2>&1 || status=$?
 cat "$work/lintian.log"
 if [ -n "$out" ]; then
-	cp "$work"/*.deb "$work"/*.dsc "$work"/*.changes "$work"/*.buildinfo "$work"/*.tar.* "$work/lintian.log" "$out/"
+	cp "$work"/*.deb "$work"/*.dsc "$work"/*.changes "$work"/*.buildinfo "$work"/*.tar.* "$work/lintian.log" \
+		"$work/build.log" "$out/"
 fi
 if [ "$status" -ne 0 ]; then
 	echo "build-deb.sh: lintian reports errors or warnings (exit $status)" >&2

@@ -21,17 +21,16 @@ LINE = "SPDX-License-Identifier: GPL-2.0-or-later"
 
 
 def source_files(root):
-    """The tree's files: what git tracks, or, outside a checkout (a tarball), all but build directories."""
-    r = None
-    if shutil.which("git"):
-        r = subprocess.run(["git", "-C", root, "ls-files", "-z"], capture_output=True)
-    if r and r.returncode == 0:
-        return [p for p in r.stdout.decode().split("\0") if p and os.path.isfile(os.path.join(root, p))]
+    """The files of the tree given, whatever holds it: a checkout, a tarball
+    unpacked anywhere (`meson dist` unpacks one inside the build directory,
+    which may be inside a checkout). Not asked of git, which would answer for
+    the checkout around it; .git and meson build directories are left out."""
     out = []
     for top, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d not in (".git", "__pycache__")
                    and not os.path.isdir(os.path.join(top, d, "meson-private"))]
-        out += [os.path.relpath(os.path.join(top, f), root) for f in files]
+        # a worktree's .git is a file
+        out += [os.path.relpath(os.path.join(top, f), root) for f in files if f != ".git"]
     return out
 
 
