@@ -98,7 +98,8 @@ def batch_json(c):
 def batch_openmetrics(c):
     out = c.run("-b", "--format", "openmetrics", "-n", "1", "-d", "0.5", "-p", str(c.pid), "--top", "1")
     check(out.endswith("# EOF\n"), f"no # EOF: {out[-200:]!r}")
-    m = re.search(r'^taskview_process_threads\{[^}]*pid="%d"[^}]*\} (\d+)' % c.pid, out, re.M)
+    # -p selects the workload alone: its command's series counts its threads
+    m = re.search(r'^taskview_command_threads\{[^}]*comm="tvmx"[^}]*\} (\d+)', out, re.M)
     check(m and int(m.group(1)) >= len(THREADS) + 1, f"the workload's thread count: {m and m.group(0)}")
 
 

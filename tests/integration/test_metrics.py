@@ -339,10 +339,10 @@ def test_values_equal_json():
                 check(matched >= 2, f"only {matched} of {len(pairs)} samples read in time")
 
 
-def burner_cpu(m, pid):
-    """The CPU seconds a sample shows for process pid, 0 if none."""
-    vals = [v for labels, v in where(m, "taskview_process_cpu_seconds_total").items()
-            if dict(labels).get("pid") == str(pid)]
+def burner_cpu(m, comm):
+    """The CPU seconds a sample shows for the processes named comm, 0 if none."""
+    vals = [v for labels, v in where(m, "taskview_command_cpu_seconds_total").items()
+            if dict(labels).get("comm") == comm]
     return vals[0] if vals and vals[0] is not None else 0
 
 
@@ -368,7 +368,7 @@ def test_group_counters_survive_exits():
                     buf = []
                     history.append(m)
                     # ended once a sample shows it counted some CPU time (a busy machine gives it little)
-                    if killed is None and len(history) >= 3 and burner_cpu(m, burner.pid) >= 0.05:
+                    if killed is None and len(history) >= 3 and burner_cpu(m, "tvm-ends") >= 0.05:
                         kill_sent = time.time()
                         burner.stop()
                         killed = time.time()
