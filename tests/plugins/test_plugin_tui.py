@@ -153,9 +153,14 @@ def test_keys_and_signals_while_hanging(t):
     cases = [("q", 0), (signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 129)]
     for how, want in cases:
         s = t.start(plugin_args("loop_collect"))
-        time.sleep(1.0)
-        pid = t.taskview_pid(s)
-        helpers = [int(x) for x in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+        # taskview starts the helper with its first sample: a busy machine may take a while to get there
+        deadline = time.monotonic() + 15
+        while True:
+            pid = t.taskview_pid(s)
+            helpers = [int(x) for x in open(f"/proc/{pid}/task/{pid}/children").read().split()] if pid else []
+            if helpers or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
         assert helpers, "no plugin helper"
         t0 = time.monotonic()
         if how == "q":
