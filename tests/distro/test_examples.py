@@ -325,7 +325,7 @@ def main():
             rc, _t = t.wait_exit(s, 20)
             check(rc == 0, f"{line}: quits")
 
-        @ex("taskview -r /var/tmp/tv --begin 03:10")
+        @ex("sudo taskview -r /var/tmp/tv --begin 03:10")
         def _(line):
             replay_screen(line, "/var/tmp/tv")
 
@@ -336,7 +336,7 @@ def main():
             check(rc == 0, "a recording in /var/log/taskview")
             replay_screen(line, "/var/log/taskview")
 
-        @ex("taskview -r /var/tmp/tv -b --begin 03:10 --end 03:20 -d 60 -s io_delay")
+        @ex("sudo taskview -r /var/tmp/tv -b --begin 03:10 --end 03:20 -d 60 -s io_delay")
         def _(line):
             # a sample a minute from 03:10: the recorder has to reach 03:11
             while time.monotonic() - rec_start < 70:

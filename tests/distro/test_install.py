@@ -40,11 +40,11 @@ def linguas():
         return [w for line in f for w in line.split("#")[0].split()]
 
 
-def unit_path():
-    """Where this build installs taskview-record.service, or None."""
+def unit_path(name="taskview-record.service"):
+    """Where this build installs a unit of taskview's, or None."""
     with open(os.path.join(BUILD_DIR, "meson-info", "intro-installed.json")) as f:
         for dest in json.load(f).values():
-            if dest.endswith("/taskview-record.service"):
+            if dest.endswith("/" + name):
                 return dest
     return None
 
@@ -78,6 +78,9 @@ def main():
     unit = unit_path()
     if unit:
         expected.add(unit)
+    metrics_unit = unit_path("taskview-metrics.service")
+    if metrics_unit:
+        expected.add(metrics_unit)
 
     failures = []
     with tempfile.TemporaryDirectory(prefix="taskview-destdir-") as dest:
