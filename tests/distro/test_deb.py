@@ -22,6 +22,7 @@ from tvtest import Skip, check, main  # noqa: E402
 SOURCE_DIR = os.path.abspath(os.environ["SOURCE_DIR"])
 NOCHECK = {"DEB_BUILD_OPTIONS": "nocheck", "DEB_BUILD_PROFILES": "nocheck"}
 UNIT = "lib/systemd/system/taskview-record.service"
+METRICS_UNIT = "lib/systemd/system/taskview-metrics.service"
 built = {}
 TMP = None  # the test run's directory
 
@@ -121,7 +122,7 @@ def test_depends_and_provides():
 def test_files():
     deb = build()["taskview"]
     have = files(deb)
-    want = {"usr/bin/taskview", UNIT, "usr/share/man/man1/taskview.1.gz",
+    want = {"usr/bin/taskview", UNIT, METRICS_UNIT, "usr/share/man/man1/taskview.1.gz",
             "usr/share/locale/de/LC_MESSAGES/taskview.mo", "usr/share/locale/fr/LC_MESSAGES/taskview.mo",
             "usr/share/doc/taskview/README.Debian", "usr/share/doc/taskview/copyright"}
     want |= {p for p in have if re.fullmatch(r"usr/lib/[^/]+/taskview/plugins/(io|oom|fds)\.so", p)}
@@ -168,16 +169,17 @@ def test_maintainer_scripts():
         with open(path) as f:
             scripts[name] = f.read()
     post = scripts["postinst"]
-    unit = "'taskview-record.service'"
-    check(f"deb-systemd-helper update-state {unit}" in post, f"postinst does not register the unit:\n{post}")
-    # enabled again only where it was: shipped disabled
-    enables = [l.strip() for l in post.splitlines() if "deb-systemd-helper enable" in l]
-    check(enables and f"deb-systemd-helper --quiet was-enabled {unit}" in post
-          and post.index("was-enabled") < post.index("deb-systemd-helper enable"),
-          f"postinst enables the unit unconditionally:\n{post}")
-    check(f"deb-systemd-invoke $_dh_action {unit}" in post, "postinst does not restart it on upgrades")
-    check(f"deb-systemd-helper purge {unit}" in scripts["postrm"], f"postrm forgets it on purge:\n{scripts['postrm']}")
-
+    restarts = [l for l in post.splitlines() if "deb-systemd-invoke $_dh_action" in l]
+    for unit in ("'taskview-record.service'", "'taskview-metrics.service'"):
+        check(f"deb-systemd-helper update-state {unit}" in post, f"postinst does not register {unit}:\n{post}")
+        # enabled again only where it was: shipped disabled
+        enable = f"deb-systemd-helper enable {unit}"
+        check(enable in post and f"deb-systemd-helper --quiet was-enabled {unit}" in post
+              and post.index(f"was-enabled {unit}") < post.index(enable),
+              f"postinst enables {unit} unconditionally:\n{post}")
+        check(any(unit in l for l in restarts), f"postinst does not restart {unit} on upgrades")
+        check(any("deb-systemd-helper purge" in l and unit in l for l in scripts["postrm"].splitlines()),
+              f"postrm does not forget {unit} on purge:\n{scripts['postrm']}")
 
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory(prefix="taskview-deb-test-") as TMP:
