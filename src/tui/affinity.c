@@ -2,7 +2,6 @@
 /* a: the CPUs the selected task may run on, shown as a list to tick, and
  * set with sched_setaffinity. A process row sets every thread of the
  * process (an affinity belongs to a thread); a thread row, that thread. */
-#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <curses.h>
 
 #include "tui/dialogs.h"
+#include "tui/each_thread.h"
 #include "tui/menu.h"
 #include "tui/screen.h"
 #include "tui/status.h"
@@ -27,28 +27,15 @@ static size_t cpus_max(void)
 	return n > 0 ? (size_t)n : 1;
 }
 
-/* sched_setaffinity on every thread of a process; the first error wins. */
-static int affinity_process(int32_t pid, size_t size, const cpu_set_t *set)
+struct mask {
+	size_t size;
+	const cpu_set_t *set;
+};
+
+static int affinity_set(int32_t tid, const void *arg)
 {
-	char path[32];
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	DIR *d = opendir(path);
-	if (!d)
-		return sched_setaffinity(pid, size, set) < 0 ? errno : 0;
-	int err = 0, done = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		if (sched_setaffinity(atoi(de->d_name), size, set) < 0) {
-			if (errno != ESRCH && !err)
-				err = errno; /* a thread that just ended is no failure */
-		} else {
-			done++;
-		}
-	}
-	closedir(d);
-	return err ? err : done ? 0 : ESRCH;
+	const struct mask *m = arg;
+	return sched_setaffinity(tid, m->size, m->set) < 0 ? errno : 0;
 }
 
 static void item_set(char **item, size_t cpu, bool on)
@@ -166,11 +153,8 @@ void dialog_affinity(struct tui *t)
 				m.title = _("Tick at least one CPU (Space), or Esc to leave it as it is:");
 				continue;
 			}
-			int e;
-			if (thread)
-				e = sched_setaffinity(tid, size, set) < 0 ? errno : 0;
-			else
-				e = affinity_process(tgid, size, set);
+			struct mask mask = {size, set};
+			int e = thread ? affinity_set(tid, &mask) : tui_each_thread(tgid, affinity_set, &mask);
 			affinity_report(t, tid, comm, thread, k, e);
 			break;
 		}

@@ -2,7 +2,6 @@
 /* F7/] and F8/[: one step of nice for the tagged tasks or the selected one.
  * A process row changes every thread of the process (a nice value belongs
  * to a thread); a thread row, that thread alone. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <curses.h>
 
 #include "tui/dialogs.h"
+#include "tui/each_thread.h"
 #include "tui/timeline.h"
 #include "tui/status.h"
 #include "tui/view.h"
@@ -27,28 +27,9 @@ struct target {
 	char comm[TV_COMM_MAX];
 };
 
-/* setpriority on every thread of a process; the first error wins. */
-static int renice_process(int32_t pid, int nice)
+static int renice_one(int32_t tid, const void *arg)
 {
-	char path[32];
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	DIR *d = opendir(path);
-	if (!d)
-		return setpriority(PRIO_PROCESS, (id_t)pid, nice) < 0 ? errno : 0;
-	int err = 0, done = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		if (setpriority(PRIO_PROCESS, (id_t)atoi(de->d_name), nice) < 0) {
-			if (errno != ESRCH && !err)
-				err = errno; /* a thread that just ended is no failure */
-		} else {
-			done++;
-		}
-	}
-	closedir(d);
-	return err ? err : done ? 0 : ESRCH;
+	return setpriority(PRIO_PROCESS, (id_t)tid, *(const int *)arg) < 0 ? errno : 0;
 }
 
 /* The new value shows at once: the sample is updated in place. */
@@ -166,8 +147,7 @@ void tui_renice(struct tui *t, int delta)
 			failed++;
 			continue;
 		}
-		int e = v[i].thread ? (setpriority(PRIO_PROCESS, (id_t)v[i].tid, nice) < 0 ? errno : 0)
-				    : renice_process(v[i].tid, nice);
+		int e = v[i].thread ? renice_one(v[i].tid, &nice) : tui_each_thread(v[i].tid, renice_one, &nice);
 		if (e) {
 			/* the first failure is the one shown */
 			if (!failed)
