@@ -425,10 +425,14 @@ def check_size(t, w, h):
     # i and w: a frame
     for key, title in (("i", "Process "), ("w", "Command line of process")):
         t.keys(s, "Home", key)
-        text = t.wait_for(s, title)
-        lines = text.splitlines()
-        top = [i for i, x in enumerate(lines) if "┌" in x]
-        assert top and "│" in lines[top[0] + 1] and any("└" in x for x in lines[top[0]:]), f"{what} {key}:\n{text}"
+
+        def framed(text):
+            lines = text.splitlines()
+            top = [i for i, x in enumerate(lines) if "┌" in x]
+            return (title in text and bool(top) and top[0] + 1 < len(lines) and "│" in lines[top[0] + 1]
+                    and any("└" in x for x in lines[top[0]:]))
+        # a capture may come while the panel is being drawn: wait for the whole frame
+        t.wait(s, framed, f"{what} {key}: a framed panel")
         t.keys(s, "Escape")
         t.wait_gone(s, title)
     t.quit(s)
