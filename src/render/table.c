@@ -322,10 +322,12 @@ size_t table_row_width(const struct table_cols *tc, const struct row *r)
 	size_t end = tc->x[last] + tc->width[last];
 	if (last + 1 != tc->sel->n || c->align != COL_ALIGN_LEFT)
 		return end;
+	/* the last column, left-aligned, is given the rest of the line: what
+	 * its row needs is its text (a value that is no text, such as an
+	 * unknown command's "-", needs the column's own width), never the
+	 * whole line, which is as wide as any scroll asked for */
 	struct tv_value v = column_value(c, r->task);
-	if (v.kind != TV_V_STR)
-		return end;
-	size_t w = text_width(v.s, strlen(v.s), tc->utf8);
+	size_t w = v.kind == TV_V_STR ? text_width(v.s, strlen(v.s), tc->utf8) : format_col_width(c, tc->utf8);
 	if ((int)last == tc->name_col) {
 		char prefix[PREFIX_MAX];
 		const char *pre = row_prefix(tc, r, prefix, sizeof(prefix));

@@ -386,6 +386,30 @@ START_TEST(hit_positions)
 }
 END_TEST
 
+/* The widest row decides how far the table scrolls right: it is laid out as
+ * wide as any scroll (1 << 20), and a last column whose value is no text
+ * (an unknown group) needs its own width, not the whole line; else a scroll
+ * to the end walked a million columns of every row at each repaint. */
+START_TEST(row_width_of_unknown_last_column)
+{
+	struct colset cs;
+	struct colsel sel;
+	char *bad = NULL;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	ck_assert_int_eq(colsel_parse(&cs, "pid,cgroup", &sel, &bad), 0);
+	struct table_cols tc;
+	ck_assert_int_eq(table_cols_init(&tc, &cs, &sel, 80, (size_t)1 << 20, true), 0);
+	struct tv_task t;
+	make_task(&t, "name");
+	struct row r = {.task = &t};
+	ck_assert_uint_le(table_row_width(&tc, &r), 80);
+	table_cols_free(&tc);
+	colsel_free(&sel);
+	colset_free(&cs);
+	task_release(&t, 0);
+}
+END_TEST
+
 /* The ids autocols picks, joined by commas, and COMMAND's width. */
 static char *auto_ids_for(int cols, bool groups, size_t *cmd_width)
 {
@@ -465,6 +489,7 @@ int main(void)
 	tcase_add_test(tc, scroll_sideways);
 	tcase_add_test(tc, tree_glyphs);
 	tcase_add_test(tc, hit_positions);
+	tcase_add_test(tc, row_width_of_unknown_last_column);
 	tcase_add_test(tc, default_columns_by_width);
 	tcase_add_test(tc, group_view_columns_by_width);
 	suite_add_tcase(s, tc);
