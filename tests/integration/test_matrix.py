@@ -193,6 +193,18 @@ class Screen:
     def wait(self, pred, what, timeout=10):
         return self.t.wait(self.s, pred, what, timeout)
 
+    def panel_until(self, head, needle, what):
+        """A detail panel whose title holds head, paged down (PgDn) until needle shows:
+        a panel taller than the screen scrolls."""
+        self.wait(lambda x: head in x, what)
+        for _ in range(8):
+            text = self.t.text(self.s)
+            if needle in text:
+                return text
+            self.keys("NPage")
+            time.sleep(0.2)
+        return self.wait(lambda x: needle in x, f"{what}: {needle!r} on one of its pages")
+
     def select(self, pid):
         """Selects the row of pid: its digits typed (the PID jump)."""
         self.type(str(pid))
@@ -336,7 +348,7 @@ def live_detail(c, sc):
     sc.wait(lambda x: rows_of(x, c.pid), "the workload")
     sc.select(c.pid)
     sc.keys("i")
-    sc.wait(lambda x: str(c.pid) in x and "tvmx" in x and "Voluntary" in x, "the detail panel")
+    sc.panel_until(f"Process {c.pid}: tvmx", "Voluntary", "the detail panel")
 
 
 @screen_case
@@ -353,7 +365,7 @@ def replay_screen(c, sc):
     sc.keys("Enter")
     sc.wait(lambda x: "tvmxs-2" in (tmuxlib.selected_row(sc.t, sc.s) or ""), "the search to select tvmxs-2")
     sc.keys("i")
-    sc.wait(lambda x: "Voluntary" in x and "tvmxs-2" in x, "the detail panel of the thread")
+    sc.panel_until(f"of process {c.pid}: tvmxs-2", "Voluntary", "the detail panel of the thread")
     sc.keys("Escape")
     # a task that ended is listed, marked (as root: the recorder keeps them)
     if c.user is None:
