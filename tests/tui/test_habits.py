@@ -336,6 +336,40 @@ def test_trace(t):
         p.wait()
 
 
+def test_trace_leave(t):
+    """Esc or q leaves strace as it leaves any panel, and q then quits: an
+    htop user's way out (Ctrl-C is not the only one)."""
+    if not (AS_ROOT and shutil.which("strace")):
+        print("  needs root and strace: skipped")
+        return
+    p = subprocess.Popen(["sleep", "300"])
+    try:
+        s = start(t, ["-p", str(p.pid)])
+        tv = find_taskview(t, s)
+        t.wait_for(s, "sleep 300")
+        for key in ("Escape", "q"):
+            t.keys(s, "s")
+            t.wait_for(s, "attached")
+            t.keys(s, key)
+            # straight back to the screen: no Enter asked for
+            t.wait_for(s, "PID", timeout=10)
+            t.wait_gone(s, "attached")
+            assert cpu_ticks(tv) is not None, f"{key} in strace ended taskview"
+            assert p.poll() is None, "the traced task died"
+        # after Ctrl-C, Esc also brings the screen back
+        t.keys(s, "s")
+        t.wait_for(s, "attached")
+        t.keys(s, "C-c")
+        t.wait_for(s, "press Enter to return")
+        t.keys(s, "Escape")
+        t.wait_for(s, "PID", timeout=10)
+        t.keys(s, "q")
+        assert pid_gone(tv), "taskview did not quit with q after leaving strace"
+    finally:
+        p.kill()
+        p.wait()
+
+
 def test_unbound_key(t):
     s = start(t, ["-d", "0.5"])
     t.keys(s, "x")
@@ -439,7 +473,7 @@ def test_sizes(t):
         check_size(t, w, h)
 
 
-TESTS = [test_sizes, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_affinity, test_trace,
+TESTS = [test_sizes, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_affinity, test_trace, test_trace_leave,
          test_unbound_key]
 
 
