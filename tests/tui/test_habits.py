@@ -4,7 +4,7 @@ a taskview whose terminal is gone ends at once, with or without a hang-up
 signal; a signal's number typed in the signal menu selects it; e, l, a and s
 show the environment, the open files, the CPU affinity (and set it) and
 trace the task, as root and as a user, with control characters escaped;
-keys that do nothing say so.
+Esc or q leaves strace and q then quits; keys that do nothing say so.
 
 Runs the real binary in private tmux servers (tmuxlib.py). Exit 77 (skip)
 when tmux is missing.
