@@ -469,8 +469,8 @@ static const int run_ignored[] = {SIGINT, SIGQUIT, SIGTSTP};
 
 enum run_key { RUN_KEY_NONE, RUN_KEY_LEAVE, RUN_KEY_ENTER };
 
-/* What keys read from the terminal ask: Esc alone or q leaves, as on the
- * screen; Enter returns. Escape sequences (arrows, function keys and the
+/* What keys read from the terminal ask: Esc alone, q or F10 leaves, as on
+ * the screen; Enter returns. Escape sequences (arrows, function keys and the
  * mouse reports the terminal may still send) are skipped whole, so a q
  * inside one is no q. */
 static enum run_key run_keys(const unsigned char *b, size_t n)
@@ -485,6 +485,9 @@ static enum run_key run_keys(const unsigned char *b, size_t n)
 			} else if (i + 2 < n && b[i + 2] == 'M') {
 				i += 5; /* ESC [ M and three bytes: a mouse report */
 			} else {
+				/* F10 (ESC [ 2 1 ~) leaves too */
+				if (n - i >= 5 && memcmp(b + i + 1, "[21~", 4) == 0)
+					return RUN_KEY_LEAVE;
 				for (i += 2; i < n && (b[i] < 0x40 || b[i] > 0x7e); i++)
 					;
 			}

@@ -347,7 +347,7 @@ def test_trace_leave(t):
         s = start(t, ["-p", str(p.pid)])
         tv = find_taskview(t, s)
         t.wait_for(s, "sleep 300")
-        for key in ("Escape", "q"):
+        for key in ("Escape", "q", "F10"):
             t.keys(s, "s")
             t.wait_for(s, "attached")
             t.keys(s, key)
