@@ -12,6 +12,7 @@
 #include <string.h>
 #include <term.h>
 #include <termios.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -500,6 +501,13 @@ static enum run_key run_keys(const unsigned char *b, size_t n)
 	return k;
 }
 
+static double run_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* The keys waiting on the terminal, read; RUN_KEY_NONE at their end or
  * when the terminal is gone (after term_lost()). */
 static enum run_key run_read(void)
@@ -579,6 +587,7 @@ int term_run(const char *path, char *const argv[], const char *before, const cha
 	}
 	int rc = pid < 0 ? -errno : 0;
 	bool left = false;
+	double left_at = 0;
 	while (pid > 0) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid)
@@ -598,7 +607,15 @@ int term_run(const char *path, char *const argv[], const char *before, const cha
 		else if (r > 0 && (p.revents & POLLIN) && run_read() == RUN_KEY_LEAVE && !left) {
 			kill(pid, SIGINT);
 			left = true;
+			left_at = run_now();
 		}
+		/* a program that does not end of SIGINT (strace detaching from a
+		 * process that forks all the time can take long) is made to: the
+		 * user is not kept waiting, and the traced tasks go on */
+		if (left && run_now() - left_at > 4.0)
+			kill(pid, SIGKILL);
+		else if (left && run_now() - left_at > 2.0)
+			kill(pid, SIGTERM);
 		/* taskview is asked to quit: the program goes first */
 		if (quit_signal)
 			kill(pid, SIGTERM);
