@@ -356,9 +356,12 @@ def test_trace_leave(t):
             t.wait_gone(s, "attached")
             assert cpu_ticks(tv) is not None, f"{key} in strace ended taskview"
             assert p.poll() is None, "the traced task died"
-        # after Ctrl-C, Esc also brings the screen back
+        # arrows are no Esc (their sequences start with one): strace goes on
+        # until Ctrl-C, which asks for Enter; Esc then also brings the screen back
         t.keys(s, "s")
         t.wait_for(s, "attached")
+        t.keys(s, "Up")
+        t.keys(s, "S-Right")
         t.keys(s, "C-c")
         t.wait_for(s, "press Enter to return")
         t.keys(s, "Escape")
