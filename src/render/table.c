@@ -323,8 +323,13 @@ size_t table_row_width(const struct table_cols *tc, const struct row *r)
 	if (last + 1 != tc->sel->n || c->align != COL_ALIGN_LEFT)
 		return end;
 	struct tv_value v = column_value(c, r->task);
-	if (v.kind != TV_V_STR)
-		return end;
+	if (v.kind != TV_V_STR) {
+		/* unknown ("-"): its own width, not the rest of the line the last
+		 * column is stretched to (a million columns when laid out for
+		 * the scroll's end, which then scrolled there) */
+		size_t own = (size_t)format_col_width(c, tc->utf8);
+		return tc->x[last] + (own < tc->width[last] ? own : tc->width[last]);
+	}
 	size_t w = text_width(v.s, strlen(v.s), tc->utf8);
 	if ((int)last == tc->name_col) {
 		char prefix[PREFIX_MAX];
