@@ -12,6 +12,7 @@
 #include <string.h>
 #include <term.h>
 #include <termios.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -462,26 +463,78 @@ int term_key_or(int timeout_ms, int fd)
 	return term_key_now();
 }
 
-/* Keys typed while the program runs are the program's; Ctrl-C is for it. */
+/* Ctrl-C is the program's while it runs (it is in the terminal's
+ * foreground group; taskview ignores it meanwhile). */
 static const int run_ignored[] = {SIGINT, SIGQUIT, SIGTSTP};
 #define NRUN_IGNORED (sizeof(run_ignored) / sizeof(run_ignored[0]))
 
-/* Reads a line from the terminal (the screen is put away: it is in line
- * mode); false when the terminal is gone or a quit signal came. */
+enum run_key { RUN_KEY_NONE, RUN_KEY_LEAVE, RUN_KEY_ENTER };
+
+/* What keys read from the terminal ask: Esc alone, q or F10 leaves, as on
+ * the screen; Enter returns. Escape sequences (arrows, function keys and the
+ * mouse reports the terminal may still send) are skipped whole, so a q
+ * inside one is no q. */
+static enum run_key run_keys(const unsigned char *b, size_t n)
+{
+	enum run_key k = RUN_KEY_NONE;
+	for (size_t i = 0; i < n; i++) {
+		if (b[i] == 27) {
+			if (i + 1 == n || (b[i + 1] != '[' && b[i + 1] != 'O'))
+				return RUN_KEY_LEAVE;
+			if (b[i + 1] == 'O') {
+				i += 2; /* ESC O and one letter */
+			} else if (i + 2 < n && b[i + 2] == 'M') {
+				i += 5; /* ESC [ M and three bytes: a mouse report */
+			} else {
+				/* F10 (ESC [ 2 1 ~) leaves too */
+				if (n - i >= 5 && memcmp(b + i + 1, "[21~", 4) == 0)
+					return RUN_KEY_LEAVE;
+				for (i += 2; i < n && (b[i] < 0x40 || b[i] > 0x7e); i++)
+					;
+			}
+		} else if (b[i] == 'q' || b[i] == 'Q') {
+			return RUN_KEY_LEAVE;
+		} else if (b[i] == '\r' || b[i] == '\n') {
+			k = RUN_KEY_ENTER;
+		}
+	}
+	return k;
+}
+
+static double run_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The keys waiting on the terminal, read; RUN_KEY_NONE at their end or
+ * when the terminal is gone (after term_lost()). */
+static enum run_key run_read(void)
+{
+	unsigned char b[256];
+	ssize_t n = read(STDIN_FILENO, b, sizeof(b));
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		term_lost();
+		return RUN_KEY_NONE;
+	}
+	return n > 0 ? run_keys(b, (size_t)n) : RUN_KEY_NONE;
+}
+
+/* Waits for Enter, Esc or q (the screen is put away); false when the
+ * terminal is gone or a quit signal came. */
 static bool term_wait_enter(void)
 {
 	for (;;) {
-		char c;
-		ssize_t n = read(STDIN_FILENO, &c, 1);
+		struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+		int r = poll(&p, 1, 200);
 		if (quit_signal)
 			return false;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
+		if (r > 0 && (p.revents & POLL_GONE) && !(p.revents & POLLIN)) {
 			term_lost();
 			return false;
 		}
-		if (c == '\n' || c == '\r')
+		if (r > 0 && run_read() != RUN_KEY_NONE)
 			return true;
 	}
 }
@@ -492,6 +545,17 @@ int term_run(const char *path, char *const argv[], const char *before, const cha
 		return -EINVAL;
 	fflush(stdout);
 	endwin();
+	/* keys one at a time and not echoed: Esc and q are read here, while
+	 * Ctrl-C still makes the terminal signal the program */
+	struct termios line, keys;
+	bool have_tty = tcgetattr(STDIN_FILENO, &line) == 0;
+	if (have_tty) {
+		keys = line;
+		keys.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		keys.c_cc[VMIN] = 1;
+		keys.c_cc[VTIME] = 0;
+		tcsetattr(STDIN_FILENO, TCSANOW, &keys);
+	}
 	/* the program writes to the terminal, not to the pipe that holds
 	 * taskview's own stderr while the screen is open */
 	int err_fd = err_saved >= 0 ? err_saved : STDERR_FILENO;
@@ -522,6 +586,8 @@ int term_run(const char *path, char *const argv[], const char *before, const cha
 		_exit(127);
 	}
 	int rc = pid < 0 ? -errno : 0;
+	bool left = false;
+	double left_at = 0;
 	while (pid > 0) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid)
@@ -532,19 +598,37 @@ int term_run(const char *path, char *const argv[], const char *before, const cha
 		}
 		/* a terminal that is gone ends the program too: it may not notice
 		 * (strace goes on tracing when its writes fail) */
-		struct pollfd p = {.fd = STDIN_FILENO, .events = 0};
-		if (poll(&p, 1, 200) > 0 && (p.revents & POLL_GONE))
+		struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+		int r = poll(&p, 1, 200);
+		if (r > 0 && (p.revents & POLL_GONE) && !(p.revents & POLLIN))
 			term_lost();
+		/* Esc or q leaves, as everywhere on the screen: the program is
+		 * stopped as Ctrl-C would */
+		else if (r > 0 && (p.revents & POLLIN) && run_read() == RUN_KEY_LEAVE && !left) {
+			kill(pid, SIGINT);
+			left = true;
+			left_at = run_now();
+		}
+		/* a program that does not end of SIGINT (strace detaching from a
+		 * process that forks all the time can take long) is made to: the
+		 * user is not kept waiting, and the traced tasks go on */
+		if (left && run_now() - left_at > 4.0)
+			kill(pid, SIGKILL);
+		else if (left && run_now() - left_at > 2.0)
+			kill(pid, SIGTERM);
 		/* taskview is asked to quit: the program goes first */
 		if (quit_signal)
 			kill(pid, SIGTERM);
 	}
 	if (rc == 0)
 		rc = status;
-	if (after && !quit_signal) {
+	/* after Esc or q, straight back: the user asked to leave */
+	if (after && !quit_signal && !left) {
 		write_all(STDOUT_FILENO, after, strlen(after));
 		term_wait_enter();
 	}
+	if (have_tty)
+		tcsetattr(STDIN_FILENO, TCSANOW, &line);
 	for (size_t i = 0; i < NRUN_IGNORED; i++)
 		sigaction(run_ignored[i], &old[i], NULL);
 	/* the next refresh puts the screen back, all of it */

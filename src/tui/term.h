@@ -76,9 +76,11 @@ void term_reraise(int sig) __attribute__((noreturn));
 
 /* Puts the screen away and runs the program at path (argv[0] its name) on
  * the terminal, writing before first; Ctrl-C and Ctrl-\ are the program's
- * meanwhile. When it has ended, writes after and waits for Enter, then
- * brings the screen back. Returns its wait status, or -errno when it could
- * not be started. */
+ * meanwhile, and Esc, q or F10 stops it (SIGINT) and brings the screen
+ * straight back: the program must not read the terminal. When it has
+ * ended by itself or by Ctrl-C, writes after and waits for Enter (or Esc
+ * or q), then brings the screen back. Returns its wait status, or -errno
+ * when it could not be started. */
 int term_run(const char *path, char *const argv[], const char *before, const char *after);
 
 /* Ctrl-L: repaint everything on the next refresh. */

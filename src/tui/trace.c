@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* s: traces the selected task's system calls with strace, on the terminal
- * with the screen put away, until Ctrl-C; then back to the screen. */
+ * with the screen put away, until Esc, q or Ctrl-C; then back to the screen. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +86,7 @@ void dialog_trace(struct tui *t)
 	char *argv[] = {"strace", thread ? "-p" : "-fp", id, NULL};
 	char before[256], after[256];
 	/* the task's name is raw: the terminal is not the screen here, so only the number */
-	snprintf(before, sizeof(before), _("taskview: tracing %d with strace; Ctrl-C stops\n"), (int)tid);
+	snprintf(before, sizeof(before), _("taskview: tracing %d with strace; Esc, q or Ctrl-C stops\n"), (int)tid);
 	snprintf(after, sizeof(after), "%s", _("taskview: strace ended; press Enter to return\n"));
 	int st = term_run(path, argv, before, after);
 	if (st < 0)

@@ -4,7 +4,7 @@ a taskview whose terminal is gone ends at once, with or without a hang-up
 signal; a signal's number typed in the signal menu selects it; e, l, a and s
 show the environment, the open files, the CPU affinity (and set it) and
 trace the task, as root and as a user, with control characters escaped;
-keys that do nothing say so.
+Esc or q leaves strace and q then quits; keys that do nothing say so.
 
 Runs the real binary in private tmux servers (tmuxlib.py). Exit 77 (skip)
 when tmux is missing.
@@ -336,6 +336,43 @@ def test_trace(t):
         p.wait()
 
 
+def test_trace_leave(t):
+    """Esc or q leaves strace as it leaves any panel, and q then quits: an
+    htop user's way out (Ctrl-C is not the only one)."""
+    if not (AS_ROOT and shutil.which("strace")):
+        print("  needs root and strace: skipped")
+        return
+    p = subprocess.Popen(["sleep", "300"])
+    try:
+        s = start(t, ["-p", str(p.pid)])
+        tv = find_taskview(t, s)
+        t.wait_for(s, "sleep 300")
+        for key in ("Escape", "q", "F10"):
+            t.keys(s, "s")
+            t.wait_for(s, "attached")
+            t.keys(s, key)
+            # straight back to the screen: no Enter asked for
+            t.wait_for(s, "PID", timeout=10)
+            t.wait_gone(s, "attached")
+            assert cpu_ticks(tv) is not None, f"{key} in strace ended taskview"
+            assert p.poll() is None, "the traced task died"
+        # arrows are no Esc (their sequences start with one): strace goes on
+        # until Ctrl-C, which asks for Enter; Esc then also brings the screen back
+        t.keys(s, "s")
+        t.wait_for(s, "attached")
+        t.keys(s, "Up")
+        t.keys(s, "S-Right")
+        t.keys(s, "C-c")
+        t.wait_for(s, "press Enter to return")
+        t.keys(s, "Escape")
+        t.wait_for(s, "PID", timeout=10)
+        t.keys(s, "q")
+        assert pid_gone(tv), "taskview did not quit with q after leaving strace"
+    finally:
+        p.kill()
+        p.wait()
+
+
 def test_unbound_key(t):
     s = start(t, ["-d", "0.5"])
     t.keys(s, "x")
@@ -443,7 +480,7 @@ def test_sizes(t):
         check_size(t, w, h)
 
 
-TESTS = [test_sizes, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_affinity, test_trace,
+TESTS = [test_sizes, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_affinity, test_trace, test_trace_leave,
          test_unbound_key]
 
 
