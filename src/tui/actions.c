@@ -45,25 +45,19 @@ static long act_page(const struct tui *t)
  * a second and a half of each other). */
 static void act_pid_jump(struct tui *t, int key)
 {
-	double now = clock_now(CLOCK_MONOTONIC);
-	size_t n = strlen(t->pid_typed);
-	if (now - t->pid_typed_at > 1.5 || n + 1 >= sizeof(t->pid_typed))
-		n = 0;
-	t->pid_typed[n] = (char)key;
-	t->pid_typed[n + 1] = '\0';
-	t->pid_typed_at = now;
+	const char *typed = digits_add(&t->pid_typed, key);
 	for (size_t i = 0; i < t->rows.n; i++) {
 		char pid[16];
 		if (t->rows.v[i].is_thread || t->rows.v[i].group)
 			continue;
 		snprintf(pid, sizeof(pid), "%d", t->rows.v[i].task->tid);
-		if (strncmp(pid, t->pid_typed, n + 1) == 0) {
+		if (strncmp(pid, typed, strlen(typed)) == 0) {
 			tui_select(t, i);
-			tui_status(t, ROLE_STATUS, _("PID %s"), t->pid_typed);
+			tui_status(t, ROLE_STATUS, _("PID %s"), typed);
 			return;
 		}
 	}
-	tui_status(t, ROLE_ERROR, _("no process with a PID starting with %s"), t->pid_typed);
+	tui_status(t, ROLE_ERROR, _("no process with a PID starting with %s"), typed);
 }
 
 /* t and g: the new view starts where the user can see the selection. */

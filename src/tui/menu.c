@@ -113,14 +113,7 @@ static void menu_jump(struct menu *m)
  * within a second and a half of each other (1, then 5: 15). */
 static void menu_number(struct menu *m, int key)
 {
-	double now = clock_now(CLOCK_MONOTONIC);
-	size_t n = strlen(m->number);
-	if (now - m->number_at > 1.5 || n + 1 >= sizeof(m->number))
-		n = 0;
-	m->number[n] = (char)key;
-	m->number[n + 1] = '\0';
-	m->number_at = now;
-	long want = atol(m->number);
+	long want = atol(digits_add(&m->number, key));
 	for (size_t i = 0; i < m->n; i++)
 		if (atol(m->items[i]) == want) {
 			m->sel = i;

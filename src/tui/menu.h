@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tui/digits.h"
 #include "tui/input.h"
 #include "tui/state.h"
 
@@ -21,8 +22,7 @@ struct menu {
 	struct input typed;
 	/* digits select the item that starts with their number (signal menu) */
 	bool numeric;
-	char number[8];
-	double number_at;           /* when the last digit came */
+	struct digits number;       /* a numeric menu: the digits typed */
 };
 
 enum menu_result { MENU_CANCEL = -1, MENU_TYPED = -2 };

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "model/snapshot.h"
 #include "sample/system.h"
+#include "tui/digits.h"
 #include "tui/expset.h"
 #include "tui/layout.h"
 #include "tui/msgs.h"
@@ -95,8 +96,7 @@ struct tui {
 	bool typing;              /* a search or filter prompt is open */
 	bool typing_cgroup;       /* the control-group filter's prompt is open */
 	bool search_missed;       /* the search text matches no row */
-	char pid_typed[12];       /* digits typed to jump to a PID */
-	double pid_typed_at;
+	struct digits pid_typed;  /* digits typed to jump to a PID */
 	struct buf status;        /* one line under the table */
 	enum term_role status_role;
 	double status_until;      /* hints fade; errors stay until the next key */
