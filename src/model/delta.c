@@ -109,15 +109,27 @@ static void reject(struct interval *iv, const struct tv_task *t, int c, double s
  * A CPU rate above what the CPUs it can run on give (one for a thread, every
  * online CPU for a process or group) is no measurement: a reading timed
  * wrong, or a counter of another task. Shown as unknown, and reported. An
- * excess within the timing of the reads (CPU_BOUND_SLACK) is the bound.
+ * excess within the precision of the counters is the bound: the kernel adds
+ * a running thread's time at its CPU's tick or when it is switched out, so
+ * a reading can lag by up to a tick (10 ms at HZ=100) for each CPU, which
+ * at -d 0.1 is several percent; and within the timing of the reads
+ * (CPU_BOUND_SLACK).
  */
 #define CPU_BOUND_SLACK 0.005
+#define CPU_BOUND_TICK_S 0.010
+
+/* The highest rate, % of one CPU, that ncpu CPUs can show over dt seconds. */
+static double cpu_limit(double ncpu, double dt)
+{
+	double tick = dt > 0 ? CPU_BOUND_TICK_S / dt : 0;
+	return ncpu * 100.0 * (1 + CPU_BOUND_SLACK + tick);
+}
 
 static double cpu_bounded(struct snapshot *s, struct tv_reject r, double pct, double ncpu, double dt)
 {
 	if (!(ncpu > 0) || isnan(pct) || pct <= ncpu * 100.0)
 		return pct;
-	if (pct <= ncpu * 100.0 * (1 + CPU_BOUND_SLACK))
+	if (pct <= cpu_limit(ncpu, dt))
 		return ncpu * 100.0;
 	struct tv_reject *v = realloc(s->rejects, (s->nrejects + 1) * sizeof(*v));
 	if (v) {
@@ -289,7 +301,7 @@ static void sums_add_exited(struct sums *s, const struct change *ch)
 #define CPU_SUM_SLACK_PCT 2.0   /* of one CPU */
 #define CPU_SUM_SLACK_REL 0.03  /* of the process's own rate */
 
-static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s, bool clock)
+static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s, bool clock, double bound)
 {
 	if (isnan(p->cpu_pct))
 		return true;
@@ -300,13 +312,18 @@ static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s, bool c
 	if (!p->threads_are_rows || (s->partial & TV_PART_BIT(TV_PART_CPU)))
 		return false;
 	double sum = s->cpu / 1e9 * 100.0;
+	/* each thread's rate is over its own reads, a moment apart from the
+	 * others': together they can pass what the CPUs give, where the
+	 * process's own clock, read once, does not */
+	if (sum > bound && p->cpu_pct <= bound)
+		return false;
 	return fabs(sum - p->cpu_pct) <= CPU_SUM_SLACK_PCT + CPU_SUM_SLACK_REL * p->cpu_pct;
 }
 
 /* The process's rates are its sums where every live thread's part is known. */
-static void sums_apply(struct tv_task *p, const struct sums *s, bool clock)
+static void sums_apply(struct tv_task *p, const struct sums *s, bool clock, double bound)
 {
-	if (s->cpu_ok && cpu_sum_stands(p, s, clock)) {
+	if (s->cpu_ok && cpu_sum_stands(p, s, clock, bound)) {
 		p->cpu_pct = s->cpu / 1e9 * 100.0;
 		p->partial |= s->partial & TV_PART_BIT(TV_PART_CPU);
 	}
@@ -403,7 +420,9 @@ static void process_rates(struct interval *iv, struct tv_task *p)
 		exited_changes(iv, old, p, &p->exited[j], &ch);
 		sums_add_exited(&s, &ch);
 	}
-	sums_apply(p, &s, iv->cur->cpu_clock);
+	/* what every online CPU gives; the clock's own rate is bounded later */
+	double bound = iv->cur->ncpus > 0 ? (double)iv->cur->ncpus * 100.0 : INFINITY;
+	sums_apply(p, &s, iv->cur->cpu_clock, bound);
 }
 
 /* Share of the interval stalled, from the change of a pressure total (µs). */

@@ -147,13 +147,14 @@ def check_sums(docs, pid, columns):
             vals = [t[col] for t in threads]
             check(None not in vals, f"{col} known on every thread row: {vals}")
             if proc[0][col] is None:
-                # one exception: threads read a moment apart can sum past what the machine's CPUs
-                # give; then the process row is no figure, and the sample says why
-                rejected = [r for r in d["rejected"] if r["kind"] == "process" and r["pid"] == pid]
-                if (col == "cpu" and sum(vals) > 100.0 * os.cpu_count() and
-                        any(r["column"] == "cpu" and r["step_s"] > r["bound_s"] for r in rejected)):
-                    continue
                 raise AssertionError(f"{col} unknown on the process row: {proc[0]}")
+            # one exception: threads read a moment apart can sum past what the machine's CPUs give;
+            # then the process row is its own CPU clock, within them
+            machine = 100.0 * os.cpu_count()
+            if col == "cpu" and sum(vals) > machine:
+                check(proc[0][col] <= machine * 1.005,
+                      f"threads sum past the machine's CPUs ({sum(vals):.2f}), the process too: {proc[0][col]}")
+                continue
             tol = 0.005 * (len(vals) + 1) + 1e-9
             check(abs(proc[0][col] - sum(vals)) <= tol,
                   f"{col}: process {proc[0][col]} != sum of threads {sum(vals):.3f} ({vals})")
