@@ -86,7 +86,8 @@ class Tmux:
 
     def quit(self, session):
         self.keys(session, "q")
-        rc, text = self.wait_exit(session)
+        # a busy machine may take seconds to schedule the end; a screen that does not quit still fails
+        rc, text = self.wait_exit(session, timeout=30)
         self.cmd("kill-session", "-t", session, check=False)
         assert rc == 0, f"exit status {rc}: {text}"
         return text
