@@ -16,9 +16,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tmuxlib  # noqa: E402
 from tmuxlib import Tmux, selected_row  # noqa: E402
 
 ENV = {"NO_COLOR": "1", "TERM": "screen"}
@@ -485,34 +485,7 @@ TESTS = [test_sizes, test_terminal_gone, test_signal_number, test_environ_files,
 
 
 def main():
-    if not shutil.which("tmux"):
-        print("tmux not found: skipped")
-        return 77
-    home = tempfile.mkdtemp(prefix="tv-tui-keys-")
-    os.chmod(home, 0o755)
-    t = Tmux(home)
-    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
-    failed = 0
-    start_time = time.monotonic()
-    only = sys.argv[1:]
-    tests = [x for x in TESTS if not only or x.__name__ in only]
-    try:
-        for test in tests:
-            t0 = time.monotonic()
-            try:
-                test(t)
-                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
-            except Exception:
-                failed += 1
-                print(f"FAIL {test.__name__}")
-                traceback.print_exc()
-            t.cmd("kill-session", "-a", "-t", "keep", check=False)
-    finally:
-        t.kill_server()
-        shutil.rmtree(home, ignore_errors=True)
-    print(f"{len(tests) - failed}/{len(tests)} passed in {time.monotonic() - start_time:.1f} s")
-    return 1 if failed else 0
-
+    return tmuxlib.run_tests("tv-tui-keys-", TESTS, public=True)
 
 if __name__ == "__main__":
     sys.exit(main())

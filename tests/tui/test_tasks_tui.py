@@ -10,16 +10,14 @@ when tmux is missing.
 """
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(__file__))
+import tmuxlib  # noqa: E402
 from tmuxlib import Tmux, Workload, line_attrs, selected_row, table_rows, tagged_rows  # noqa: E402
 
 ENV = {"NO_COLOR": "1", "TERM": "screen"}
@@ -251,33 +249,7 @@ TESTS = [test_collapsed_subtree_survives_refreshes, test_thread_rows_have_a_stat
 
 
 def main():
-    if not shutil.which("tmux"):
-        print("tmux not found: skipped")
-        return 77
-    home = tempfile.mkdtemp(prefix="tv-tui-tasks-")
-    t = Tmux(home)
-    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
-    failed = 0
-    names = sys.argv[1:]
-    tests = [f for f in TESTS if not names or f.__name__ in names]
-    start = time.monotonic()
-    try:
-        for test in tests:
-            t0 = time.monotonic()
-            try:
-                test(t, home)
-                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
-            except Exception:
-                failed += 1
-                print(f"FAIL {test.__name__}")
-                traceback.print_exc()
-            t.cmd("kill-session", "-a", "-t", "keep", check=False)
-    finally:
-        t.kill_server()
-        shutil.rmtree(home, ignore_errors=True)
-    print(f"{len(tests) - failed}/{len(tests)} passed in {time.monotonic() - start:.1f} s")
-    return 1 if failed else 0
-
+    return tmuxlib.run_tests("tv-tui-tasks-", TESTS, call=lambda test, t, home: test(t, home))
 
 if __name__ == "__main__":
     sys.exit(main())

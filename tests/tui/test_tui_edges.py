@@ -8,15 +8,13 @@ Uses test_tui's private tmux server helper. Exit 77 (skip) without tmux.
 """
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(__file__))
+import tmuxlib  # noqa: E402
 from tmuxlib import Tmux, Workload  # noqa: E402
 
 FAULT_INJECT = os.environ.get("FAULT_INJECT", "")
@@ -238,31 +236,7 @@ TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_
 
 
 def main():
-    if not shutil.which("tmux"):
-        print("tmux not found: skipped")
-        return 77
-    home = tempfile.mkdtemp(prefix="tv-tui-edges-")
-    t = Tmux(home)
-    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
-    failed = 0
-    start = time.monotonic()
-    try:
-        for test in TESTS:
-            t0 = time.monotonic()
-            try:
-                test(t)
-                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
-            except Exception:
-                failed += 1
-                print(f"FAIL {test.__name__}")
-                traceback.print_exc()
-            t.cmd("kill-session", "-a", "-t", "keep", check=False)
-    finally:
-        t.kill_server()
-        shutil.rmtree(home, ignore_errors=True)
-    print(f"{len(TESTS) - failed}/{len(TESTS)} passed in {time.monotonic() - start:.1f} s")
-    return 1 if failed else 0
-
+    return tmuxlib.run_tests("tv-tui-edges-", TESTS)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -9,10 +9,12 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 TASKVIEW = os.environ.get("TASKVIEW", "taskview")
 WORKLOAD = os.environ.get("WORKLOAD", "")
@@ -254,3 +256,36 @@ def children_of(pid):
             return [int(x) for x in f.read().split()]
     except OSError:
         return []
+
+
+def run_tests(prefix, tests, call=lambda test, t, home: test(t), public=False):
+    """Runs tests in one tmux server (a session "keep" holds it open), killing the
+    sessions each leaves; names on the command line pick some. call(test, t, home)
+    runs one; public: a home other users can enter. Returns the exit status."""
+    if not shutil.which("tmux"):
+        print("tmux not found: skipped")
+        return 77
+    home = tempfile.mkdtemp(prefix=prefix)
+    if public:
+        os.chmod(home, 0o755)
+    t = Tmux(home)
+    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
+    failed = 0
+    start = time.monotonic()
+    tests = [x for x in tests if not sys.argv[1:] or x.__name__ in sys.argv[1:]]
+    try:
+        for test in tests:
+            t0 = time.monotonic()
+            try:
+                call(test, t, home)
+                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
+            except Exception:
+                failed += 1
+                print(f"FAIL {test.__name__}")
+                traceback.print_exc()
+            t.cmd("kill-session", "-a", "-t", "keep", check=False)
+    finally:
+        t.kill_server()
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"{len(tests) - failed}/{len(tests)} passed in {time.monotonic() - start:.1f} s")
+    return 1 if failed else 0
