@@ -97,14 +97,18 @@ def terminal_out_of_reach_as_user(user=65534):
     there the helper has no capability to give up, and taskview not being dumpable is what holds."""
     sys.path.insert(0, os.path.join(HERE, "..", "integration"))
     from tvtest import reachable  # noqa: E402
+    # SHELL set: tmux runs the command through it, and without it through the user's login
+    # shell, which for nobody is nologin.
     home = tempfile.mkdtemp(prefix="tv-plugin-tui-user-")
     os.chmod(home, 0o777)
     as_user = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups",
-               "env", f"HOME={home}", f"TMUX_TMPDIR={home}", f"XDG_CONFIG_HOME={home}", "LC_ALL=C.UTF-8"]
+               "env", f"HOME={home}", f"TMUX_TMPDIR={home}", "SHELL=/bin/sh", f"XDG_CONFIG_HOME={home}", "LC_ALL=C.UTF-8"]
 
     def tmux(*args):
-        return subprocess.run([*as_user, "tmux", "-L", "tvuser", "-f", "/dev/null", *args],
-                              capture_output=True, text=True, errors="replace").stdout
+        r = subprocess.run([*as_user, "tmux", "-L", "tvuser", "-f", "/dev/null", *args],
+                           capture_output=True, text=True, errors="replace")
+        assert r.returncode == 0, f"tmux {args[0]} as user {user}: {r.stderr.strip()}"
+        return r.stdout
 
     taskview = reachable(os.environ.get("TASKVIEW", "taskview"), user)
     plugin = reachable(mod("terminal"), user)
@@ -125,7 +129,7 @@ def terminal_out_of_reach_as_user(user=65534):
         assert len(seen) == 3, f"as a user, the screen did not refresh with the plugin's values:\n{text}"
         assert tmux("display", "-p", "-t", "u", "#{pane_title}") == title, "as a user, the plugin set the title"
     finally:
-        tmux("kill-server")
+        subprocess.run([*as_user, "tmux", "-L", "tvuser", "kill-server"], capture_output=True)
         shutil.rmtree(home, ignore_errors=True)
 
 
