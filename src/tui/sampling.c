@@ -13,7 +13,7 @@
 #include "sample/background.h"
 #include "sample/sampler.h"
 #include "tui/sampling.h"
-#include "tui/status.h"
+#include "tui/screen/status.h"
 #include "tui/view.h"
 #include "util/clock.h"
 #include "util/i18n.h"

@@ -15,7 +15,7 @@
 
 #include "record/when.h"
 #include "replay.h"
-#include "tui/status.h"
+#include "tui/screen/status.h"
 #include "tui/view.h"
 #include "util/i18n.h"
 

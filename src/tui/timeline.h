@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "record/reader.h"
 #include "record/sample.h"
-#include "tui/msgs.h"
+#include "tui/screen/msgs.h"
 #include "tui/state.h"
 #include "view/shown.h"
 

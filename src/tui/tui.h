@@ -5,7 +5,7 @@
 
 #include "app.h"
 #include "cli.h"
-#include "tui/msgs.h"
+#include "tui/screen/msgs.h"
 
 struct tui_replay;
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/column.h"
-#include "tui/status.h"
+#include "tui/screen/status.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "view/shown.h"

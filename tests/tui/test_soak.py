@@ -4,7 +4,7 @@
 Five modes in turn, as users run them: the live list folded, with every
 thread (-H), the process tree (t), the group view (g), and the replay of a
 recording made with -w a moment before. Each gets random keys drawn from
-every binding in src/tui/keymap.c (so a new key is soaked without editing
+every binding in src/tui/keys/keymap.c (so a new key is soaked without editing
 this file), a few keys nothing is bound to, mouse clicks and wheel, and
 window sizes from 20x5 to 200x50. Prompts are answered with text, numbers,
 times and garbage, then Enter or Esc. A quit (q, F10) restarts the mode.
@@ -58,7 +58,7 @@ CHARS = {"\\r": "Enter", "\\n": "C-j", " ": "Space", "\\\\": "\\", "\\'": "'", "
 
 def keymap_keys():
     """Every key bound in keymap.c, as tmux send-keys names."""
-    with open(os.path.join(SOURCE_DIR, "src", "tui", "keymap.c")) as f:
+    with open(os.path.join(SOURCE_DIR, "src", "tui", "keys", "keymap.c")) as f:
         src = f.read()
     keys = set()
     for m in re.finditer(r"\{\s*(KEY_F\((\d+)\)|CTRL\('(.)'\)|'((?:\\.|[^'])+)'|(KEY_\w+|\d+))\s*,\s*ACT_", src):

@@ -4,9 +4,9 @@
 #include <curses.h>
 #include <string.h>
 
-#include "tui/expset.h"
-#include "tui/input.h"
-#include "tui/keymap.h"
+#include "tui/rows/expset.h"
+#include "tui/keys/input.h"
+#include "tui/keys/keymap.h"
 
 START_TEST(htop_keys)
 {

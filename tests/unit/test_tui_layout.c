@@ -12,8 +12,8 @@
 #include "model/column.h"
 #include "render/format.h"
 #include "render/table.h"
-#include "tui/autocols.h"
-#include "tui/layout.h"
+#include "tui/screen/autocols.h"
+#include "tui/screen/layout.h"
 #include "util/text.h"
 #include "view/rows.h"
 

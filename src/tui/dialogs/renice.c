@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* F7/] and F8/[: one step of nice for the tagged tasks or the selected one.
+ * A process row changes every thread of the process (a nice value belongs
+ * to a thread); a thread row, that thread alone. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <curses.h>
+
+#include "tui/dialogs/dialogs.h"
+#include "tui/rows/each_thread.h"
+#include "tui/timeline.h"
+#include "tui/screen/status.h"
+#include "tui/view.h"
+#include "util/i18n.h"
+
+#define NICE_MIN (-20)
+#define NICE_MAX 19
+
+struct target {
+	int32_t tid, tgid;
+	bool thread;
+	int32_t nice;   /* as sampled */
+	char comm[TV_COMM_MAX];
+};
+
+static int renice_one(int32_t tid, const void *arg)
+{
+	return setpriority(PRIO_PROCESS, (id_t)tid, *(const int *)arg) < 0 ? errno : 0;
+}
+
+/* The new value shows at once: the sample is updated in place. */
+static void renice_apply(struct tui *t, const struct target *g, int nice)
+{
+	const struct tv_task *p = snapshot_find(&t->cur, g->tgid);
+	if (!p)
+		return;
+	struct tv_task *proc = &t->cur.procs[p - t->cur.procs];
+	for (size_t i = 0; i <= proc->nthreads_read; i++) {
+		struct tv_task *k = i == 0 ? proc : &proc->threads[i - 1];
+		if (g->thread && (i == 0 || k->tid != g->tid))
+			continue;
+		/* PRI is 20 + nice for the normal scheduling classes */
+		if (k->prio == k->nice + 20)
+			k->prio = nice + 20;
+		k->nice = nice;
+	}
+}
+
+/* A message for errno e when setting nice on g. */
+static void renice_error(struct tui *t, const struct target *g, int nice, int e)
+{
+	if (e == EACCES)
+		tui_status(t, ROLE_ERROR,
+			   _("cannot set nice %d on %d (%s): a lower nice value needs CAP_SYS_NICE (root) or a higher RLIMIT_NICE"),
+			   nice, g->tid, g->comm);
+	else if (e == EPERM)
+		tui_status(t, ROLE_ERROR, _("cannot renice %d (%s): it belongs to another user; that needs CAP_SYS_NICE (root)"),
+			   g->tid, g->comm);
+	else if (e == ESRCH)
+		tui_status(t, ROLE_ERROR, _("%d (%s) has exited"), g->tid, g->comm);
+	else
+		tui_status(t, ROLE_ERROR, _("cannot renice %d (%s): %s"), g->tid, g->comm, strerror(e));
+}
+
+static void target_from(struct target *g, const struct tv_task *k)
+{
+	g->tid = k->tid;
+	g->tgid = k->tgid;
+	g->thread = k->is_thread;
+	g->nice = k->nice;
+	snprintf(g->comm, sizeof(g->comm), "%s", task_comm(k));
+}
+
+/* The tagged tasks as they are in the current sample. */
+static size_t targets_tagged(const struct tui *t, struct target *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->tags.n; i++) {
+		const struct tag *k = &t->tags.v[i];
+		const struct tv_task *p = snapshot_find(&t->cur, k->tgid);
+		if (p && k->thread)
+			p = task_find_thread(p, k->tid);
+		if (p)
+			target_from(&v[n++], p);
+	}
+	return n;
+}
+
+/* A group row's processes, after the user says yes; 0 when not. */
+static size_t targets_group(struct tui *t, const struct row_group *g, int delta, struct target **out)
+{
+	struct buf q;
+	buf_init(&q);
+	/* TRANSLATORS: %1$+d is the step (+1 or -1), %3$s the group's name, %4$s its path */
+	buf_addf(&q, P_("Change the nice value by %+d of the %zu process of control group %s (%s), each thread from its own value? [y/N]",
+			"Change the nice value by %+d of the %zu processes of control group %s (%s), each thread from its own value? [y/N]",
+			g->nmembers),
+		 delta, g->nmembers, g->task.cgroup->unit, g->task.cgroup->path);
+	const char *lines[] = {buf_str(&q)};
+	/* the rows change with a sample the dialog may wait through: copy first */
+	struct target *v = calloc(g->nmembers ? g->nmembers : 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; v && i < g->nmembers; i++)
+		target_from(&v[n++], g->members[i]);
+	int key = v ? tui_confirm(t, lines, 1) : ERR;
+	buf_free(&q);
+	if (key != 'y' && key != 'Y') {
+		free(v);
+		return 0;
+	}
+	*out = v;
+	return n;
+}
+
+void tui_renice(struct tui *t, int delta)
+{
+	/* TRANSLATORS: F7, F8, [ or ] in a replay (-r) */
+	if (tui_replay_refuse(t, _("a replay cannot change priorities: its tasks are the recording's, not running ones")))
+		return;
+	struct target one, *v = &one;
+	size_t n = 0;
+	const struct row *cur = tui_current(t);
+	if (!t->tags.n && cur && cur->group) {
+		n = targets_group(t, cur->group, delta, &v);
+		if (!n)
+			return;
+	} else if (t->tags.n) {
+		v = calloc(t->tags.n, sizeof(*v));
+		if (!v)
+			return;
+		n = targets_tagged(t, v);
+	} else if (tui_current(t)) {
+		target_from(&one, tui_current(t)->task);
+		n = 1;
+	}
+	size_t ok = 0, failed = 0;
+	int last_nice = 0;
+	for (size_t i = 0; i < n; i++) {
+		int nice = v[i].nice + delta;
+		if (nice < NICE_MIN || nice > NICE_MAX) {
+			tui_status(t, ROLE_ERROR, _("%d (%s) is at nice %d already, the limit"), v[i].tid, v[i].comm,
+				   v[i].nice);
+			failed++;
+			continue;
+		}
+		int e = v[i].thread ? renice_one(v[i].tid, &nice) : tui_each_thread(v[i].tid, renice_one, &nice);
+		if (e) {
+			/* the first failure is the one shown */
+			if (!failed)
+				renice_error(t, &v[i], nice, e);
+			failed++;
+			continue;
+		}
+		renice_apply(t, &v[i], nice);
+		last_nice = nice;
+		ok++;
+	}
+	if (ok && !failed) {
+		if (n == 1)
+			tui_status(t, ROLE_STATUS, _("%d (%s) now has nice %d"), v[0].tid, v[0].comm, last_nice);
+		else
+			tui_status(t, ROLE_STATUS, P_("nice changed for %zu task", "nice changed for %zu tasks", ok), ok);
+	}
+	if (ok)
+		tui_rebuild_at(t, true); /* sorted by nice, its row moves: the selection goes with it */
+	if (v != &one)
+		free(v);
+}
