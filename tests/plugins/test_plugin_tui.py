@@ -10,11 +10,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tui"))
-from test_tui import Tmux  # noqa: E402
+import tmuxlib  # noqa: E402
 
 BUILD_DIR = os.environ.get("BUILD_DIR", "build")
 TEST_MODS = os.environ.get("PLUGIN_TEST_DIR", os.path.join(BUILD_DIR, "tests", "plugins"))
@@ -194,29 +193,7 @@ TESTS = [test_failures_named, test_terminal_out_of_reach, test_hang_then_recover
 
 
 def main():
-    if not shutil.which("tmux"):
-        print("tmux not found: skipped")
-        return 77
-    home = tempfile.mkdtemp(prefix="tv-plugin-tui-")
-    t = Tmux(home)
-    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
-    failed = 0
-    try:
-        for test in TESTS:
-            t0 = time.monotonic()
-            try:
-                test(t)
-                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
-            except Exception:
-                failed += 1
-                print(f"FAIL {test.__name__}")
-                traceback.print_exc()
-            t.cmd("kill-session", "-a", "-t", "keep", check=False)
-    finally:
-        t.kill_server()
-        shutil.rmtree(home, ignore_errors=True)
-    print(f"{len(TESTS) - failed}/{len(TESTS)} passed")
-    return 1 if failed else 0
+    return tmuxlib.run_tests("tv-plugin-tui-", TESTS)
 
 
 if __name__ == "__main__":

@@ -13,16 +13,15 @@ in. Exit 77 (skip) when tmux is missing.
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
-from tmuxlib import Tmux, Workload, selected_row, tagged_rows  # noqa: E402
+import tmuxlib  # noqa: E402
+from tmuxlib import Workload, selected_row, tagged_rows  # noqa: E402
 import test_groups as cg  # noqa: E402
 
 SIZES = ((80, 24), (200, 50))
@@ -200,32 +199,7 @@ TESTS = [test_group_view, test_pressure_unknown]
 
 
 def main():
-    if not shutil.which("tmux"):
-        print("tmux not found: skipped")
-        return 77
-    home = tempfile.mkdtemp(prefix="tv-groups-")
-    os.chmod(home, 0o755)
-    t = Tmux(home)
-    t.cmd("new-session", "-d", "-s", "keep", "sleep", "900")
-    failed = total = 0
-    try:
-        for (w, h) in SIZES:
-            for test in TESTS:
-                total += 1
-                t0 = time.monotonic()
-                try:
-                    test(t, w, h)
-                    print(f"ok   {test.__name__} {w}x{h} ({time.monotonic() - t0:.1f} s)")
-                except Exception:
-                    failed += 1
-                    print(f"FAIL {test.__name__} {w}x{h}")
-                    traceback.print_exc()
-                t.cmd("kill-session", "-a", "-t", "keep", check=False)
-    finally:
-        t.kill_server()
-        shutil.rmtree(home, ignore_errors=True)
-    print(f"{total - failed}/{total} passed")
-    return 1 if failed else 0
+    return tmuxlib.run_tests("tv-groups-", tmuxlib.sized(TESTS, SIZES), public=True)
 
 
 if __name__ == "__main__":

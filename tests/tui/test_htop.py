@@ -14,12 +14,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tmuxlib import (Tmux, Workload, children_of, header_line, mouse,  # noqa: E402
+import tmuxlib  # noqa: E402
+from tmuxlib import (Workload, children_of, header_line, mouse,  # noqa: E402
                      row_pids, selected_row, table_rows, tagged_rows)
 
 SIZES = ((80, 24), (200, 50))
@@ -479,39 +478,11 @@ TESTS = [test_selection_and_follow, test_columns_sort_keys_mouse, test_tree, tes
 
 
 def main():
-    if not shutil.which("tmux"):
-        print("tmux not found: skipped")
-        return 77
-    home = tempfile.mkdtemp(prefix="tv-htop-")
-    os.chmod(home, 0o755)
-    t = Tmux(home)
-    t.cmd("new-session", "-d", "-s", "keep", "sleep", "900")
-    failed = 0
-    total = 0
-    start_all = time.monotonic()
     # TV_TEST_ONLY=name part, TV_TEST_SIZES=80x24,...: a part of the suite
     only = os.environ.get("TV_TEST_ONLY")
     sizes = [tuple(map(int, z.split("x"))) for z in os.environ.get("TV_TEST_SIZES", "").split(",") if z] or SIZES
-    try:
-        for (w, h) in sizes:
-            for test in TESTS:
-                if only and only not in test.__name__:
-                    continue
-                total += 1
-                t0 = time.monotonic()
-                try:
-                    test(t, w, h)
-                    print(f"ok   {test.__name__} {w}x{h} ({time.monotonic() - t0:.1f} s)")
-                except Exception:
-                    failed += 1
-                    print(f"FAIL {test.__name__} {w}x{h}")
-                    traceback.print_exc()
-                t.cmd("kill-session", "-a", "-t", "keep", check=False)
-    finally:
-        t.kill_server()
-        shutil.rmtree(home, ignore_errors=True)
-    print(f"{total - failed}/{total} passed in {time.monotonic() - start_all:.1f} s")
-    return 1 if failed else 0
+    tests = [x for x in TESTS if not only or only in x.__name__]
+    return tmuxlib.run_tests("tv-htop-", tmuxlib.sized(tests, sizes), public=True)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 import tmuxlib  # noqa: E402
-from tmuxlib import Tmux, Workload, line_attrs, selected_row, table_rows, tagged_rows  # noqa: E402
+from tmuxlib import Workload, line_attrs, selected_row, table_rows, tagged_rows  # noqa: E402
 
 ENV = {"NO_COLOR": "1", "TERM": "screen"}
 W, H = 160, 30

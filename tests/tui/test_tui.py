@@ -13,10 +13,10 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tmuxlib import Tmux, Workload, has_colour, table_rows  # noqa: E402
+import tmuxlib  # noqa: E402
+from tmuxlib import Workload, has_colour, table_rows  # noqa: E402
 
 def test_fold_unfold(t):
     w = Workload("--ping", "--sleepers", "2", "--name", "tv-fold")
@@ -309,35 +309,13 @@ TESTS = [test_fold_unfold, test_sort_menu, test_filter_search_kill, test_help, t
 
 
 def main():
-    if not shutil.which("tmux"):
-        print("tmux not found: skipped")
-        return 77
-    home = tempfile.mkdtemp(prefix="tv-tui-")
-    t = Tmux(home)
-    # the server quits with its last session: keep one for the whole run
-    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
-    failed = 0
-    start = time.monotonic()
     try:
-        for test in TESTS:
-            t0 = time.monotonic()
-            try:
-                test(t)
-                print(f"ok   {test.__name__} ({time.monotonic() - t0:.1f} s)")
-            except Exception:
-                failed += 1
-                print(f"FAIL {test.__name__}")
-                traceback.print_exc()
-            t.cmd("kill-session", "-a", "-t", "keep", check=False)
+        return tmuxlib.run_tests("tv-tui-", TESTS)
     finally:
-        t.kill_server()
-        shutil.rmtree(home, ignore_errors=True)
         try:
             os.unlink(os.path.join(tempfile.gettempdir(), f"tv-standin-{os.getpid()}.py"))
         except FileNotFoundError:
             pass
-    print(f"{len(TESTS) - failed}/{len(TESTS)} passed in {time.monotonic() - start:.1f} s")
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 import tmuxlib  # noqa: E402
-from tmuxlib import Tmux, Workload  # noqa: E402
+from tmuxlib import Workload  # noqa: E402
 
 FAULT_INJECT = os.environ.get("FAULT_INJECT", "")
 BUILD_DIR = os.environ.get("BUILD_DIR", "")

@@ -258,10 +258,24 @@ def children_of(pid):
         return []
 
 
+def sized(tests, sizes):
+    """Each test once per screen size (w, h): test(t, w, h), named "test WxH"."""
+    out = []
+    for (w, h) in sizes:
+        for test in tests:
+            def one(t, test=test, w=w, h=h):
+                test(t, w, h)
+            one.__name__ = f"{test.__name__} {w}x{h}"
+            out.append(one)
+    return out
+
+
 def run_tests(prefix, tests, call=lambda test, t, home: test(t), public=False):
-    """Runs tests in one tmux server (a session "keep" holds it open), killing the
-    sessions each leaves; names on the command line pick some. call(test, t, home)
-    runs one; public: a home other users can enter. Returns the exit status."""
+    """Runs tests in one tmux server (a session "keep" holds it open); a failure
+    prints the screens of the sessions it left, which are then killed. Names on
+    the command line pick some (a name picks every size of a sized test).
+    call(test, t, home) runs one; public: a home other users can enter.
+    Returns the exit status."""
     if not shutil.which("tmux"):
         print("tmux not found: skipped")
         return 77
@@ -269,10 +283,11 @@ def run_tests(prefix, tests, call=lambda test, t, home: test(t), public=False):
     if public:
         os.chmod(home, 0o755)
     t = Tmux(home)
-    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
+    t.cmd("new-session", "-d", "-s", "keep", "sleep", "900")
     failed = 0
     start = time.monotonic()
-    tests = [x for x in tests if not sys.argv[1:] or x.__name__ in sys.argv[1:]]
+    picked = sys.argv[1:]
+    tests = [x for x in tests if not picked or x.__name__.split(" ")[0] in picked]
     try:
         for test in tests:
             t0 = time.monotonic()
@@ -283,6 +298,12 @@ def run_tests(prefix, tests, call=lambda test, t, home: test(t), public=False):
                 failed += 1
                 print(f"FAIL {test.__name__}")
                 traceback.print_exc()
+                for s in t.cmd("list-sessions", "-F", "#{session_name}", check=False).split():
+                    if s != "keep":
+                        try:
+                            print(f"--- session {s}:\n{t.text(s)}")
+                        except Exception:
+                            pass
             t.cmd("kill-session", "-a", "-t", "keep", check=False)
     finally:
         t.kill_server()
