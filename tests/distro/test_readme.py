@@ -40,6 +40,14 @@ MESON = os.environ.get("MESON") or shutil.which("meson") or "meson"
 failures = []
 
 
+
+def recorded_stamps(path, env):
+    """The times of the samples recorded under path, as its replay in JSON gives them
+    (each sample after the first)."""
+    r = subprocess.run([TASKVIEW, "-r", path, "-b", "--format", "json", "-p", "1", "-o", "pid"],
+                       env=env, capture_output=True, text=True, timeout=60)
+    return [json.loads(x)["timestamp"] for x in r.stdout.splitlines() if x.startswith("{")]
+
 def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
     if not ok:
@@ -323,16 +331,26 @@ def test_usage_lines():
                     stop(p)
                 done.add(line.text)
             if recorder:
-                # samples a minute apart and more, for -d 60
+                # -d 60 steps 60 recorded samples: wait for a minute of them and more, counted from
+                # the first the recorder took (a busy machine may start it late, and stretch them)
                 time.sleep(max(0, began + 67 - time.time()))
+                end = time.monotonic() + 180
+                while True:
+                    stamps = recorded_stamps(tv, env)
+                    if len(stamps) > 64 and stamps[-1] - stamps[0] >= 66 or time.monotonic() > end:
+                        break
+                    time.sleep(1)
                 out, err = stop(recorder)
                 files = os.listdir(tv) if os.path.isdir(tv) else []
                 check(len(files) == 1 and re.fullmatch(r"taskview-\d{4}-\d\d-\d\d\.tvr", files[0]),
                       f"{rec.text}: daily files {files}: {err}")
+                check(len(stamps) > 64, f"{rec.text}: {len(stamps)} samples recorded: {stamps}")
                 done.add(rec.text)
-                # HH:MM is the first such time at or after the recording's start: to the second here
-                first = datetime.datetime.fromtimestamp(int(began) + 2)
-                last = first + datetime.timedelta(seconds=63)
+                # HH:MM is the first such time at or after the recording's start: to the second here;
+                # the stretch holds a sample and the one 60 samples on, and a minute and more
+                first = datetime.datetime.fromtimestamp(int(stamps[0]) + 1)
+                last = max(first + datetime.timedelta(seconds=63),
+                           datetime.datetime.fromtimestamp(int(stamps[62]) + 2))
                 times = [("03:10", first.strftime("%H:%M:%S")), ("03:20", last.strftime("%H:%M:%S"))]
                 for line in todo:
                     if " -r " not in line.cmd:

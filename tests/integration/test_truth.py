@@ -18,6 +18,7 @@ import gzip
 import json
 import os
 import re
+import signal
 import tempfile
 import subprocess
 import sys
@@ -25,6 +26,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+import tvtest  # noqa: E402
 from tvtest import Skip, check, is_root, main, run  # noqa: E402
 
 WORKLOAD = os.environ.get("WORKLOAD", "tv-workload")
@@ -317,19 +319,67 @@ def schedstat(pid, tid):
         return [int(x) for x in f.read().split()]
 
 
+def stopped(pid, tids):
+    """Waits until every thread in tids is stopped (state T)."""
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        if all(stat_state(pid, t) in ("T", "t") for t in tids):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"{pid} did not stop")
+
+
+def stat_state(pid, tid):
+    with open(f"/proc/{pid}/task/{tid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def spinner_windows(w, tids, args, user):
+    """taskview's samples of the spinners, and their schedstat waits (ns) before and after,
+    over a run where no wait spans either end: a wait is counted when it ends, so one that
+    began before the first reading, or had not ended at the last, would be in the kernel's
+    count and not in the samples, by as much as a busy machine holds a spinner off. The
+    spinners are stopped (SIGSTOP) around the first reading and stopped again before the
+    last one; a stopped thread does not wait for a CPU."""
+    os.kill(w.pid, signal.SIGSTOP)
+    stopped(w.pid, tids)
+    before = [schedstat(w.pid, t)[1] for t in tids]
+    t0 = time.monotonic()
+    exe = tvtest.reachable(tvtest.TASKVIEW, user)
+    p = subprocess.Popen(["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", exe,
+                          "-b", "--format", "json", "-n", "1000", *args], stdout=subprocess.PIPE, text=True)
+    docs = []
+    try:
+        time.sleep(0.1)
+        os.kill(w.pid, signal.SIGCONT)
+        while len(docs) < 3:
+            docs.append(json.loads(p.stdout.readline()))
+        os.kill(w.pid, signal.SIGSTOP)
+        stopped(w.pid, tids)
+        when = time.time()
+        # the first sample read after the spinners were all stopped ends the run
+        while not docs or docs[-1]["timestamp"] < when + 0.05:
+            docs.append(json.loads(p.stdout.readline()))
+        t1 = time.monotonic()
+        after = [schedstat(w.pid, t)[1] for t in tids]
+    finally:
+        p.kill()
+        p.wait()
+        os.kill(w.pid, signal.SIGCONT)
+    return docs, before, after, t1 - t0
+
+
 def test_spinners_cpu_delay_as_nobody():
     """Two spinners on one CPU wait for it half the time: schedstat tells, without any privilege."""
     w = Proc("--spin", "2", "--name", "tv-spin2")
     try:
         time.sleep(0.3)
         tids = [w.threads["spin-1"], w.threads["spin-2"]]
-        before = [schedstat(w.pid, t)[1] for t in tids]
-        t0 = time.monotonic()
-        docs = samples("-H", "-p", str(w.pid), "-d", "0.5", "-n", "4", "-o", "pid,tgid,cpu_delay,cpu_delay_avg",
-                       user=NOBODY)
-        t1 = time.monotonic()
-        after = [schedstat(w.pid, t)[1] for t in tids]
-        truth = sum(a - b for a, b in zip(after, before)) / 1e9 / (t1 - t0) * 100
+        docs, before, after, run_s = spinner_windows(
+            w, tids, ["-H", "-p", str(w.pid), "-d", "0.5", "-o", "pid,tgid,cpu_delay,cpu_delay_avg"], NOBODY)
+        # over the windows: the spinners waited only within them, or in the moments between
+        # starting them and the first reading (bounded below)
+        truth = sum(a - b for a, b in zip(after, before)) / 1e9 / sum(d["interval"] for d in docs) * 100
         shown, known = [], set()
         for d in docs:
             ts = [t for t in rows(d, w.pid) if t["kind"] == "thread" and t["pid"] in tids]
@@ -351,7 +401,7 @@ def test_spinners_cpu_delay_as_nobody():
         # a wait is counted when it ends, so a busy machine that holds a spinner off for
         # longer than a window makes the windows lumpy: the rates agree when the run was
         # the samples' windows and little more
-        outside = (t1 - t0) - sum(d["interval"] for d in docs)
+        outside = run_s - sum(d["interval"] for d in docs)
         # and what they miss is at most what two spinners can wait outside them
         check(in_windows >= waited - len(tids) * outside - 0.02,
               f"the samples show {in_windows:.3f} s of waiting, schedstat {waited:.3f} s, "
@@ -701,7 +751,7 @@ def test_group_of_short_lived_processes():
         truth = g.truth(series[0][0], series[-1][0])
         print(f"  exported: {exported:.1f} % a second, cpu.stat {truth:.1f} %")
         check(abs(exported - truth) <= 0.1 * truth, f"exported {exported:.1f} %, cpu.stat {truth:.1f} %")
-        check(f'group=""' not in r.stdout or not any(
+        check('group=""' not in r.stdout or not any(
             float(m.group(1)) > 0 for m in re.finditer(r'^taskview_group_cpu_seconds_total\{group=""\} (\S+)',
                                                         r.stdout, re.M)),
               "short-lived processes' CPU is not exported under an empty group")
