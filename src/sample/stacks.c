@@ -18,24 +18,10 @@
 #include <unistd.h>
 
 #include "model/task.h"
+#include "sample/pagemap_scan.h"
 #include "sample/proc_read.h"
 #include "sample/sampler_priv.h"
 #include "sample/stack_parse.h"
-
-#define PAGEMAP_PRESENT (1ULL << 63)
-
-/* The PAGEMAP_SCAN ioctl (Linux 6.7): runs of pages by category, holes
- * skipped a page table at a time, where reading pagemap costs 8 bytes per
- * page of the range. Declared here for older headers; the ABI is fixed. */
-struct tv_page_region {
-	uint64_t start, end, categories;
-};
-struct tv_pm_scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-#define TV_PAGEMAP_SCAN _IOWR('f', 16, struct tv_pm_scan_arg)
-#define TV_PAGE_IS_PRESENT (1u << 3)
 
 static uint8_t why_of_errno(ssize_t err)
 {
@@ -147,7 +133,7 @@ static int64_t resident_pages(struct sampler *s, int fd, uint64_t lo, uint64_t h
 			return -ESRCH; /* the address space is gone */
 		size_t got = (size_t)r / sizeof(*e);
 		for (size_t i = 0; i < got; i++)
-			present += (e[i] & PAGEMAP_PRESENT) != 0;
+			present += (e[i] & TV_PAGEMAP_PRESENT) != 0;
 		done += got;
 	}
 	return present;
