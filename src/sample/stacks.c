@@ -360,14 +360,18 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	m->nstacks = p->nthreads_read;
 	/*
 	 * A stack's resident pages change only when a thread of the process runs
-	 * (it touches them, or a system call of its own does) or when memory is
-	 * reclaimed, which lowers RssAnon: with neither the process's CPU time
-	 * nor its RssAnon changed, the same threads have the same stacks, and
-	 * nothing per thread is read.
+	 * and touches new ones (a page fault, which the process's fault count
+	 * tells) or when pages are taken away (reclaim, madvise), which lowers
+	 * RssAnon. With the same threads, the same RssAnon and either the same
+	 * CPU time (none ran) or the same fault count (those that ran touched
+	 * only pages they had), the stacks are what they were: nothing per
+	 * thread is read. A page taken and another faulted in between changes
+	 * the fault count.
 	 */
-	int64_t cpu = process_cpu_ns(tp->pid), anon = m->rss_anon;
-	if (same && cpu >= 0 && anon != TV_UNKNOWN && cpu == tp->stk_cpu_ns && anon == tp->stk_rss_anon &&
-	    m->stk != TV_UNKNOWN && m->stk == tp->stk_main_kib) {
+	int64_t cpu = process_cpu_ns(tp->pid), anon = m->rss_anon, faults = tp->faults;
+	bool ran = cpu < 0 || cpu != tp->stk_cpu_ns, faulted = faults < 0 || faults != tp->stk_faults;
+	if (same && anon != TV_UNKNOWN && anon == tp->stk_rss_anon && m->stk != TV_UNKNOWN &&
+	    m->stk == tp->stk_main_kib && (!ran || !faulted)) {
 		for (size_t i = 0; i < p->nthreads_read; i++)
 			v[i] = (struct tv_stack){tp->stk[i].tid, tp->stk[i].size, tp->stk[i].rss};
 		stacks_sum(p, m, TV_STACK_OK);
@@ -443,5 +447,6 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	/* read before the stacks: a thread that ran meanwhile moves it on, and is read again next time */
 	tp->stk_cpu_ns = cpu;
 	tp->stk_rss_anon = anon;
+	tp->stk_faults = faults;
 	stacks_sum(p, m, why);
 }
