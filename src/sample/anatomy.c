@@ -85,7 +85,9 @@ static int scan_run(int fd, const struct anatomy_range *r, size_t n, struct tall
 		.end = r[n - 1].hi,
 		.vec = (uint64_t)(uintptr_t)v,
 		.vec_len = BUF_SIZE / sizeof(*v),
-		.category_mask = TV_PAGE_IS_PRESENT,
+		/* present, and not the zero page (as smaps' Rss counts) */
+		.category_inverted = TV_PAGE_IS_PFNZERO,
+		.category_mask = TV_PAGE_IS_PRESENT | TV_PAGE_IS_PFNZERO,
 		.return_mask = TV_PAGE_IS_PRESENT,
 	};
 	size_t k = 0;

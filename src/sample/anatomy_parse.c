@@ -12,6 +12,10 @@
 #include <string.h>
 
 #define ARENA_SIZE (64ULL << 20) /* glibc's HEAP_MAX_SIZE on 64-bit */
+/* A guard is a page, or what pthread_attr_setguardsize asked: far less than
+ * this. Bigger inaccessible ranges are reservations (a sanitizer's shadow
+ * gap, an allocator's reserve), and what lies above them is no stack. */
+#define GUARD_MAX (1ULL << 20)
 
 static int hex_at(const char **pp, const char *end, uint64_t *out)
 {
@@ -157,7 +161,7 @@ int anatomy_add(struct anatomy *a, const char *line, size_t n)
 	bool none = anon && e.perms[0] == '-' && e.perms[1] == '-' && e.perms[2] == '-';
 	bool rw = anon && e.perms[0] == 'r' && e.perms[1] == 'w';
 	struct anatomy_pend *w = &a->pend;
-	if (w->what == 1 && rw && w->hi == e.lo) {
+	if (w->what == 1 && rw && w->hi == e.lo && w->hi - w->lo <= GUARD_MAX) {
 		/* memory right above a guard: a thread's stack */
 		count(a, ANAT_GUARD, w->lo, w->hi);
 		count(a, ANAT_STACK, e.lo, e.hi);

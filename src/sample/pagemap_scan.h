@@ -20,6 +20,7 @@ struct tv_pm_scan_arg {
 };
 #define TV_PAGEMAP_SCAN _IOWR('f', 16, struct tv_pm_scan_arg)
 #define TV_PAGE_IS_PRESENT (1u << 3)
+#define TV_PAGE_IS_PFNZERO (1u << 5) /* the shared zero page, mapped by a read: no memory of the process's */
 /* bit 63 of a pagemap entry: the page is in memory */
 #define TV_PAGEMAP_PRESENT (1ULL << 63)
 

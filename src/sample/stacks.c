@@ -174,7 +174,9 @@ static int scan_run(struct sampler *s, int fd, const struct stack_ref *r, size_t
 		.end = r[n - 1].hi,
 		.vec = (uint64_t)(uintptr_t)v,
 		.vec_len = SAMPLER_READ_CAP / sizeof(*v),
-		.category_mask = TV_PAGE_IS_PRESENT,
+		/* present, and not the zero page (as smaps' Rss counts) */
+		.category_inverted = TV_PAGE_IS_PFNZERO,
+		.category_mask = TV_PAGE_IS_PRESENT | TV_PAGE_IS_PFNZERO,
 		.return_mask = TV_PAGE_IS_PRESENT,
 	};
 	size_t k = 0;

@@ -205,11 +205,22 @@ def smaps_of(pid):
         for line in f:
             head = line.split()
             if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
-                cur = {"perms": head[1], "inode": int(head[4]), "name": " ".join(head[5:])}
+                lo, hi = (int(x, 16) for x in head[0].split("-"))
+                cur = {"lo": lo, "hi": hi, "perms": head[1], "inode": int(head[4]), "name": " ".join(head[5:])}
                 maps.append(cur)
             elif head[0] in ("Size:", "Rss:"):
                 cur[head[0][:-1]] = int(head[1])
     return [m for m in maps if m["name"] != "[vsyscall]"]
+
+
+def stack_pointers(pid):
+    """Each thread's stack pointer (task/TID/syscall's second-to-last field), or None while it runs."""
+    sps = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/syscall") as f:
+            fields = f.read().split()
+        sps.append(None if fields[0] == "running" else int(fields[-2], 16))
+    return sps
 
 
 def panel_kib(text, label):
@@ -245,9 +256,14 @@ def test_anatomy_panel(t):
         def reading(text):
             """The panel's figures and smaps', read now: (panel, smaps) by name."""
             smaps = smaps_of(w.pid)
+            # the stacks: the mappings that hold the threads' stack pointers, found here as the stack
+            # columns find them (the panel tells them apart by their guard pages)
+            sps = stack_pointers(w.pid)
             stacks = [m for m in smaps if m["name"] == "[stack]" or
-                      (m["perms"] == "rw-p" and m["inode"] == 0 and not m["name"] and m["Size"] in (default, small))]
-            anon = [m for m in smaps if m["inode"] == 0 and m["perms"].endswith("p") and m["perms"][:2] == "rw" and
+                      any(sp is not None and m["lo"] <= sp < m["hi"] for sp in sps)]
+            assert None not in sps and all(m["Size"] in (default, small) for m in stacks if m["name"] != "[stack]"), \
+                f"a thread running, or on a stack not the workload's: {sps}"
+            anon = [m for m in smaps if m["inode"] == 0 and m["perms"].endswith("p") and m["perms"][:3] != "---" and
                     (not m["name"] or m["name"] in ("[heap]", "[stack]") or m["name"].startswith("[anon:"))]
             lines = text.splitlines()
             at = next(i for i, x in enumerate(lines) if f"stacks ({nstacks})" in x)

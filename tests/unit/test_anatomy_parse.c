@@ -81,6 +81,27 @@ START_TEST(kinds)
 }
 END_TEST
 
+/* Above a reservation bigger than a guard, memory is no stack (a sanitizer's shadow, an allocator's chunks). */
+START_TEST(no_stack_above_reserve)
+{
+	static const char *const L[] = {
+		"00008fff7000-02008fff7000 ---p 00000000 00:00 0 ",
+		"02008fff7000-10007fff8000 rw-p 00000000 00:00 0 ",
+		"7f3e7bfff000-7f3e7c000000 ---p 00000000 00:00 0 ",
+		"7f3e7c000000-7f3e7c800000 rw-p 00000000 00:00 0 ",
+	};
+	struct anatomy a;
+	anatomy_init(&a);
+	for (size_t i = 0; i < 4; i++)
+		anatomy_add(&a, L[i], strlen(L[i]));
+	anatomy_finish(&a);
+	ck_assert_uint_eq(a.count[ANAT_STACK], 1);
+	ck_assert_int_eq(a.kib[ANAT_STACK], 8192);
+	ck_assert_uint_eq(a.count[ANAT_ANON], 1);
+	anatomy_free(&a);
+}
+END_TEST
+
 /* An arena is told by its shape alone: unaligned, or not 64 MiB, it is not one. */
 START_TEST(arena_shape)
 {
@@ -143,6 +164,7 @@ static Suite *anatomy_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, kinds);
 	tcase_add_test(tc, arena_shape);
+	tcase_add_test(tc, no_stack_above_reserve);
 	tcase_add_test(tc, line_fields);
 	tcase_add_test(tc, junk);
 	suite_add_tcase(s, tc);
