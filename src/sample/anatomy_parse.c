@@ -122,9 +122,16 @@ static void keep_range(struct anatomy *a, uint64_t lo, uint64_t hi, enum anatomy
 	a->ranges[a->nranges++] = (struct anatomy_range){lo, hi, kind};
 }
 
+/* Adds KiB, held at INT64_MAX: maps never comes near, a corrupt one might. */
+static void add_kib(struct anatomy *a, enum anatomy_kind k, uint64_t bytes)
+{
+	if (__builtin_add_overflow(a->kib[k], (int64_t)(bytes >> 10), &a->kib[k]))
+		a->kib[k] = INT64_MAX;
+}
+
 static void count(struct anatomy *a, enum anatomy_kind k, uint64_t lo, uint64_t hi)
 {
-	a->kib[k] += (int64_t)((hi - lo) >> 10);
+	add_kib(a, k, hi - lo);
 	a->count[k]++;
 }
 
@@ -171,7 +178,7 @@ int anatomy_add(struct anatomy *a, const char *line, size_t n)
 	}
 	if (w->what == 2 && none && w->hi == e.lo && w->lo % ARENA_SIZE == 0 && e.hi - w->lo == ARENA_SIZE) {
 		/* a malloc arena: its memory, then the rest of its reserve */
-		a->kib[ANAT_HEAP] += (int64_t)((e.hi - w->lo) >> 10);
+		add_kib(a, ANAT_HEAP, e.hi - w->lo);
 		a->count[ANAT_HEAP]++;
 		keep_range(a, w->lo, w->hi, ANAT_HEAP);
 		w->what = 0;
@@ -207,6 +214,7 @@ int64_t anatomy_total(const struct anatomy *a)
 {
 	int64_t t = 0;
 	for (int k = 0; k < ANAT_NKIND; k++)
-		t += a->kib[k];
+		if (__builtin_add_overflow(t, a->kib[k], &t))
+			return INT64_MAX;
 	return t;
 }
