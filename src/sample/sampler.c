@@ -411,7 +411,6 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 		}
 		tp->start = st.start_ticks;
 	}
-	tp->faults = (int64_t)((st.minflt + st.majflt) & INT64_MAX);
 	task_init(t);
 	task_from_stat(t, &st);
 	if (process_cpu(s, t) < 0)

@@ -19,6 +19,7 @@
 
 #include "model/task.h"
 #include "sample/pagemap_scan.h"
+#include "sample/proc_parse.h"
 #include "sample/proc_read.h"
 #include "sample/sampler_priv.h"
 #include "sample/stack_parse.h"
@@ -335,6 +336,19 @@ static int64_t process_cpu_ns(int32_t pid)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The page faults of all the process's threads, ended ones included (its
+ * stat; the sampler reads the leader's own), or -1. */
+static int64_t process_faults(struct sampler *s, int32_t pid)
+{
+	char path[32];
+	snprintf(path, sizeof(path), "%d/stat", pid);
+	ssize_t n = sampler_read(s, NULL, path);
+	struct proc_stat st;
+	if (n < 0 || proc_parse_stat(s->buf, (size_t)n, &st) < 0)
+		return -1;
+	return (int64_t)((st.minflt + st.majflt) & INT64_MAX);
+}
+
 bool stacks_quiet(const struct tracked_proc *tp)
 {
 	int64_t cpu = process_cpu_ns(tp->pid);
@@ -370,10 +384,13 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	 * thread is read. A page taken and another faulted in between changes
 	 * the fault count.
 	 */
-	int64_t cpu = process_cpu_ns(tp->pid), anon = m->rss_anon, faults = tp->faults;
-	bool ran = cpu < 0 || cpu != tp->stk_cpu_ns, faulted = faults < 0 || faults != tp->stk_faults;
-	if (same && anon != TV_UNKNOWN && anon == tp->stk_rss_anon && m->stk != TV_UNKNOWN &&
-	    m->stk == tp->stk_main_kib && (!ran || !faulted)) {
+	int64_t cpu = process_cpu_ns(tp->pid), anon = m->rss_anon, faults = -1;
+	bool kept = same && anon != TV_UNKNOWN && anon == tp->stk_rss_anon && m->stk != TV_UNKNOWN &&
+		    m->stk == tp->stk_main_kib;
+	bool ran = cpu < 0 || cpu != tp->stk_cpu_ns;
+	if (!kept || ran)
+		faults = process_faults(s, tp->pid); /* read before the stacks, as cpu */
+	if (kept && (!ran || (faults >= 0 && faults == tp->stk_faults))) {
 		for (size_t i = 0; i < p->nthreads_read; i++)
 			v[i] = (struct tv_stack){tp->stk[i].tid, tp->stk[i].size, tp->stk[i].rss};
 		stacks_sum(p, m, TV_STACK_OK);
