@@ -9,7 +9,11 @@ threads shown (-H), and prints the ratio. The first refresh finds each
 thread's stack mapping; the later ones read only its pages' present bits.
 Run as root: the stacks of another user's process need ptrace permission.
 
-usage: bench_stacks.py TASKVIEW WORKLOAD [--threads 1000] [--iterations 21]
+With --wake-ms the threads wake that often (every thread runs in each
+refresh's interval when it is shorter than the refresh): the stacks are then
+read at every refresh, where idle ones are skipped.
+
+usage: bench_stacks.py TASKVIEW WORKLOAD [--threads 1000] [--iterations 21] [--wake-ms MS]
 """
 import argparse
 import json
@@ -25,8 +29,10 @@ def main():
     ap.add_argument("workload")
     ap.add_argument("--threads", type=int, default=1000)
     ap.add_argument("--iterations", type=int, default=21)
+    ap.add_argument("--wake-ms", type=int, default=0)
     a = ap.parse_args()
-    w = subprocess.Popen([a.workload, "--stacks", "64,1024,4096", "--idle", str(a.threads - 4), "--seconds", "600"],
+    w = subprocess.Popen([a.workload, "--stacks", "64,1024,4096", "--idle", str(a.threads - 4), "--seconds", "600"]
+                         + (["--wake-ms", str(a.wake_ms)] if a.wake_ms else []),
                          stdout=subprocess.PIPE, text=True)
     try:
         pid = str(json.loads(w.stdout.readline())["pid"])

@@ -233,13 +233,17 @@ static void kib_row_part(struct detail_lines *l, const char *label, int64_t kib,
 	row(l, label, v);
 }
 
+void detail_kib_row(struct detail_lines *l, const char *label, int64_t kib)
+{
+	kib_row_part(l, label, kib, NULL, -1);
+}
+
 static void kib_row(struct detail_lines *l, const char *label, int64_t kib)
 {
 	kib_row_part(l, label, kib, NULL, -1);
 }
 
-/* A size for a sentence: "72 KiB", "12 MiB", "7.9 GiB". */
-static void size_words(char *out, size_t n, int64_t kib)
+void detail_size_words(char *out, size_t n, int64_t kib)
 {
 	double v = (double)kib;
 	if (kib >= 1024 * 1024)
@@ -264,8 +268,8 @@ static void stack_notes(struct detail_lines *out, const struct tv_task *t)
 	int64_t size = task_stack_size(t), rss = task_stack_rss(t);
 	if (known && size != TV_UNKNOWN && rss != TV_UNKNOWN) {
 		char v[256], a[32], b[32];
-		size_words(a, sizeof(a), size);
-		size_words(b, sizeof(b), rss);
+		detail_size_words(a, sizeof(a), size);
+		detail_size_words(b, sizeof(b), rss);
 		/* TRANSLATORS: %1$zu threads, %2$s stack reserved ("7.9 GiB"), %3$s of it resident ("12 MiB") */
 		snprintf(v, sizeof(v), P_("%zu thread reserves %s of stack and uses %s of it.",
 					  "%zu threads reserve %s of stack and use %s of it.", known),

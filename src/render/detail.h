@@ -63,6 +63,22 @@ void detail_build(const struct tv_task *t, const struct tv_task *prev, double in
  */
 void detail_build_group(const struct row_group *g, double interval, struct detail_lines *out);
 
+/* A size for a sentence: "72 KiB", "12 MiB", "7.9 GiB". */
+void detail_size_words(char *out, size_t n, int64_t kib);
+/* Appends a row of a size: "1.5G (1572864 KiB)", or "-" when unknown. */
+void detail_kib_row(struct detail_lines *l, const char *label, int64_t kib);
+
+/*
+ * Appends a process's address space by kind (from its maps, read while the
+ * panel is open): a sentence first, then a row for each kind and what of it
+ * is resident, and what a fork copies of the page tables. err: why maps
+ * could not be read (an errno), or 0.
+ */
+struct anatomy;
+struct anatomy_pages;
+void detail_anatomy(const struct anatomy *a, const struct anatomy_pages *pg, int err, const struct tv_task *t,
+		    struct detail_lines *out);
+
 /* Appends a process's command line as a note; nothing when it was not read. */
 void detail_command(const struct tv_task *t, struct detail_lines *out);
 

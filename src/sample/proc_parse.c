@@ -92,9 +92,9 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 			return -1;
 	if (read_u64(&p, end, &out->flags) < 0) /* 9 flags */
 		return -1;
-	for (int f = 10; f <= 13; f++) /* minflt .. cmajflt */
-		if (skip_field(&p, end) < 0)
-			return -1;
+	if (read_u64(&p, end, &out->minflt) < 0 || skip_field(&p, end) < 0 || /* 10 minflt, 11 cminflt */
+	    read_u64(&p, end, &out->majflt) < 0 || skip_field(&p, end) < 0)   /* 12 majflt, 13 cmajflt */
+		return -1;
 	if (read_u64(&p, end, &out->utime) < 0 || read_u64(&p, end, &out->stime) < 0)
 		return -1;
 	if (skip_field(&p, end) < 0 || skip_field(&p, end) < 0) /* cutime cstime */

@@ -15,6 +15,7 @@ struct proc_stat {
 	char state;
 	int32_t ppid;
 	uint64_t flags;         /* PF_*: PROC_PF_KTHREAD marks a kernel thread */
+	uint64_t minflt, majflt; /* page faults of the whole process, ended threads included */
 	uint64_t utime, stime;  /* clock ticks */
 	int32_t prio, nice;
 	int64_t nthreads;

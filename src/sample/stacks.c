@@ -18,24 +18,11 @@
 #include <unistd.h>
 
 #include "model/task.h"
+#include "sample/pagemap_scan.h"
+#include "sample/proc_parse.h"
 #include "sample/proc_read.h"
 #include "sample/sampler_priv.h"
 #include "sample/stack_parse.h"
-
-#define PAGEMAP_PRESENT (1ULL << 63)
-
-/* The PAGEMAP_SCAN ioctl (Linux 6.7): runs of pages by category, holes
- * skipped a page table at a time, where reading pagemap costs 8 bytes per
- * page of the range. Declared here for older headers; the ABI is fixed. */
-struct tv_page_region {
-	uint64_t start, end, categories;
-};
-struct tv_pm_scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
-	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
-};
-#define TV_PAGEMAP_SCAN _IOWR('f', 16, struct tv_pm_scan_arg)
-#define TV_PAGE_IS_PRESENT (1u << 3)
 
 static uint8_t why_of_errno(ssize_t err)
 {
@@ -147,7 +134,7 @@ static int64_t resident_pages(struct sampler *s, int fd, uint64_t lo, uint64_t h
 			return -ESRCH; /* the address space is gone */
 		size_t got = (size_t)r / sizeof(*e);
 		for (size_t i = 0; i < got; i++)
-			present += (e[i] & PAGEMAP_PRESENT) != 0;
+			present += (e[i] & TV_PAGEMAP_PRESENT) != 0;
 		done += got;
 	}
 	return present;
@@ -188,7 +175,9 @@ static int scan_run(struct sampler *s, int fd, const struct stack_ref *r, size_t
 		.end = r[n - 1].hi,
 		.vec = (uint64_t)(uintptr_t)v,
 		.vec_len = SAMPLER_READ_CAP / sizeof(*v),
-		.category_mask = TV_PAGE_IS_PRESENT,
+		/* present, and not the zero page (as smaps' Rss counts) */
+		.category_inverted = TV_PAGE_IS_PFNZERO,
+		.category_mask = TV_PAGE_IS_PRESENT | TV_PAGE_IS_PFNZERO,
 		.return_mask = TV_PAGE_IS_PRESENT,
 	};
 	size_t k = 0;
@@ -347,6 +336,19 @@ static int64_t process_cpu_ns(int32_t pid)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The page faults of all the process's threads, ended ones included (its
+ * stat; the sampler reads the leader's own), or -1. */
+static int64_t process_faults(struct sampler *s, int32_t pid)
+{
+	char path[32];
+	snprintf(path, sizeof(path), "%d/stat", pid);
+	ssize_t n = sampler_read(s, NULL, path);
+	struct proc_stat st;
+	if (n < 0 || proc_parse_stat(s->buf, (size_t)n, &st) < 0)
+		return -1;
+	return (int64_t)((st.minflt + st.majflt) & INT64_MAX);
+}
+
 bool stacks_quiet(const struct tracked_proc *tp)
 {
 	int64_t cpu = process_cpu_ns(tp->pid);
@@ -374,14 +376,21 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	m->nstacks = p->nthreads_read;
 	/*
 	 * A stack's resident pages change only when a thread of the process runs
-	 * (it touches them, or a system call of its own does) or when memory is
-	 * reclaimed, which lowers RssAnon: with neither the process's CPU time
-	 * nor its RssAnon changed, the same threads have the same stacks, and
-	 * nothing per thread is read.
+	 * and touches new ones (a page fault, which the process's fault count
+	 * tells) or when pages are taken away (reclaim, madvise), which lowers
+	 * RssAnon. With the same threads, the same RssAnon and either the same
+	 * CPU time (none ran) or the same fault count (those that ran touched
+	 * only pages they had), the stacks are what they were: nothing per
+	 * thread is read. A page taken and another faulted in between changes
+	 * the fault count.
 	 */
-	int64_t cpu = process_cpu_ns(tp->pid), anon = m->rss_anon;
-	if (same && cpu >= 0 && anon != TV_UNKNOWN && cpu == tp->stk_cpu_ns && anon == tp->stk_rss_anon &&
-	    m->stk != TV_UNKNOWN && m->stk == tp->stk_main_kib) {
+	int64_t cpu = process_cpu_ns(tp->pid), anon = m->rss_anon, faults = -1;
+	bool kept = same && anon != TV_UNKNOWN && anon == tp->stk_rss_anon && m->stk != TV_UNKNOWN &&
+		    m->stk == tp->stk_main_kib;
+	bool ran = cpu < 0 || cpu != tp->stk_cpu_ns;
+	if (!kept || ran)
+		faults = process_faults(s, tp->pid); /* read before the stacks, as cpu */
+	if (kept && (!ran || (faults >= 0 && faults == tp->stk_faults))) {
 		for (size_t i = 0; i < p->nthreads_read; i++)
 			v[i] = (struct tv_stack){tp->stk[i].tid, tp->stk[i].size, tp->stk[i].rss};
 		stacks_sum(p, m, TV_STACK_OK);
@@ -457,5 +466,6 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	/* read before the stacks: a thread that ran meanwhile moves it on, and is read again next time */
 	tp->stk_cpu_ns = cpu;
 	tp->stk_rss_anon = anon;
+	tp->stk_faults = faults;
 	stacks_sum(p, m, why);
 }

@@ -101,6 +101,7 @@ static void proc_blank(struct tracked_proc *p, int32_t pid)
 	p->pid = pid;
 	p->start = TV_START_UNKNOWN;
 	p->fd_stat = p->fd_status = p->fd_task = p->fd_cgroup = p->fd_pagemap = -1;
+	p->stk_faults = -1;
 }
 
 struct tracked_proc *tracked_get(struct tracked *tr, int32_t pid)

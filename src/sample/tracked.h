@@ -57,6 +57,7 @@ struct tracked_proc {
 	struct stack_map *stk;     /* by tid: the threads read in the last refresh with stack columns */
 	size_t nstk;
 	int64_t stk_cpu_ns, stk_rss_anon; /* the process's CPU time and RssAnon when stk was read, or -1 */
+	int64_t stk_faults;        /* its page faults (minor and major, all threads) when stk was read, or -1 */
 	struct tracked_thread *threads;  /* sorted by tid */
 	size_t nthreads, cap;
 	bool threads_listed;       /* threads[] was listed from task/ (else empty) */

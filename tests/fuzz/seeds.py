@@ -65,6 +65,11 @@ def proc_files(pid, kt):
     put("proc_stat", "kthread", read(f"/proc/{kt}/stat"))
     put("proc_stat", "hostile", b"4321 (a) R (\n) x) S 1 1 1 0 -1 4194304 99 0 0 0 12345 678 0 0 -51 -20 17 0 "
                                 b"18446744073709551615 3133440 406 0\n")
+    put("maps", "sleep", read(f"/proc/{pid}/maps"))
+    put("maps", "hostile", b"7f3e7bfff000-7f3e7c000000 ---p 00000000 00:00 0\n"
+                           b"7f3e7c000000-7f3e7c800000 rw-p 00000000 00:00 0 [anon:\x1b[31m\xff]\n"
+                           b"ffffffffffffffff-0 rw-p 0 0 0\n7f3e74000000-7f3e74021000 rw-p 0 00:00 0\n"
+                           b"7f3e74021000-7f3e78000000 ---p 0 00:00 0\n0-ffffffffffffffff ---p 0 00:00 18446744073709551615\n")
     put("proc_status", "sleep", read(f"/proc/{pid}/status"))
     put("proc_status", "kthread", read(f"/proc/{kt}/status"))
     put("proc_status", "extremes", b"Name:\ta\\nb\\\\\nVmSize:\t9223372036854775807 kB\n"

@@ -108,6 +108,37 @@ def test_growth_seen():
         check(proc["stack_rss"] == sum(t["stack_rss"] for t in threads), "sum after growth")
 
 
+def test_growth_seen_while_running():
+    """Threads that run all the time, touching no new page, are not counted again, yet a
+    thread that grows its stack (a page fault) is seen to in the same run."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with Workload("--stacks", "1024", "--idle", "20", "--grow-ms", "1500", "--wake-ms", "20") as w:
+        tid = w.threads["stk-1024"]
+        docs = run_json("-H", "-p", str(w.pid), "-d", "0.3", "-n", "12", "-o", COLS)
+        rss = [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+        check(1024 <= rss[0] <= 1024 + SLACK, f"before growing: {rss[0]} KiB")
+        check(2048 <= rss[-1] <= 2048 + SLACK, f"after growing to 2 MiB: {rss[-1]} KiB (all: {rss})")
+        # a thread found running at each look has no stack yet (likelier on a busy machine): the others'
+        idle = [t for t in docs[-1]["tasks"] if t["kind"] == "thread" and t["pid"] not in (w.pid, tid)]
+        known = [t for t in idle if t["stack_size"] is not None]
+        check(len(idle) == 20 and known and all(0 < t["stack_rss"] <= SLACK for t in known),
+              f"the idle threads that wake: {[(t['pid'], t['stack_rss']) for t in idle]}")
+
+
+def test_growth_seen_rss_even():
+    """A thread that frees as much anonymous memory as its stack grows leaves RssAnon the
+    same: the page faults of the growth show it."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with Workload("--stacks", "1024", "--idle", "20", "--grow-ms", "1500", "--grow-even") as w:
+        tid = w.threads["stk-1024"]
+        docs = run_json("-H", "-p", str(w.pid), "-d", "0.3", "-n", "12", "-o", COLS)
+        rss = [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+        check(1024 <= rss[0] <= 1024 + SLACK, f"before growing: {rss[0]} KiB")
+        check(2048 <= rss[-1] <= 2048 + SLACK, f"after growing to 2 MiB: {rss[-1]} KiB (all: {rss})")
+
+
 def test_unknown_without_permission():
     """As nobody, another user's stacks are unknown (null), never 0, and not marked."""
     if not is_root():
@@ -161,6 +192,8 @@ if __name__ == "__main__":
         test_known_stacks,
         test_sorted_by_stack_not_shown,
         test_growth_seen,
+        test_growth_seen_while_running,
+        test_growth_seen_rss_even,
         test_unknown_without_permission,
         test_own_process_as_user,
         test_recorded_and_replayed,

@@ -310,6 +310,19 @@ struct stack_worker {
 };
 
 static long grow_ms; /* --grow-ms: after this, each stk-N thread touches N KiB more */
+static long wake_ms; /* --wake-ms: stack threads wake this often (else they sleep for good) */
+static int grow_even; /* --grow-even: growing, a thread first frees as much anonymous memory as it adds */
+
+/* Sleeps for good, or wakes every --wake-ms: a thread that runs, touching no more stack. */
+static void stack_rest(void)
+{
+	struct timespec d = {wake_ms / 1000, (wake_ms % 1000) * 1000000L};
+	for (;;)
+		if (wake_ms > 0)
+			nanosleep(&d, NULL);
+		else
+			pause();
+}
 
 static void *stack_main(void *arg)
 {
@@ -320,21 +333,26 @@ static void *stack_main(void *arg)
 		for (size_t off = 0; off < len; off += 4096)
 			((volatile char *)p)[off] = 1;
 		__asm__ volatile("" : : "r"(p) : "memory");
+		/* memory to give back when growing: RssAnon then stays the same */
+		char *spare = grow_even ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+					: MAP_FAILED;
+		if (spare != MAP_FAILED)
+			memset(spare, 1, len);
 		worker_start(&sw->w);
 		if (grow_ms > 0) {
 			struct timespec d = {grow_ms / 1000, (grow_ms % 1000) * 1000000L};
 			nanosleep(&d, NULL);
+			if (spare != MAP_FAILED)
+				madvise(spare, len, MADV_DONTNEED);
 			char *q = alloca(len);
 			for (size_t off = 0; off < len; off += 4096)
 				((volatile char *)q)[off] = 1;
 			__asm__ volatile("" : : "r"(q) : "memory");
 		}
-		for (;;)
-			pause();
+		stack_rest();
 	}
 	worker_start(&sw->w);
-	for (;;)
-		pause();
+	stack_rest();
 	return NULL;
 }
 
@@ -374,7 +392,9 @@ static void usage(void)
 	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]\n"
 	     "                   [--stacks KIB,... (threads stk-KIB touch KIB of their default stack)]\n"
 	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
-	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]");
+	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]\n"
+	     "                   [--wake-ms MS (stack and idle threads wake every MS)]\n"
+	     "                   [--grow-even (growing, first free as much anonymous memory)]");
 }
 
 int main(int argc, char **argv)
@@ -392,7 +412,8 @@ int main(int argc, char **argv)
 		{"burn-churn", required_argument, NULL, 'B'}, {"fork-churn", required_argument, NULL, 'K'},
 		{"stacks", required_argument, NULL, 'x'},
 		{"small-stack", required_argument, NULL, 'k'}, {"idle", required_argument, NULL, 'I'},
-		{"grow-ms", required_argument, NULL, 'G'},
+		{"grow-ms", required_argument, NULL, 'G'}, {"wake-ms", required_argument, NULL, 'W'},
+		{"grow-even", no_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
@@ -416,6 +437,8 @@ int main(int argc, char **argv)
 		case 'k': small_kib = atol(optarg); break;
 		case 'I': idle = atol(optarg); break;
 		case 'G': grow_ms = atol(optarg); break;
+		case 'W': wake_ms = atol(optarg); break;
+		case 'E': grow_even = 1; break;
 		case 'S': seconds = atoi(optarg); break;
 		case 'T': ticker_hz = atol(optarg); break;
 		case 'b': burn = atoi(optarg); break;

@@ -266,6 +266,34 @@ def test_as_user(t):
             p.wait()
 
 
+def test_stacks_as_user(t):
+    """As nobody, another user's thread stacks are "-" (never 0), and the panel
+    says why, for the stacks and for the address space."""
+    if not AS_ROOT:
+        print("  not root: skipped")
+        return
+    w = tmuxlib.Workload("--stacks", "1024", "--idle", "8", "--name", "tv-stk-root")
+    try:
+        s = start(t, ["-p", str(w.pid), "-o", "pid,stack_size,stack_rss,comm"], h=60, wrap=NOBODY)
+        row = t.wait(s, lambda x: "tv-stk-root" in x, "the workload's row")
+        line = [x for x in row.splitlines() if "tv-stk-root" in x][0]
+        assert line.split()[:3] == [str(w.pid), "-", "-"], line
+        t.keys(s, "i")
+        t.keys(s, "End")
+        text = t.wait(s, lambda x: "Address space" in x and "needs permission" in " ".join(
+            y.strip("|│ ") for y in x.splitlines()), "the reasons")
+        joined = " ".join(y.strip("|│ ") for y in text.splitlines())
+        assert re.search(r"Thread stacks reserved +- ", text), text
+        assert "Some thread stacks are unknown: finding and reading them needs permission to trace the " \
+               "process (ptrace)" in joined, joined
+        assert "The address space by kind is unknown: reading the process's mappings needs permission to " \
+               "trace it (ptrace)" in joined, joined
+        t.keys(s, "Escape")
+        t.quit(s)
+    finally:
+        w.stop()
+
+
 def test_affinity(t):
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) < 2:
@@ -480,7 +508,7 @@ def test_sizes(t):
         check_size(t, w, h)
 
 
-TESTS = [test_sizes, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_affinity, test_trace, test_trace_leave,
+TESTS = [test_sizes, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_stacks_as_user, test_affinity, test_trace, test_trace_leave,
          test_unbound_key]
 
 

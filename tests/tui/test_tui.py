@@ -198,6 +198,113 @@ def test_stack_panel(t):
         w.stop()
 
 
+def smaps_of(pid):
+    """Each mapping of /proc/PID/smaps: (perms, inode, name, Size kB, Rss kB), read here."""
+    maps, cur = [], None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            head = line.split()
+            if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+                lo, hi = (int(x, 16) for x in head[0].split("-"))
+                cur = {"lo": lo, "hi": hi, "perms": head[1], "inode": int(head[4]), "name": " ".join(head[5:])}
+                maps.append(cur)
+            elif head[0] in ("Size:", "Rss:"):
+                cur[head[0][:-1]] = int(head[1])
+    return [m for m in maps if m["name"] != "[vsyscall]"]
+
+
+def stack_pointers(pid):
+    """Each thread's stack pointer (task/TID/syscall's second-to-last field), or None while it runs."""
+    sps = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/syscall") as f:
+            fields = f.read().split()
+        sps.append(None if fields[0] == "running" else int(fields[-2], 16))
+    return sps
+
+
+def panel_kib(text, label):
+    m = re.search(re.escape(label) + r" +\S+ \((\d+) KiB\)", text)
+    assert m, f"no {label!r} row in:\n{text}"
+    return int(m.group(1))
+
+
+def test_anatomy_panel(t):
+    """The panel's address space against smaps, read here: every thread's stack
+    of the workload's known sizes found, the total mapped, what is resident."""
+    if os.geteuid() != 0:
+        print("SKIP test_anatomy_panel: reading another user's maps and pagemap needs ptrace permission")
+        return
+    import resource
+    soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    if soft == resource.RLIM_INFINITY:
+        print("SKIP test_anatomy_panel: RLIMIT_STACK is unlimited: glibc's default stack size is then its own")
+        return
+    default, small, idle, depths = soft // 1024, 256, 200, (64, 1024, 4096)
+    w = Workload("--stacks", ",".join(map(str, depths)) + ",0", "--small-stack", str(small), "--idle", str(idle),
+                 "--name", "tv-anat")
+    try:
+        # no stack column: the panel reads the mappings itself
+        s = t.start(["-p", str(w.pid), "-d", "0.5", "-o", "pid,comm"], height=60)
+        t.wait_for(s, "tv-anat")
+        t.keys(s, "i")
+        t.wait_for(s, "Process ID")
+        t.keys(s, "End")
+        t.wait_for(s, "A fork copies")
+        nstacks = 1 + len(depths) + 1 + 1 + idle
+
+        def reading(text):
+            """The panel's figures and smaps', read now: (panel, smaps) by name."""
+            smaps = smaps_of(w.pid)
+            # the stacks: the mappings that hold the threads' stack pointers, found here as the stack
+            # columns find them (the panel tells them apart by their guard pages)
+            sps = stack_pointers(w.pid)
+            stacks = [m for m in smaps if m["name"] == "[stack]" or
+                      any(sp is not None and m["lo"] <= sp < m["hi"] for sp in sps)]
+            assert None not in sps and all(m["Size"] in (default, small) for m in stacks if m["name"] != "[stack]"), \
+                f"a thread running, or on a stack not the workload's: {sps}"
+            anon = [m for m in smaps if m["inode"] == 0 and m["perms"].endswith("p") and m["perms"][:3] != "---" and
+                    (not m["name"] or m["name"] in ("[heap]", "[stack]") or m["name"].startswith("[anon:"))]
+            lines = text.splitlines()
+            at = next(i for i, x in enumerate(lines) if f"stacks ({nstacks})" in x)
+            kinds = [panel_kib(lines[i + 1], "resident") for i, x in enumerate(lines)
+                     if re.search(r"│ +(stacks \(\d+\)|heap and malloc arenas \(\d+\)|other anonymous memory) {2,}"
+                                  r"\S+ \(\d+ KiB\)", x)]
+            panel = {"mapped": panel_kib(text, "Mapped (maps)"), "stacks": panel_kib(text, f"stacks ({nstacks})"),
+                     "stacks resident": panel_kib(lines[at + 1], "resident"), "anonymous resident": sum(kinds),
+                     "guards": panel_kib(text, "guard pages and reservations"), "count": len(stacks)}
+            want = {"mapped": sum(m["Size"] for m in smaps), "stacks": sum(m["Size"] for m in stacks),
+                    "stacks resident": sum(m["Rss"] for m in stacks), "anonymous resident": sum(m["Rss"] for m in anon),
+                    "guards": sum(m["Size"] for m in smaps if m["perms"] == "---p" and m["inode"] == 0),
+                    "count": nstacks}
+            assert len(kinds) == 3, text
+            return panel, want
+
+        # the panel follows each sample: it comes to what smaps says (the same idle threads, read a moment apart)
+        try:
+            text = t.wait(s, lambda x: "A fork copies" in x and (lambda r: r[0] == r[1])(reading(x)),
+                          "the panel's figures to match smaps")
+        except AssertionError:
+            text = t.text(s)
+            panel, want = reading(text)
+            raise AssertionError(f"panel {panel}, smaps {want}\n{text}")
+        panel, _ = reading(text)
+        assert sum(depths) + small // 2 <= panel["stacks resident"], panel
+        # the words first
+        joined = " ".join(x.strip("│ ") for x in text.splitlines())
+        m = re.search(r"Of [\d.]+ [KMG]iB mapped, (\d+) stacks reserve ([\d.]+) GiB and use ([\d.]+) MiB of them", joined)
+        assert m and int(m.group(1)) == nstacks, text
+        # one page table for each used stack at least
+        m = re.search(r"Page tables take ([\d.]+ [KM]iB) \(VmPTE\)\. A fork copies those that map anonymous "
+                      r"memory, about ([\d.]+) ([KM])iB here", joined)
+        assert m and 4 * nstacks <= float(m.group(2)) * (1024 if m.group(3) == "M" else 1), text
+        t.keys(s, "Escape")
+        t.wait_gone(s, "Mapped (maps)")
+        t.quit(s)
+    finally:
+        w.stop()
+
+
 def test_setup_and_settings(t):
     s = t.start([])
     t.wait_for(s, "USER")
@@ -305,7 +412,7 @@ def test_terminal(t):
 
 
 TESTS = [test_fold_unfold, test_sort_menu, test_filter_search_kill, test_help, test_detail_panel,
-         test_stack_panel, test_setup_and_settings, test_escape_name, test_resize, test_terminal]
+         test_stack_panel, test_anatomy_panel, test_setup_and_settings, test_escape_name, test_resize, test_terminal]
 
 
 def main():

@@ -12,6 +12,7 @@
 #include "model/delta.h"
 #include "model/task.h"
 #include "render/detail.h"
+#include "sample/anatomy.h"
 
 /* The value of the first row labelled label after the heading `after` (NULL: anywhere). */
 static const char *value_after(const struct detail_lines *l, const char *after, const char *label)
@@ -415,6 +416,61 @@ START_TEST(test_rebuild_replaces)
 }
 END_TEST
 
+
+/* The address space: words first, a row for each kind, and why what is unknown is. */
+START_TEST(test_anatomy_lines)
+{
+	static const char *const maps[] = {
+		"5581c0a00000-5581c0a02000 r--p 00000000 fd:01 1311 /usr/bin/prog",
+		"5581c1e9c000-5581c1ebd000 rw-p 00000000 00:00 0 [heap]",
+		"7f3e7bfff000-7f3e7c000000 ---p 00000000 00:00 0 ",
+		"7f3e7c000000-7f3e7c800000 rw-p 00000000 00:00 0 ",
+		"7ffc10b85000-7ffc10ba6000 rw-p 00000000 00:00 0 [stack]",
+	};
+	struct anatomy a;
+	anatomy_init(&a);
+	for (size_t i = 0; i < 5; i++)
+		anatomy_add(&a, maps[i], strlen(maps[i]));
+	anatomy_finish(&a);
+	struct anatomy_pages pg = {{[ANAT_STACK] = 1032, [ANAT_HEAP] = 64, [ANAT_ANON] = 0}, 8, 0};
+	pg.kib[ANAT_FILE] = pg.kib[ANAT_GUARD] = TV_UNKNOWN;
+	struct tv_mem mem = tv_mem_unknown;
+	mem.pte = 80;
+	struct tv_task p;
+	task_init(&p);
+	p.mem = &mem;
+	struct detail_lines l;
+	detail_lines_init(&l);
+	detail_anatomy(&a, &pg, 0, &p, &l);
+	ck_assert(has_note(&l, "Of 8.3 MiB mapped, 2 stacks reserve 8.1 MiB and use 1.0 MiB of them; the heap and malloc "
+			       "arenas take 132 KiB, files 8 KiB, other anonymous memory 0 KiB, guard pages and "
+			       "reservations 4 KiB."));
+	ck_assert_str_eq(value_of(&l, "Mapped (maps)"), "8.3M (8468 KiB)");
+	ck_assert_str_eq(value_of(&l, "  stacks (2)"), "8.1M (8324 KiB)");
+	ck_assert_str_eq(value_of(&l, "    resident"), "1.0M (1032 KiB)");
+	ck_assert(has_note(&l, "Page tables take 80 KiB (VmPTE). A fork copies those that map anonymous memory, about "
+			       "8 KiB here (4 KiB for each 2 MiB in use: every thread's stack needs its own); a file "
+			       "mapping's are filled again on demand."));
+	/* pagemap denied: the sizes, no resident figures, and why */
+	pg = (struct anatomy_pages){{TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN}, TV_UNKNOWN, 13};
+	detail_lines_free(&l);
+	detail_anatomy(&a, &pg, 0, &p, &l);
+	ck_assert(has_note(&l, "Of 8.3 MiB mapped, 2 stacks reserve 8.1 MiB; the heap and malloc arenas take 132 KiB, "
+			       "files 8 KiB, other anonymous memory 0 KiB, guard pages and reservations 4 KiB."));
+	ck_assert_str_eq(value_of(&l, "    resident"), "-");
+	ck_assert(has_note(&l, "Resident pages by kind are unknown: reading them needs permission to trace the process "
+			       "(ptrace), as its owner or root has."));
+	/* maps denied: nothing but why */
+	detail_lines_free(&l);
+	detail_anatomy(&a, &pg, 1, &p, &l);
+	ck_assert_ptr_null(value_of(&l, "Mapped (maps)"));
+	ck_assert(has_note(&l, "The address space by kind is unknown: reading the process's mappings needs permission "
+			       "to trace it (ptrace), as its owner or root has."));
+	detail_lines_free(&l);
+	anatomy_free(&a);
+}
+END_TEST
+
 static Suite *detail_suite(void)
 {
 	Suite *s = suite_create("detail");
@@ -424,6 +480,7 @@ static Suite *detail_suite(void)
 	tcase_add_test(tc, test_lower_bounds_marked);
 	tcase_add_test(tc, test_unknown_everything);
 	tcase_add_test(tc, test_stack_sentence);
+	tcase_add_test(tc, test_anatomy_lines);
 	tcase_add_test(tc, test_switch_off_classes);
 	tcase_add_test(tc, test_prev_of_another_task);
 	tcase_add_test(tc, test_durations_and_sizes);

@@ -36,7 +36,7 @@ static size_t make_stat(char *out, size_t cap, int pid, const char *name, size_t
 	memcpy(out + len, name, name_len);
 	len += name_len;
 	n = snprintf(out + len, cap - len,
-		     ") %c 10076 10076 6887 0 -1 4194304 99 0 0 0 %llu %llu 0 0 %d %d %d 0 %llu 3133440 406 "
+		     ") %c 10076 10076 6887 0 -1 4194304 99 5 7 3 %llu %llu 0 0 %d %d %d 0 %llu 3133440 406 "
 		     "18446744073709551615 94307825995776 94307826015657 140729305478432 0 0 0 0 0 0 0 0 0 17 0 0 0 0 "
 		     "0 0 94307826031664 94307826033280 94308228476928 140729305483904 140729305483924 "
 		     "140729305483924 140729305485291 0\n",
@@ -193,6 +193,9 @@ START_TEST(stat_fields_in_place)
 	ck_assert_int_eq(st.state, 'D');
 	ck_assert_uint_eq(st.utime, 12345);
 	ck_assert_uint_eq(st.stime, 678);
+	/* the process's own faults, not its children's */
+	ck_assert_uint_eq(st.minflt, 99);
+	ck_assert_uint_eq(st.majflt, 7);
 	ck_assert_int_eq(st.prio, -51);
 	ck_assert_int_eq(st.nice, -20);
 	ck_assert_int_eq(st.nthreads, 17);

@@ -14,6 +14,7 @@
 
 #include "model/column.h"
 #include "render/detail.h"
+#include "sample/anatomy.h"
 #include "sample/background.h"
 #include "sample/sampler.h"
 #include "tui/dialogs/dialogs.h"
@@ -78,6 +79,18 @@ static int panel_inspect(struct panel *p)
 	return 0;
 }
 
+/* A live process's mappings by kind: read here, for the panel alone, at each
+ * sample while it is open (a process of 1,000 threads: about 3 ms of CPU). */
+static void panel_anatomy(const struct tv_task *task, struct detail_lines *dl)
+{
+	struct anatomy a;
+	struct anatomy_pages pg;
+	anatomy_init(&a);
+	int err = anatomy_read(task->tgid, &a, &pg);
+	detail_anatomy(&a, &pg, err, task, dl);
+	anatomy_free(&a);
+}
+
 /* Rebuilds the lines from the last sample; keeps the old ones if the task is gone. */
 static void panel_update(const struct tui *t, struct panel *p)
 {
@@ -129,6 +142,8 @@ static void panel_update(const struct tui *t, struct panel *p)
 		interval = t->cur.mono - t->prev.mono;
 	}
 	detail_build(task, prev, interval, p->thread, &p->dl);
+	if (!p->thread && !t->replay && !task->kthread)
+		panel_anatomy(task, &p->dl);
 }
 
 static void pl_add(struct panel *p, enum detail_kind kind, const char *label, size_t len, const char *value)
