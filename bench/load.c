@@ -28,8 +28,10 @@ static void *sleeper(void *arg)
 	if (period_ns == 0)
 		for (;;)
 			pause();
-	/* absolute deadlines: the rate holds however late a wake-up comes */
-	struct timespec t;
+	/* absolute deadlines keep the rate; a wake-up missed on a busy
+	 * machine is skipped, never made up (thousands of threads catching
+	 * up at once would spin and starve everything else) */
+	struct timespec t, now;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	for (;;) {
 		t.tv_nsec += period_ns;
@@ -37,6 +39,9 @@ static void *sleeper(void *arg)
 			t.tv_nsec -= 1000000000L;
 			t.tv_sec++;
 		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > t.tv_sec || (now.tv_sec == t.tv_sec && now.tv_nsec > t.tv_nsec))
+			t = now;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
 	}
 	return NULL;
