@@ -84,7 +84,7 @@ static struct tv_value get_pressure(const struct column *c, const struct tv_task
 
 #define COST_STAT   N_("/proc/PID/stat, read for every process anyway")
 #define COST_STATUS N_("/proc/PID/status of each shown process")
-#define COST_CTXT   N_("process rows: one taskstats TGID query, or without taskstats the status file of every thread")
+#define COST_CTXT   N_("process rows: one taskstats TGID query, or without taskstats the status file of every thread that ran (interactive: of the rows on screen)")
 #define COST_PSI    N_("the group's pressure file, read once per refresh for each group")
 #define COST_STACK  N_("every thread of each shown process: its task/TID/syscall and maps once, then its stack's pagemap entries each refresh (needs ptrace permission)")
 #define COST_DELAY  N_("one taskstats query per shown row (TGID for processes, PID for threads)")

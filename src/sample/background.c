@@ -15,6 +15,7 @@ struct request {
 	struct sample_opts o;
 	struct filter filter;
 	int32_t *expanded;
+	int32_t *rows_tids, *rows_tgids;
 	bool *plugin_shown;
 	unsigned ticket;
 };
@@ -44,6 +45,8 @@ static void request_free(struct request *r)
 		return;
 	filter_free(&r->filter);
 	free(r->expanded);
+	free(r->rows_tids);
+	free(r->rows_tgids);
 	free(r->plugin_shown);
 	free(r);
 }
@@ -76,6 +79,20 @@ static struct request *request_copy(const struct sample_opts *o, size_t nslots)
 			goto fail;
 		memcpy(r->expanded, o->expanded_list, o->nexpanded * sizeof(*r->expanded));
 		r->o.expanded_list = r->expanded;
+	}
+	if (o->nrows_tids) {
+		r->rows_tids = malloc(o->nrows_tids * sizeof(*r->rows_tids));
+		if (!r->rows_tids)
+			goto fail;
+		memcpy(r->rows_tids, o->rows_tids, o->nrows_tids * sizeof(*r->rows_tids));
+		r->o.rows_tids = r->rows_tids;
+	}
+	if (o->nrows_tgids) {
+		r->rows_tgids = malloc(o->nrows_tgids * sizeof(*r->rows_tgids));
+		if (!r->rows_tgids)
+			goto fail;
+		memcpy(r->rows_tgids, o->rows_tgids, o->nrows_tgids * sizeof(*r->rows_tgids));
+		r->o.rows_tgids = r->rows_tgids;
 	}
 	if (o->plugin_shown && nslots) {
 		r->plugin_shown = malloc(nslots * sizeof(*r->plugin_shown));

@@ -37,6 +37,16 @@ struct sample_opts {
 	 * names without unfolding. Added for the TUI; costs one small read per
 	 * thread, so only while a filter or search is in use. */
 	bool thread_names;
+	/* Without taskstats a thread's switch counts cost a status read each
+	 * time it ran. With rows_limited they are read only for the rows on
+	 * screen: the thread rows whose TIDs are in rows_tids and every thread
+	 * of the processes whose TGIDs are in rows_tgids (both sorted); any
+	 * other thread that ran since its last read shows them unknown for
+	 * that refresh. Off (batch output, a sort or a sum over every row
+	 * that needs them): every thread's. */
+	bool rows_limited;
+	const int32_t *rows_tids, *rows_tgids;
+	size_t nrows_tids, nrows_tgids;
 };
 
 /* Returns NULL and sets *err (malloc'd) when /proc cannot be used. */

@@ -4,8 +4,10 @@
  * or one of them is gone, and read where the view shows them or a process sum
  * needs them. Without taskstats, a thread's schedstat (kept open) gives its
  * CPU time in ns and its run-queue wait; its status, for the switch counts,
- * is read only when schedstat moved: a thread that neither ran nor waited to
- * run has not switched.
+ * is read only when schedstat moved (a thread that neither ran nor waited to
+ * run has not switched), and, where the view says which rows are on screen,
+ * only for those: on a busy machine every thread runs, and status costs
+ * more than schedstat.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -32,6 +34,12 @@
  * soon after.
  */
 #define CHURN_WINDOW_S 5.0
+
+static int cmp_tid(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
 
 /*
  * Lists task/ into tp->threads: new threads added, the ones no longer there
@@ -110,6 +118,7 @@ static int thread_status(struct sampler *s, struct tracked_proc *tp, struct trac
 	th->vol = ps->ctxt_vol;
 	th->invol = ps->ctxt_invol;
 	th->have_status = true;
+	th->named = true;
 	tracked_copy_name(th->comm, sizeof(th->comm), ps->name);
 	t->state = ps->state;
 	t->ctxt_vol = th->vol;
@@ -121,11 +130,13 @@ static int thread_status(struct sampler *s, struct tracked_proc *tp, struct trac
 /*
  * Without taskstats: CPU time and run-queue wait from schedstat; switches
  * from status when schedstat moved since it was last read (same runtime, same
- * number of runs: no switch in between), else the counts known from then,
- * still true now. Returns -1 when the thread is gone.
+ * number of runs: no switch in between) and want says the row needs them,
+ * else the counts known from then, still true now, or unknown: a thread that
+ * ran since has switched by an amount not read. Its status is read once in
+ * any case, for its name. Returns -1 when the thread is gone.
  */
 static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
-			    const struct lead_status *lead, struct tv_task *t)
+			    const struct lead_status *lead, struct tv_task *t, bool want)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "%d/task/%d/schedstat", tp->pid, th->tid);
@@ -146,18 +157,34 @@ static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct t
 	bool moved = ss.runtime_ns == TV_UNKNOWN || ss.runtime_ns != th->runtime || ss.pcount != th->pcount;
 	th->runtime = ss.runtime_ns;
 	th->pcount = ss.pcount;
-	if (moved || !th->have_status) {
+	if (moved)
+		th->have_status = false;
+	/* the leader's counts come with the process's status, read already */
+	want |= th->tid == tp->pid && lead->ps.ctxt_vol != TV_UNKNOWN;
+	if (!th->have_status && (want || !th->named)) {
 		if (thread_status(s, tp, th, lead, t) < 0)
 			return -1;
 		/* one that did not run since the last read is on no CPU; one
 		 * asleep now was most likely not on one at the read either */
 		tp->oncpu += moved && (t->state == 'R' || t->state == '?');
-	} else {
+	} else if (th->have_status) {
 		t->ctxt_vol = th->vol;
 		t->ctxt_invol = th->invol;
 		t->t_ctxt = when;
+	} else {
+		/* ran, not read: counts unknown (task_init), its state too */
+		tp->oncpu += moved;
 	}
 	return 0;
+}
+
+/* Whether the view needs the switch counts of thread tid of process tgid (sample_opts.rows_limited). */
+static bool status_wanted(const struct sample_opts *o, int32_t tgid, int32_t tid)
+{
+	if (!o->rows_limited)
+		return true;
+	return (o->nrows_tgids && bsearch(&tgid, o->rows_tgids, o->nrows_tgids, sizeof(tgid), cmp_tid)) ||
+	       (o->nrows_tids && bsearch(&tid, o->rows_tids, o->nrows_tids, sizeof(tid), cmp_tid));
 }
 
 /* A thread gone since the previous refresh, its final counters unknown until an exit record says. */
@@ -431,7 +458,7 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 			}
 			struct tv_task *t = &p->threads[n];
 			thread_init(t, p, th);
-			if (!ts && thread_read_proc(s, tp, th, lead, t) < 0) {
+			if (!ts && thread_read_proc(s, tp, th, lead, t, status_wanted(o, p->tgid, th->tid)) < 0) {
 				exited_add(p, th);
 				tracked_thread_drop(&s->tr, tp, i);
 				tp->exit_seen = true;

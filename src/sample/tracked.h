@@ -35,7 +35,8 @@ struct tracked_thread {
 	int64_t runtime, pcount; /* last schedstat: unchanged means no switch since */
 	int64_t vol, invol;      /* last switch counts read from its status */
 	char comm[TV_THREAD_COMM_MAX]; /* last name read */
-	bool have_status;
+	bool have_status;        /* vol, invol are the counts now: it did not run since they were read */
+	bool named;              /* its status was read once: comm holds its name */
 	bool seen;               /* found in this refresh */
 	bool done;               /* read in this refresh (scratch) */
 };

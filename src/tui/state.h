@@ -28,6 +28,8 @@ struct background;
 struct tui_replay;
 struct shown;
 
+#define TUI_SCREEN_ROWS_MAX 512
+
 struct tui {
 	struct app *app;
 	const struct cli_opts *opts;
@@ -41,6 +43,12 @@ struct tui {
 	bool scheduled;              /* ... and it is the scheduled refresh, not a key's */
 	int64_t refreshes;           /* scheduled samples applied (-n) */
 	int32_t peaks_tid;           /* the thread whose detail panel is open: its delay extremes are read */
+	/* the rows on screen at the last draw, sorted, for sample_opts.rows_limited:
+	 * thread rows' TIDs, process rows' TGIDs; screen_sums: a row summing
+	 * others (a collapsed subtree, a group) was among them */
+	int32_t screen_tids[TUI_SCREEN_ROWS_MAX], screen_tgids[TUI_SCREEN_ROWS_MAX];
+	size_t nscreen_tids, nscreen_tgids;
+	bool screen_sums;
 
 	/* what to sample and show; the TUI's own copies, changed by keys */
 	struct filter filter;        /* PIDs select what is read; user and text, what is shown */

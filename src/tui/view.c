@@ -33,6 +33,10 @@ void tui_sample_opts(struct tui *t, struct sample_opts *so)
 	t->sample_filter.pids = t->filter.pids;
 	t->sample_filter.npids = t->filter.npids;
 	bool names = tui_wants_names(t);
+	/* switch counts for the rows on screen only, unless the sort, a
+	 * group's or a collapsed subtree's sum needs every row's */
+	bool limited = !(t->app->cs.cols[t->app->sort_col].needs & NEED_CTXT) && !tui_wants_groups(t) &&
+		       !t->screen_sums;
 	*so = (struct sample_opts){
 		.needs = t->needs | (names ? NEED_CMDLINE : 0) | (tui_wants_groups(t) ? NEED_CGROUP | NEED_CGROUP_CPU : 0),
 		.filter = &t->sample_filter,
@@ -46,6 +50,11 @@ void tui_sample_opts(struct tui *t, struct sample_opts *so)
 		/* the first screen shows command lines, not dashes, unless one is stuck */
 		.cmdline_wait = t->have_cur ? 0 : 0.1,
 		.peaks_tid = t->peaks_tid,
+		.rows_limited = limited,
+		.rows_tids = t->screen_tids,
+		.nrows_tids = t->nscreen_tids,
+		.rows_tgids = t->screen_tgids,
+		.nrows_tgids = t->nscreen_tgids,
 	};
 }
 

@@ -54,6 +54,32 @@ static int row_attr(const struct tui *t, size_t i)
 	return r->is_thread ? term_attr(ROLE_THREAD) : (int)A_NORMAL;
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The rows on screen, for the next sample: switch counts without taskstats are read for them only. */
+static void screen_note(struct tui *t, size_t h)
+{
+	t->nscreen_tids = t->nscreen_tgids = 0;
+	t->screen_sums = false;
+	for (size_t k = 0; k < h && t->top + k < t->rows.n; k++) {
+		const struct row *r = &t->rows.v[t->top + k];
+		if (r->group || r->collapsed) {
+			t->screen_sums = true;
+			continue;
+		}
+		if (r->is_thread && t->nscreen_tids < TUI_SCREEN_ROWS_MAX)
+			t->screen_tids[t->nscreen_tids++] = r->task->tid;
+		else if (!r->is_thread && t->nscreen_tgids < TUI_SCREEN_ROWS_MAX)
+			t->screen_tgids[t->nscreen_tgids++] = r->task->tgid;
+	}
+	qsort(t->screen_tids, t->nscreen_tids, sizeof(*t->screen_tids), cmp_i32);
+	qsort(t->screen_tgids, t->nscreen_tgids, sizeof(*t->screen_tgids), cmp_i32);
+}
+
 void tui_draw_table(struct tui *t)
 {
 	const struct layout *l = &t->lay;
@@ -78,11 +104,12 @@ void tui_draw_table(struct tui *t)
 	size_t h = l->table_lines > 0 ? (size_t)l->table_lines : 0;
 	/* what is read only for the rows on screen, into the tasks of cur
 	 * that the rows borrow (the rows were built from cur) */
-	const struct tv_task *shown[512];
+	const struct tv_task *shown[TUI_SCREEN_ROWS_MAX];
 	size_t nshown = 0;
-	for (size_t k = 0; k < h && t->top + k < t->rows.n && nshown < 512; k++)
+	for (size_t k = 0; k < h && t->top + k < t->rows.n && nshown < TUI_SCREEN_ROWS_MAX; k++)
 		if (!t->rows.v[t->top + k].group) /* a group's row is the view's, not a task */
 			shown[nshown++] = t->rows.v[t->top + k].task;
+	screen_note(t, h);
 	if (t->sampler && t->have_cur)
 		sampler_fill_rows(t->sampler, &t->cur, shown, nshown, t->needs);
 	for (size_t k = 0; k < h && t->top + k < t->rows.n; k++) {
