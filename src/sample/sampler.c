@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "model/column.h"
+#include "sample/bpf/bpf_tasks.h"
 #include "sample/cmdline.h"
 #include "sample/cpuclock.h"
 #include "plugin/plugin_host.h"
@@ -78,6 +79,7 @@ void sampler_free(struct sampler *s)
 	if (!s)
 		return;
 	ts_listen_stop(s->listen);
+	bpf_tasks_free(s->bpf);
 	cmdline_free(s->cmd);
 	cgroups_free(s->cg);
 	for (int r = 0; r < 3; r++)
@@ -510,6 +512,7 @@ static void self_cost(struct sampler *s, struct snapshot *out)
 	out->self.reads = s->io.reads;
 	out->self.queries = s->io.queries;
 	out->self.kept_fds = s->tr.fds.used;
+	out->self.reader = s->bpf_pass > 0 ? TV_READER_BPF : TV_READER_PROC;
 }
 
 /* Every row will be shown (batch output): read what is otherwise read for the rows on screen only. */
@@ -527,6 +530,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	*err = NULL;
 	memset(out, 0, sizeof(*out));
 	memset(&s->io, 0, sizeof(s->io));
+	s->bpf_pass = 0;
 	out->npvals = s->npvals;
 	out->needs = o->needs;
 	out->thread_names = o->thread_names;

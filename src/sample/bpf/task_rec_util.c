@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A raw task record turned into what /proc would say, so that both readers
+ * give the same figures: the same state letter, nice, priority and start
+ * tick as stat, the same counters as schedstat, status and taskstats.
+ */
+#include "sample/bpf/task_rec_util.h"
+
+#include <stdlib.h>
+
+#define KTHREAD_FLAG 0x00200000u  /* PF_KTHREAD */
+#define REPORT_MASK 0x7fu         /* TASK_REPORT: the states /proc names */
+#define IDLE_STATE 0x402u         /* TASK_UNINTERRUPTIBLE | TASK_NOLOAD: shown as I */
+#define MAX_RT_PRIO 100
+#define NICE_0_PRIO 120
+
+char task_rec_state(const struct task_rec *r)
+{
+	static const char letters[] = "RSDTtXZPI";
+	unsigned int s = (r->state | r->exit_state) & REPORT_MASK;
+	if (r->state == IDLE_STATE)
+		return 'I';
+	unsigned int i = 0;
+	while (s) {
+		i++;
+		s >>= 1;
+	}
+	return i < sizeof(letters) - 1 ? letters[i] : '?';
+}
+
+uint64_t task_rec_start_ticks(const struct task_rec *r, long hz)
+{
+	/* the kernel divides by the nanoseconds of one tick, rounding down */
+	uint64_t per = hz > 0 ? 1000000000ull / (uint64_t)hz : 10000000ull;
+	return r->start_ns / per;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct task_rec *x = a, *y = b;
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+void task_rec_sort(struct task_rec *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (cmp_rec(&v[i - 1], &v[i]) > 0) {
+			qsort(v, n, sizeof(*v), cmp_rec);
+			return;
+		}
+	}
+}
+
+const struct task_rec *task_rec_group(const struct task_rec *v, size_t n, int tgid, size_t *cnt)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) { /* the first record with a tgid >= the one asked */
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < n && v[end].tgid == tgid)
+		end++;
+	*cnt = end - lo;
+	return end > lo ? &v[lo] : NULL;
+}
+
+static int64_t known(unsigned long long v)
+{
+	return v > (unsigned long long)INT64_MAX ? TV_UNKNOWN : (int64_t)v;
+}
+
+void task_rec_fill(const struct task_rec *r, struct tv_task *t, long hz, double mono)
+{
+	t->cpu_ns = known(r->runtime_ns);
+	t->cpu_fine = true;
+	t->t_cpu = mono;
+	t->ctxt_vol = known(r->nvcsw);
+	t->ctxt_invol = known(r->nivcsw);
+	t->t_ctxt = mono;
+	t->delay[TV_DELAY_CPU] = (struct tv_delay){known(r->pcount), known(r->run_delay_ns)};
+	for (int c = 0; c < TASK_REC_NDELAY; c++) {
+		bool have = (r->have & TASK_REC_HAVE_DELAYS) && (r->delay_known & (1u << c));
+		t->delay[TV_DELAY_IO + c] = have ? (struct tv_delay){known(r->delay_count[c]), known(r->delay_ns[c])}
+						 : (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
+	}
+	t->t_delay = mono;
+	t->state = task_rec_state(r);
+	t->nice = r->static_prio - NICE_0_PRIO;
+	t->prio = r->prio - MAX_RT_PRIO;
+	t->details_read = true;
+	if (r->start_ns)
+		t->start_ticks = task_rec_start_ticks(r, hz);
+	/* a kernel thread's /proc name says more (a worker's queue): the process's stays */
+	if (!(r->flags & KTHREAD_FLAG))
+		task_set_comm(t, r->comm, sizeof(r->comm));
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The BPF reader's side of a refresh: one pass over every task, run when the
+ * first process's threads are read, then each process's threads listed and
+ * filled from it instead of task/ and the per-thread files or queries.
+ * Opened at first use; where it cannot run, /proc is read as before.
+ */
+#include "sample/sampler_priv.h"
+
+#include "sample/bpf/bpf_tasks.h"
+#include "sample/bpf/task_rec_util.h"
+#include "sample/kconfig.h"
+
+bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec **v, size_t *n)
+{
+	*v = NULL;
+	*n = 0;
+	if (!s->bpf_tried) {
+		s->bpf_tried = true;
+		s->bpf = bpf_tasks_open(&s->bpf_why);
+		/* as taskstats: without IRQ time accounting an irq delay of 0 means nothing */
+		s->bpf_no_irq = s->bpf && kconfig_running("CONFIG_IRQ_TIME_ACCOUNTING") == KCONFIG_NO;
+	}
+	if (!s->bpf || s->bpf_pass < 0)
+		return false;
+	if (s->bpf_pass == 0) {
+		long k = bpf_tasks_read(s->bpf, &s->bpf_mono);
+		s->bpf_pass = k > 0 ? 1 : -1;
+		if (k <= 0)
+			return false;
+	}
+	/* a process started after the pass, or gone before it, is read from /proc */
+	*v = bpf_tasks_group(s->bpf, tgid, n);
+	return *n > 0;
+}
+
+int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec *v, size_t n)
+{
+	bool before = tp->nthreads > 0; /* the first listing finds threads, not births */
+	int born = 0;
+	for (size_t i = 0; i < tp->nthreads; i++)
+		tp->threads[i].seen = false;
+	for (size_t i = 0; i < n; i++) {
+		struct tracked_thread *th = tracked_thread_find(tp, v[i].tid);
+		if (!th) {
+			th = tracked_thread_add(tp, v[i].tid);
+			born |= before;
+		}
+		if (th)
+			th->seen = true;
+	}
+	tracked_thread_fit(tp);
+	return born;
+}
+
+int sampler_bpf_thread(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
+		       const struct task_rec *v, size_t n, struct tv_task *t)
+{
+	const struct task_rec *r = NULL;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].tid == th->tid) {
+			r = &v[mid];
+			break;
+		}
+		if (v[mid].tid < th->tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!r)
+		return -1;
+	task_rec_fill(r, t, (long)s->hz, s->bpf_mono);
+	/* without taskstats, whether delay accounting was on when the thread
+	 * started is not known: its zeros may mean off */
+	for (int c = TV_DELAY_IO; !sampler_ts_usable(s) && c < TV_DELAY_NCLASS; c++)
+		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
+	if (s->bpf_no_irq)
+		t->delay[TV_DELAY_IRQ] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
+	th->start = t->start_ticks;
+	tracked_copy_name(th->comm, sizeof(th->comm), task_comm(t));
+	tp->oncpu += t->state == 'R';
+	return 0;
+}
