@@ -35,6 +35,7 @@ struct tv_self {
 	/* control-group files (cgroup.procs, memory, pressure) opened and read */
 	uint64_t cgroup_opens, cgroup_reads;
 	enum tv_reader reader; /* BPF when its pass read the threads in this refresh */
+	const char *reader_why; /* why not BPF (static, translated), or NULL */
 };
 
 struct snapshot {

@@ -513,6 +513,7 @@ static void self_cost(struct sampler *s, struct snapshot *out)
 	out->self.queries = s->io.queries;
 	out->self.kept_fds = s->tr.fds.used;
 	out->self.reader = s->bpf_pass > 0 ? TV_READER_BPF : TV_READER_PROC;
+	out->self.reader_why = s->bpf_pass > 0 ? NULL : s->bpf_why;
 }
 
 /* Every row will be shown (batch output): read what is otherwise read for the rows on screen only. */

@@ -10,6 +10,7 @@
 #include "sample/bpf/bpf_tasks.h"
 #include "sample/bpf/task_rec_util.h"
 #include "sample/kconfig.h"
+#include "util/i18n.h"
 
 bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec **v, size_t *n)
 {
@@ -26,8 +27,10 @@ bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec **
 	if (s->bpf_pass == 0) {
 		long k = bpf_tasks_read(s->bpf, &s->bpf_mono);
 		s->bpf_pass = k > 0 ? 1 : -1;
-		if (k <= 0)
+		if (k <= 0) {
+			s->bpf_why = _("the BPF task iterator could not be read");
 			return false;
+		}
 	}
 	/* a process started after the pass, or gone before it, is read from /proc */
 	*v = bpf_tasks_group(s->bpf, tgid, n);

@@ -9,14 +9,18 @@ row must be the same, counters included, and the BPF rows must also match
 the thread's own schedstat and status read at that moment. Without the
 privilege the reader needs, taskview falls back to /proc without a word.
 """
-import json
 import os
+import shutil
 import signal
+import tempfile
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tvtest import Skip, Workload, check, is_root, json_lines, main, run  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tui"))
+import tmuxlib  # noqa: E402
 
 NOBODY = "65534"
 
@@ -122,8 +126,29 @@ def test_falls_back_silently():
         w.stop()
 
 
+def test_header_names_reader():
+    """The header's own-cost line ends with the reader that read the threads."""
+    if not shutil.which("tmux"):
+        raise Skip("tmux not found")
+    if not bpf_expected():
+        raise Skip("no BPF reader here")
+    home = tempfile.mkdtemp(prefix="tv-bpf-tui-")
+    t = tmuxlib.Tmux(home)
+    try:
+        for env, word in (({}, "bpf"), ({"TASKVIEW_NO_BPF": "1"}, "proc")):
+            s = t.start(["-H", "--no-plugins", "-d", "0.3"], env=env)
+            t.wait(s, lambda text: any("Own cost:" in line and line.rstrip().endswith(", " + word)
+                                       for line in text.split("\n")),
+                   f"own cost ending with {word}", timeout=20)
+            t.quit(s)
+    finally:
+        t.kill_server()
+        shutil.rmtree(home, ignore_errors=True)
+
+
 if __name__ == "__main__":
     sys.exit(main([
         test_same_figures_both_readers,
         test_falls_back_silently,
+        test_header_names_reader,
     ]))
