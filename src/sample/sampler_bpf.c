@@ -12,7 +12,7 @@
 #include "sample/kconfig.h"
 #include "util/i18n.h"
 
-bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec **v, size_t *n)
+bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec_key **v, size_t *n)
 {
 	*v = NULL;
 	*n = 0;
@@ -37,7 +37,7 @@ bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec **
 	return *n > 0;
 }
 
-int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec *v, size_t n)
+int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec_key *v, size_t n)
 {
 	bool before = tp->nthreads > 0; /* the first listing finds threads, not births */
 	int born = 0;
@@ -57,23 +57,12 @@ int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec *v, size_t n
 }
 
 int sampler_bpf_thread(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
-		       const struct task_rec *v, size_t n, struct tv_task *t)
+		       const struct task_rec_key *v, size_t n, struct tv_task *t)
 {
-	const struct task_rec *r = NULL;
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid].tid == th->tid) {
-			r = &v[mid];
-			break;
-		}
-		if (v[mid].tid < th->tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!r)
+	const struct task_rec_key *k = task_rec_thread(v, n, th->tid);
+	if (!k)
 		return -1;
+	const struct task_rec *r = bpf_tasks_rec(s->bpf, k);
 	task_rec_fill(r, t, (long)s->hz, s->bpf_mono);
 	/* without taskstats, whether delay accounting was on when the thread
 	 * started is not known: its zeros may mean off */

@@ -26,7 +26,7 @@ struct sampler_io {
 };
 
 struct bpf_tasks;
-struct task_rec;
+struct task_rec_key;
 
 struct sampler {
 	int procfd;
@@ -105,12 +105,12 @@ struct tv_task *sampler_exited_add(struct tv_task *p);
  * (run at the first call); false when the reader is off, failed, or has
  * none of that group: /proc then. *v is the reader's, valid until the next pass.
  */
-bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec **v, size_t *n);
+bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec_key **v, size_t *n);
 /* tp's threads from the group's records, as a listing of task/: 1 when one is new. */
-int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec *v, size_t n);
+int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec_key *v, size_t n);
 /* Thread th's counters into t from the group's records; -1 when it is not among them. */
 int sampler_bpf_thread(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
-		       const struct task_rec *v, size_t n, struct tv_task *t);
+		       const struct task_rec_key *v, size_t n, struct tv_task *t);
 /* sampler_exits.c: exit records to the processes they belong to; lower bounds that last. */
 void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel);
 void sampler_partial_totals(struct sampler *s, struct snapshot *out);

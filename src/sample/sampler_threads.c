@@ -365,7 +365,7 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	tp->oncpu = 0;
 	bool listed = false;
 	/* the BPF pass lists and reads every thread at once, where it runs */
-	const struct task_rec *recs = NULL;
+	const struct task_rec_key *recs = NULL;
 	size_t nrecs = 0;
 	bool bpf = (shown || sums) && !zombie && sampler_bpf_group(s, p->tgid, &recs, &nrecs);
 

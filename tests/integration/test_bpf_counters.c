@@ -226,19 +226,19 @@ int main(void)
 	double mono;
 	long k = bpf_tasks_read(b, &mono);
 	size_t n = 0;
-	const struct task_rec *v = k > 0 ? bpf_tasks_group(b, pid, &n) : NULL;
+	const struct task_rec_key *keys = k > 0 ? bpf_tasks_group(b, pid, &n) : NULL;
 	if (n != 4) {
 		printf("FAIL: the pass (%ld tasks) found %zu threads of %d, not 4\n", k, n, (int)pid);
 		goto out;
 	}
 	struct ts_client *ts = ts_open();
 	for (size_t i = 0; i < n; i++)
-		compare(pid, &v[i], ts);
+		compare(pid, bpf_tasks_rec(b, &keys[i]), ts);
 	/* the workload did what the comparison needs to mean something */
 	unsigned long long invol = 0, io = 0;
 	for (size_t i = 0; i < n; i++) {
-		invol += v[i].nivcsw;
-		io += v[i].delay_count[TASK_REC_IO];
+		invol += bpf_tasks_rec(b, &keys[i])->nivcsw;
+		io += bpf_tasks_rec(b, &keys[i])->delay_count[TASK_REC_IO];
 	}
 	printf("# %zu threads compared; involuntary switches %llu, I/O waits %llu\n", n, invol, io);
 	ts_close(ts);

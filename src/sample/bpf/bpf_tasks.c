@@ -25,6 +25,7 @@ struct bpf_tasks {
 	struct task_iter *skel;
 	struct task_rec *recs;
 	size_t nrecs, cap;  /* records, and room for them */
+	struct task_rec_key *keys; /* nrecs of them, sorted; room for cap */
 };
 
 /* libbpf's messages would land on the screen; failing to load only means /proc */
@@ -92,6 +93,7 @@ void bpf_tasks_free(struct bpf_tasks *b)
 		return;
 	task_iter__destroy(b->skel);
 	free(b->recs);
+	free(b->keys);
 	free(b);
 }
 
@@ -107,6 +109,10 @@ static int grow(struct bpf_tasks *b, size_t want)
 	if (!v)
 		return -ENOMEM;
 	b->recs = v;
+	struct task_rec_key *k = realloc(b->keys, cap * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	b->keys = k;
 	b->cap = cap;
 	return 0;
 }
@@ -143,11 +149,16 @@ long bpf_tasks_read(struct bpf_tasks *b, double *mono)
 	if (ret < 0 || bytes % sizeof(struct task_rec) != 0)
 		return ret < 0 ? ret : -EPROTO;
 	b->nrecs = bytes / sizeof(struct task_rec);
-	task_rec_sort(b->recs, b->nrecs);
+	task_rec_index(b->recs, b->nrecs, b->keys);
 	return (long)b->nrecs;
 }
 
-const struct task_rec *bpf_tasks_group(const struct bpf_tasks *b, int tgid, size_t *n)
+const struct task_rec_key *bpf_tasks_group(const struct bpf_tasks *b, int tgid, size_t *n)
 {
-	return task_rec_group(b->recs, b->nrecs, tgid, n);
+	return task_rec_group(b->keys, b->nrecs, tgid, n);
+}
+
+const struct task_rec *bpf_tasks_rec(const struct bpf_tasks *b, const struct task_rec_key *k)
+{
+	return &b->recs[k->idx];
 }

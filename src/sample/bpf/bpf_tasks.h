@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "sample/bpf/task_rec.h"
+#include "sample/bpf/task_rec_util.h"
 
 struct bpf_tasks;
 
@@ -28,7 +29,9 @@ void bpf_tasks_free(struct bpf_tasks *b);
  */
 long bpf_tasks_read(struct bpf_tasks *b, double *mono);
 
-/* The tasks of thread group tgid in the last pass, by TID; *n of them (0: none). Owned by b. */
-const struct task_rec *bpf_tasks_group(const struct bpf_tasks *b, int tgid, size_t *n);
+/* The keys of thread group tgid's tasks in the last pass, by TID; *n of them (0: none). Owned by b. */
+const struct task_rec_key *bpf_tasks_group(const struct bpf_tasks *b, int tgid, size_t *n);
+/* The record a key of the last pass names. */
+const struct task_rec *bpf_tasks_rec(const struct bpf_tasks *b, const struct task_rec_key *k);
 
 #endif

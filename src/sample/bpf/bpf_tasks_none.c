@@ -24,10 +24,17 @@ long bpf_tasks_read(struct bpf_tasks *b, double *mono)
 	return -ENOSYS;
 }
 
-const struct task_rec *bpf_tasks_group(const struct bpf_tasks *b, int tgid, size_t *n)
+const struct task_rec_key *bpf_tasks_group(const struct bpf_tasks *b, int tgid, size_t *n)
 {
 	(void)b;
 	(void)tgid;
 	*n = 0;
+	return NULL;
+}
+
+const struct task_rec *bpf_tasks_rec(const struct bpf_tasks *b, const struct task_rec_key *k)
+{
+	(void)b;
+	(void)k;
 	return NULL;
 }

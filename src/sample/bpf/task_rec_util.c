@@ -35,39 +35,56 @@ uint64_t task_rec_start_ticks(const struct task_rec *r, long hz)
 	return r->start_ns / per;
 }
 
-static int cmp_rec(const void *a, const void *b)
+static int cmp_key(const void *a, const void *b)
 {
-	const struct task_rec *x = a, *y = b;
+	const struct task_rec_key *x = a, *y = b;
 	if (x->tgid != y->tgid)
 		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-void task_rec_sort(struct task_rec *v, size_t n)
+void task_rec_index(const struct task_rec *v, size_t n, struct task_rec_key *keys)
 {
-	for (size_t i = 1; i < n; i++) {
-		if (cmp_rec(&v[i - 1], &v[i]) > 0) {
-			qsort(v, n, sizeof(*v), cmp_rec);
-			return;
-		}
+	bool sorted = true;
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = (struct task_rec_key){v[i].tgid, v[i].tid, (unsigned int)i};
+		sorted &= i == 0 || cmp_key(&keys[i - 1], &keys[i]) < 0;
 	}
+	/* the kernel walks tasks by TID: threads of a group come between other groups' */
+	if (!sorted)
+		qsort(keys, n, sizeof(*keys), cmp_key);
 }
 
-const struct task_rec *task_rec_group(const struct task_rec *v, size_t n, int tgid, size_t *cnt)
+const struct task_rec_key *task_rec_group(const struct task_rec_key *keys, size_t n, int tgid, size_t *cnt)
 {
 	size_t lo = 0, hi = n;
-	while (lo < hi) { /* the first record with a tgid >= the one asked */
+	while (lo < hi) { /* the first key with a tgid >= the one asked */
 		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid].tgid < tgid)
+		if (keys[mid].tgid < tgid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	size_t end = lo;
-	while (end < n && v[end].tgid == tgid)
+	while (end < n && keys[end].tgid == tgid)
 		end++;
 	*cnt = end - lo;
-	return end > lo ? &v[lo] : NULL;
+	return end > lo ? &keys[lo] : NULL;
+}
+
+const struct task_rec_key *task_rec_thread(const struct task_rec_key *run, size_t n, int tid)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (run[mid].tid == tid)
+			return &run[mid];
+		if (run[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 static int64_t known(unsigned long long v)

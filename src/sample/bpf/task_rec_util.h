@@ -13,10 +13,18 @@
 char task_rec_state(const struct task_rec *r);
 /* Start in clock ticks after boot, as /proc's stat field 22 (hz: its clock tick). */
 uint64_t task_rec_start_ticks(const struct task_rec *r, long hz);
-/* Sorts by (tgid, tid); an already sorted array (the kernel's order) is only checked. */
-void task_rec_sort(struct task_rec *v, size_t n);
-/* The run of group tgid in a sorted array; *cnt of them. */
-const struct task_rec *task_rec_group(const struct task_rec *v, size_t n, int tgid, size_t *cnt);
+/* Where a record is, by group and thread: sorting these moves 12 bytes a task, not the record. */
+struct task_rec_key {
+	int tgid, tid;
+	unsigned int idx;  /* in the records as read */
+};
+
+/* keys[i] for v[i], sorted by (tgid, tid). */
+void task_rec_index(const struct task_rec *v, size_t n, struct task_rec_key *keys);
+/* The run of group tgid in sorted keys; *cnt of them (NULL, 0: none). */
+const struct task_rec_key *task_rec_group(const struct task_rec_key *keys, size_t n, int tgid, size_t *cnt);
+/* The key of thread tid in a group's run, or NULL. */
+const struct task_rec_key *task_rec_thread(const struct task_rec_key *run, size_t n, int tid);
 /*
  * A thread's counters from its record, read at mono: CPU time, CPU wait,
  * switches, state, nice, priority, start and name; the other delays when
