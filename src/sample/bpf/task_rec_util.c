@@ -11,6 +11,8 @@
 #define KTHREAD_FLAG 0x00200000u  /* PF_KTHREAD */
 #define REPORT_MASK 0x7fu         /* TASK_REPORT: the states /proc names */
 #define IDLE_STATE 0x402u         /* TASK_UNINTERRUPTIBLE | TASK_NOLOAD: shown as I */
+#define RTLOCK_WAIT 0x1000u       /* TASK_RTLOCK_WAIT */
+#define FROZEN 0x8000u            /* TASK_FROZEN */
 #define MAX_RT_PRIO 100
 #define NICE_0_PRIO 120
 
@@ -18,8 +20,11 @@ char task_rec_state(const struct task_rec *r)
 {
 	static const char letters[] = "RSDTtXZPI";
 	unsigned int s = (r->state | r->exit_state) & REPORT_MASK;
-	if (r->state == IDLE_STATE)
+	if ((r->state & IDLE_STATE) == IDLE_STATE)
 		return 'I';
+	/* a sleeping lock of PREEMPT_RT, or frozen: /proc says uninterruptible */
+	if (r->state & (RTLOCK_WAIT | FROZEN))
+		return 'D';
 	unsigned int i = 0;
 	while (s) {
 		i++;
