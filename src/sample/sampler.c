@@ -513,7 +513,7 @@ static void self_cost(struct sampler *s, struct snapshot *out)
 	out->self.queries = s->io.queries;
 	out->self.kept_fds = s->tr.fds.used;
 	out->self.reader = s->bpf_pass > 0 ? TV_READER_BPF : TV_READER_PROC;
-	out->self.reader_why = s->bpf_pass > 0 ? NULL : s->bpf_why;
+	out->self.reader_why = s->bpf_pass > 0 ? NULL : s->bpf_why_now;
 }
 
 /* Every row will be shown (batch output): read what is otherwise read for the rows on screen only. */
@@ -531,7 +531,6 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	*err = NULL;
 	memset(out, 0, sizeof(*out));
 	memset(&s->io, 0, sizeof(s->io));
-	s->bpf_pass = 0;
 	out->npvals = s->npvals;
 	out->needs = o->needs;
 	out->thread_names = o->thread_names;
@@ -551,6 +550,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	out->sys_procs = npids;
 	system_counts(s, out);
+	sampler_bpf_begin(s, o->all_threads, out->sys_threads);
 	system_pressure(s, out);
 	bool cg = (o->needs & NEED_CGROUP) || (o->filter && o->filter->cgroup);
 	if (cg)

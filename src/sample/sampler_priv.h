@@ -56,10 +56,13 @@ struct sampler {
 	double last_helper;
 	int fd_self_statm, fd_helper_stat, fd_helper_statm; /* kept open, or -1 */
 	struct bpf_tasks *bpf;   /* the BPF task iterator, or NULL: /proc */
-	bool bpf_tried;
+	bool bpf_tried, bpf_opened;
+	int bpf_mode;            /* TASKVIEW_READER: -1 proc, 1 bpf, 0 by cost */
 	bool bpf_no_irq;         /* the kernel lacks IRQ time accounting: its irq delay is unknown */
-	const char *bpf_why;     /* why it is NULL, once tried */
-	int bpf_pass;            /* this refresh: 0 not run yet, 1 read, -1 failed */
+	const char *bpf_why;     /* why it is NULL, once opening was tried */
+	const char *bpf_why_now; /* why this refresh does not use it, or NULL */
+	int bpf_pass;            /* this refresh: 0 not run yet, 1 read, -1 not used */
+	size_t threads_now, threads_prev; /* threads read in this refresh and the previous one */
 	double bpf_mono;         /* when the pass read the tasks */
 	bool no_pagemap_scan;    /* the kernel has no PAGEMAP_SCAN (before 6.7): stacks read pagemap entries */
 };
@@ -106,6 +109,8 @@ struct tv_task *sampler_exited_add(struct tv_task *p);
  * none of that group: /proc then. *v is the reader's, valid until the next pass.
  */
 bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec_key **v, size_t *n);
+/* A refresh begins: whether its pass is worth running, with tasks on the machine and -H or not. */
+void sampler_bpf_begin(struct sampler *s, bool all_threads, size_t tasks);
 /* tp's threads from the group's records, as a listing of task/: 1 when one is new. */
 int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec_key *v, size_t n);
 /* Thread th's counters into t from the group's records; -1 when it is not among them. */

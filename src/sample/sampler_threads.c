@@ -468,6 +468,7 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 		tp->threads[i].done = false;
 	qsort(p->threads, n, sizeof(*p->threads), cmp_task_tid);
 	p->nthreads_read = n;
+	s->threads_now += n;
 	p->threads_complete = true;
 	p->threads_are_rows = shown;
 	p->threads_bpf = bpf;

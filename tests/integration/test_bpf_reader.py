@@ -4,7 +4,7 @@
 A workload whose threads ran, slept, were preempted and had their nice
 changed is stopped with SIGSTOP, so its counters hold still. taskview reads
 it once with the BPF reader and once with the reader turned off
-(TASKVIEW_NO_BPF: the thread files and, as root, taskstats); every thread
+(TASKVIEW_READER=proc: the thread files and, as root, taskstats); every thread
 row must be the same, counters included, and the BPF rows must also match
 the thread's own schedstat and status read at that moment. Without the
 privilege the reader needs, taskview falls back to /proc without a word.
@@ -82,13 +82,13 @@ def test_same_figures_both_readers():
     w = workload()
     try:
         stopped(w)
-        doc_bpf, bpf = sample(w.pid)
+        doc_bpf, bpf = sample(w.pid, env=dict(os.environ, TASKVIEW_READER="bpf"))
         if not bpf_expected():
             check(doc_bpf["self"]["reader"] == "proc", f"reader {doc_bpf['self']['reader']}")
             raise Skip("no BPF reader here (build, kernel BTF or PID namespace)")
         check(doc_bpf["self"]["reader"] == "bpf", f"the BPF reader did not run: {doc_bpf['self']}")
-        doc_proc, proc = sample(w.pid, env=dict(os.environ, TASKVIEW_NO_BPF="1"))
-        check(doc_proc["self"]["reader"] == "proc", f"TASKVIEW_NO_BPF: {doc_proc['self']}")
+        doc_proc, proc = sample(w.pid, env=dict(os.environ, TASKVIEW_READER="proc"))
+        check(doc_proc["self"]["reader"] == "proc", f"TASKVIEW_READER=proc: {doc_proc['self']}")
         check(sorted(bpf) == sorted(proc) == sorted([w.pid] + list(w.threads.values())),
               f"thread rows: bpf {sorted(bpf)}, proc {sorted(proc)}, workload {w.threads}")
         # every figure, counters and their averages alike; the stopped workload holds them still
@@ -110,6 +110,17 @@ def test_same_figures_both_readers():
     finally:
         os.kill(w.pid, signal.SIGCONT)
         w.stop()
+
+
+def test_pass_only_when_worth_it():
+    """A pass reads every task of the machine: for a few threads (-p), /proc reads them after the first refresh."""
+    if not bpf_expected():
+        raise Skip("no BPF reader here")
+    with Workload("--sleepers", "2", "--name", "tv-bpf-few") as w:
+        r = run("-b", "--format", "json", "--no-plugins", "-H", "-n", "3", "-d", "0.2", "-p", str(w.pid))
+        check(r.returncode == 0 and r.stderr == "", r.stderr)
+        last = json_lines(r.stdout)[-1]["self"]
+        check(last["reader"] == "proc" and "too few threads" in (last["reader_why"] or ""), f"few threads: {last}")
 
 
 def test_falls_back_silently():
@@ -135,7 +146,8 @@ def test_header_names_reader():
     home = tempfile.mkdtemp(prefix="tv-bpf-tui-")
     t = tmuxlib.Tmux(home)
     try:
-        for env, word in (({}, "bpf"), ({"TASKVIEW_NO_BPF": "1"}, "proc")):
+        # -H on every process: worth the pass by default
+        for env, word in (({}, "bpf"), ({"TASKVIEW_READER": "proc"}, "proc")):
             s = t.start(["-H", "--no-plugins", "-d", "0.3"], env=env)
             t.wait(s, lambda text: any("Own cost:" in line and line.rstrip().endswith(", " + word)
                                        for line in text.split("\n")),
@@ -149,6 +161,7 @@ def test_header_names_reader():
 if __name__ == "__main__":
     sys.exit(main([
         test_same_figures_both_readers,
+        test_pass_only_when_worth_it,
         test_falls_back_silently,
         test_header_names_reader,
     ]))

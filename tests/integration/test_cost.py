@@ -85,16 +85,16 @@ def test_threads_shown():
         threads = PROCS * (SLEEPERS + 1)
         # columns that need no per-thread file: with taskstats, one query per thread row
         cols = "pid,cpu,ctxt_vol_rate,cpu_delay,comm"
-        no_bpf = dict(os.environ, TASKVIEW_NO_BPF="1")
+        no_bpf = dict(os.environ, TASKVIEW_READER="proc")
         docs, ss = selves(pids, "-H", "-o", cols, env=no_bpf)
         if is_root() and docs[0]["delayacct"]["state"] in ("on", "off"):
             for s in ss:
-                check(s["reader"] == "proc", f"TASKVIEW_NO_BPF: {s}")
+                check(s["reader"] == "proc", f"TASKVIEW_READER=proc: {s}")
                 check(s["proc_reads"] == 2 * PROCS + SYSTEM, f"root -H reads: {s}")
                 check(s["proc_opens"] == 0, f"root -H opens: {s}")
                 check(s["taskstats_queries"] == PROCS + threads, f"root -H queries: {s}")
         # the BPF reader, where it runs: every thread in its one pass, no file or query per thread
-        docs, ss = selves(pids, "-H", "-o", cols)
+        docs, ss = selves(pids, "-H", "-o", cols, env=dict(os.environ, TASKVIEW_READER="bpf"))
         for s in ss:
             if s["reader"] != "bpf":
                 continue

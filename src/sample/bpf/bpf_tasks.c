@@ -58,10 +58,6 @@ static bool initial_pid_ns(void)
 struct bpf_tasks *bpf_tasks_open(const char **why)
 {
 	*why = NULL;
-	if (getenv("TASKVIEW_NO_BPF")) {
-		*why = _("BPF reader turned off (TASKVIEW_NO_BPF)");
-		return NULL;
-	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		*why = _("the kernel has no BTF");
 		return NULL;
