@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One pass over every task in the kernel: for each, one task_rec with what
  * /proc's per-thread stat, status and schedstat and a taskstats reply would
