@@ -175,7 +175,8 @@ void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct sn
 		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++) {
 			if (!thread_asked(p, &p->threads[j], o->peaks_tid))
 				continue;
-			tg.peaks_only |= p->threads_bpf;
+			/* the one thread of a BPF-read process asked (its extremes) */
+			tg.peaks_only |= p->threads_bpf && p->threads[j].tid == o->peaks_tid;
 			tg.task[k] = &p->threads[j];
 			req[k++] = (struct ts_request){p->threads[j].tid, false};
 		}
