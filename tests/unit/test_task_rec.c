@@ -64,6 +64,11 @@ START_TEST(fill_like_proc)
 	/* a class the kernel lacks is unknown, never 0 */
 	ck_assert_int_eq(t.delay[TV_DELAY_IRQ].count, TV_UNKNOWN);
 	ck_assert_str_eq(task_comm(&t), "worker-1");
+	ck_assert(t.t_cpu == 42.0 && t.t_ctxt == 42.0 && t.t_delay == 42.0);
+	/* a record timed in the kernel: that time, not the pass's */
+	r.when_ns = 7500000000ull;
+	task_rec_fill(&r, &t, 100, 42.0);
+	ck_assert(t.t_cpu == 7.5 && t.t_ctxt == 7.5 && t.t_delay == 7.5);
 	/* a full 16-byte name without its NUL stays 15 bytes at most, as TASK_COMM_LEN */
 	memcpy(r.comm, "0123456789abcdef", 16);
 	task_rec_fill(&r, &t, 100, 42.0);

@@ -45,6 +45,7 @@ int tv_tasks(struct bpf_iter__task *ctx)
 
 	if (!t)
 		return 0;
+	rec.when_ns = bpf_ktime_get_ns();
 	rec.tid = t->pid;
 	rec.tgid = t->tgid;
 	if (bpf_core_field_exists(t->__state)) {

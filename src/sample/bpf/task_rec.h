@@ -23,6 +23,7 @@ struct task_rec {
 	unsigned int delay_known;        /* bit per enum task_rec_delay the kernel has */
 	unsigned int pad;
 	unsigned long long start_ns;     /* start_boottime */
+	unsigned long long when_ns;      /* CLOCK_MONOTONIC when the task was read: a pass takes long */
 	unsigned long long runtime_ns;   /* se.sum_exec_runtime */
 	unsigned long long run_delay_ns; /* sched_info.run_delay */
 	unsigned long long pcount;       /* sched_info.pcount */

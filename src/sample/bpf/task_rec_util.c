@@ -99,6 +99,9 @@ static int64_t known(unsigned long long v)
 
 void task_rec_fill(const struct task_rec *r, struct tv_task *t, long hz, double mono)
 {
+	/* each task timed at its own read: the pass over a busy machine spans tens of ms */
+	if (r->when_ns)
+		mono = (double)r->when_ns / 1e9;
 	t->cpu_ns = known(r->runtime_ns);
 	t->cpu_fine = true;
 	t->t_cpu = mono;

@@ -26,7 +26,8 @@ const struct task_rec_key *task_rec_group(const struct task_rec_key *keys, size_
 /* The key of thread tid in a group's run, or NULL. */
 const struct task_rec_key *task_rec_thread(const struct task_rec_key *run, size_t n, int tid);
 /*
- * A thread's counters from its record, read at mono: CPU time, CPU wait,
+ * A thread's counters from its record, read at its own time (mono when the
+ * record has none): CPU time, CPU wait,
  * switches, state, nice, priority, start and name; the other delays when
  * the kernel keeps them for the task (else unknown).
  */
