@@ -7,6 +7,7 @@
 #include "sample/bpf/bpf_tasks.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,8 @@ struct bpf_tasks *bpf_tasks_open(const char **why)
 		bpf_tasks_free(b);
 		return NULL;
 	}
+	/* loading parsed the kernel's BTF (megabytes), freed since: give the pages back */
+	malloc_trim(0);
 	return b;
 }
 
