@@ -7,7 +7,10 @@
 #include "sample/bpf/bpf_tasks.h"
 
 #include <errno.h>
+#include "config.h"
+#if TV_HAVE_MALLOC_TRIM
 #include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +85,9 @@ struct bpf_tasks *bpf_tasks_open(const char **why)
 		return NULL;
 	}
 	/* loading parsed the kernel's BTF (megabytes), freed since: give the pages back */
+#if TV_HAVE_MALLOC_TRIM
 	malloc_trim(0);
+#endif
 	return b;
 }
 
