@@ -22,6 +22,9 @@ struct tv_reject {
 	double step_s, bound_s;
 };
 
+/* Which reader read the threads: unknown in a recording made before it was kept. */
+enum tv_reader { TV_READER_UNKNOWN, TV_READER_PROC, TV_READER_BPF };
+
 /* What taskview itself cost for one refresh. */
 struct tv_self {
 	double cpu_ms;        /* user + system CPU time of taskview since the previous refresh; NAN for the first */
@@ -31,6 +34,8 @@ struct tv_self {
 	size_t kept_fds;      /* /proc files kept open across refreshes */
 	/* control-group files (cgroup.procs, memory, pressure) opened and read */
 	uint64_t cgroup_opens, cgroup_reads;
+	enum tv_reader reader; /* BPF when its pass read the threads in this refresh */
+	const char *reader_why; /* why not BPF (static, translated), or NULL */
 };
 
 struct snapshot {

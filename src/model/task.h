@@ -132,6 +132,7 @@ struct tv_task {
 	/* process rows only */
 	bool threads_complete; /* threads[] lists every thread of the group */
 	bool threads_are_rows; /* shown as rows (not only read for the process's sums) */
+	bool threads_bpf;      /* threads[] read by the BPF task iterator: no taskstats query needed */
 	bool live_sums;        /* ctxt_* and the CPU wait are sums over live threads, not group counters */
 	/* PF_KTHREAD in the flags field of stat: a kernel thread (the TUI hides
 	 * them unless asked); process rows only */

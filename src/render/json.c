@@ -54,8 +54,13 @@ static void json_render_self(struct buf *out, const struct snapshot *s)
 	else
 		buf_addf(out, "%" PRId64, me->rss_kib);
 	buf_addf(out, ", \"proc_opens\": %" PRIu64 ", \"proc_reads\": %" PRIu64 ", \"taskstats_queries\": %" PRIu64
-		 ", \"kept_fds\": %zu, \"cgroup_opens\": %" PRIu64 ", \"cgroup_reads\": %" PRIu64 "}",
+		 ", \"kept_fds\": %zu, \"cgroup_opens\": %" PRIu64 ", \"cgroup_reads\": %" PRIu64,
 		 me->opens, me->reads, me->queries, me->kept_fds, me->cgroup_opens, me->cgroup_reads);
+	buf_adds(out, ", \"reader\": ");
+	json_opt_string(out, me->reader == TV_READER_BPF ? "bpf" : me->reader == TV_READER_PROC ? "proc" : NULL);
+	buf_adds(out, ", \"reader_why\": ");
+	json_opt_string(out, me->reader_why);
+	buf_adds(out, "}");
 	buf_addf(out, ", \"exits\": {\"watched\": %s, \"reason\": ", s->exits_watched ? "true" : "false");
 	json_opt_string(out, s->exits_watched ? NULL : s->exits_why);
 	buf_addf(out, ", \"records\": %zu, \"lost\": %" PRIu64 "}", s->nexits_seen, s->exits_lost);

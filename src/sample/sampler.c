@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "model/column.h"
+#include "sample/bpf/bpf_tasks.h"
 #include "sample/cmdline.h"
 #include "sample/cpuclock.h"
 #include "plugin/plugin_host.h"
@@ -78,6 +79,7 @@ void sampler_free(struct sampler *s)
 	if (!s)
 		return;
 	ts_listen_stop(s->listen);
+	bpf_tasks_free(s->bpf);
 	cmdline_free(s->cmd);
 	cgroups_free(s->cg);
 	for (int r = 0; r < 3; r++)
@@ -510,6 +512,8 @@ static void self_cost(struct sampler *s, struct snapshot *out)
 	out->self.reads = s->io.reads;
 	out->self.queries = s->io.queries;
 	out->self.kept_fds = s->tr.fds.used;
+	out->self.reader = s->bpf_pass > 0 ? TV_READER_BPF : TV_READER_PROC;
+	out->self.reader_why = s->bpf_pass > 0 ? NULL : s->bpf_why_now;
 }
 
 /* Every row will be shown (batch output): read what is otherwise read for the rows on screen only. */
@@ -546,6 +550,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	out->sys_procs = npids;
 	system_counts(s, out);
+	sampler_bpf_begin(s, o->all_threads, out->sys_threads);
 	system_pressure(s, out);
 	bool cg = (o->needs & NEED_CGROUP) || (o->filter && o->filter->cgroup);
 	if (cg)

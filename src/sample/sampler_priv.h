@@ -25,6 +25,9 @@ struct sampler_io {
 	uint64_t opens, reads, lists, queries;
 };
 
+struct bpf_tasks;
+struct task_rec_key;
+
 struct sampler {
 	int procfd;
 	DIR *procdir;            /* the same directory, listed again each refresh */
@@ -52,6 +55,15 @@ struct sampler {
 	pid_t helper;            /* the plugin helper whose CPU time is last_helper */
 	double last_helper;
 	int fd_self_statm, fd_helper_stat, fd_helper_statm; /* kept open, or -1 */
+	struct bpf_tasks *bpf;   /* the BPF task iterator, or NULL: /proc */
+	bool bpf_tried, bpf_opened;
+	int bpf_mode;            /* TASKVIEW_READER: -1 proc, 1 bpf, 0 by cost */
+	bool bpf_no_irq;         /* the kernel lacks IRQ time accounting: its irq delay is unknown */
+	const char *bpf_why;     /* why it is NULL, once opening was tried */
+	const char *bpf_why_now; /* why this refresh does not use it, or NULL */
+	int bpf_pass;            /* this refresh: 0 not run yet, 1 read, -1 not used */
+	size_t threads_now, threads_prev; /* threads read in this refresh and the previous one */
+	double bpf_mono;         /* when the pass read the tasks */
 	bool no_pagemap_scan;    /* the kernel has no PAGEMAP_SCAN (before 6.7): stacks read pagemap entries */
 };
 
@@ -91,6 +103,19 @@ void sampler_apply_ts(struct tv_task *t, const struct ts_result *r, double mono)
  * a power of two.
  */
 struct tv_task *sampler_exited_add(struct tv_task *p);
+/*
+ * sampler_bpf.c: the records of group tgid from this refresh's BPF pass
+ * (run at the first call); false when the reader is off, failed, or has
+ * none of that group: /proc then. *v is the reader's, valid until the next pass.
+ */
+bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec_key **v, size_t *n);
+/* A refresh begins: whether its pass is worth running, with tasks on the machine and -H or not. */
+void sampler_bpf_begin(struct sampler *s, bool all_threads, size_t tasks);
+/* tp's threads from the group's records, as a listing of task/: 1 when one is new. */
+int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec_key *v, size_t n);
+/* Thread th's counters into t from the group's records; -1 when it is not among them. */
+int sampler_bpf_thread(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
+		       const struct task_rec_key *v, size_t n, struct tv_task *t);
 /* sampler_exits.c: exit records to the processes they belong to; lower bounds that last. */
 void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel);
 void sampler_partial_totals(struct sampler *s, struct snapshot *out);

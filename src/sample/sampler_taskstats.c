@@ -97,6 +97,7 @@ struct ts_targets {
 	bool *answered;          /* per query */
 	uint64_t on_since;
 	int32_t peaks_tid;
+	bool peaks_only;         /* that thread was read by the BPF pass */
 };
 
 static void on_reply(void *ctx, size_t i, struct ts_result *r, double mono)
@@ -104,6 +105,10 @@ static void on_reply(void *ctx, size_t i, struct ts_result *r, double mono)
 	struct ts_targets *tg = ctx;
 	struct tv_task *t = tg->task[i];
 	tg->answered[i] = true;
+	if (t->is_thread && t->tid == tg->peaks_tid && tg->peaks_only) {
+		keep_peaks(t, r); /* its counters are the BPF pass's, of the same moment as the others' */
+		return;
+	}
 	sampler_apply_ts(t, r, mono);
 	/* a group reply's CPU time misses the last slices of threads that
 	 * ended (added at their exit, before those are counted): the process's
@@ -126,14 +131,27 @@ static void on_reply(void *ctx, size_t i, struct ts_result *r, double mono)
 	mask_before_on(t, tg->on_since);
 }
 
+/* A thread row is asked unless the BPF pass read it; the one whose delay extremes are kept always is. */
+static bool thread_asked(const struct tv_task *p, const struct tv_task *t, int32_t peaks_tid)
+{
+	return !p->threads_bpf || t->tid == peaks_tid;
+}
+
 void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
 {
 	/* group replies for the processes' switches and delays; thread rows
 	 * take every counter from their own replies */
 	bool groups = o->needs & (NEED_CTXT | NEED_DELAY);
 	size_t nq = 0;
-	for (size_t i = 0; i < out->nprocs; i++)
-		nq += groups + (out->procs[i].threads_are_rows ? out->procs[i].nthreads_read : 0);
+	uint64_t on_since = ts_acct_on_since(s->ts);
+	for (size_t i = 0; i < out->nprocs; i++) {
+		struct tv_task *p = &out->procs[i];
+		for (size_t j = 0; p->threads_bpf && j < p->nthreads_read; j++)
+			mask_before_on(&p->threads[j], on_since);
+		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++)
+			nq += thread_asked(p, &p->threads[j], o->peaks_tid);
+		nq += groups;
+	}
 	if (nq == 0)
 		return;
 	struct ts_request *req = calloc(nq, sizeof(*req));
@@ -142,7 +160,7 @@ void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct sn
 		.out = out,
 		.task = calloc(nq, sizeof(*tg.task)),
 		.answered = calloc(nq, sizeof(*tg.answered)),
-		.on_since = ts_acct_on_since(s->ts),
+		.on_since = on_since,
 		.peaks_tid = o->peaks_tid,
 	};
 	if (!req || !tg.task || !tg.answered)
@@ -155,6 +173,10 @@ void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct sn
 			req[k++] = (struct ts_request){p->tgid, true};
 		}
 		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++) {
+			if (!thread_asked(p, &p->threads[j], o->peaks_tid))
+				continue;
+			/* the one thread of a BPF-read process asked (its extremes) */
+			tg.peaks_only |= p->threads_bpf && p->threads[j].tid == o->peaks_tid;
 			tg.task[k] = &p->threads[j];
 			req[k++] = (struct ts_request){p->threads[j].tid, false};
 		}
@@ -167,8 +189,13 @@ void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct sn
 	for (size_t i = 0; i < out->nprocs; i++) {
 		struct tv_task *p = &out->procs[i];
 		k += groups;
-		if (!p->threads_are_rows)
+		if (!p->threads_are_rows || p->threads_bpf) {
+			/* read by BPF: a thread gone was not among its records; its
+			 * one query (delay extremes) tells nothing more */
+			for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++)
+				k += thread_asked(p, &p->threads[j], o->peaks_tid);
 			continue;
+		}
 		bool *ok = &tg.answered[k];
 		k += p->nthreads_read;
 		drop_failed(p, ok, out);

@@ -391,9 +391,18 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 	tp->live_tid = 0;
 	tp->oncpu = 0;
 	bool listed = false;
+	/* the BPF pass lists and reads every thread at once, where it runs */
+	const struct task_rec_key *recs = NULL;
+	size_t nrecs = 0;
+	bool bpf = (shown || sums) && !zombie && sampler_bpf_group(s, p->tgid, &recs, &nrecs);
 
-	/* a single thread is the leader: nothing to list */
-	if (p->nthreads == 1 && !zombie) {
+	if (bpf) {
+		if (sampler_bpf_list(tp, recs, nrecs))
+			churn_note(tp, ts, lead->when);
+		tp->threads_listed = false; /* task/ was not listed: list it when /proc is read again */
+		listed = true;
+	} else if (p->nthreads == 1 && !zombie) {
+		/* a single thread is the leader: nothing to list */
 		if (tp->nthreads != 1 || tp->threads[0].tid != p->tgid) {
 			if (tp->nthreads > 0)
 				churn_note(tp, ts, lead->when); /* the others ended */
@@ -458,7 +467,8 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 			}
 			struct tv_task *t = &p->threads[n];
 			thread_init(t, p, th);
-			if (!ts && thread_read_proc(s, tp, th, lead, t, status_wanted(o, p->tgid, th->tid)) < 0) {
+			if (bpf ? sampler_bpf_thread(s, tp, th, recs, nrecs, t) < 0
+				: !ts && thread_read_proc(s, tp, th, lead, t, status_wanted(o, p->tgid, th->tid)) < 0) {
 				exited_add(p, th);
 				tracked_thread_drop(&s->tr, tp, i);
 				tp->exit_seen = true;
@@ -485,8 +495,10 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 		tp->threads[i].done = false;
 	qsort(p->threads, n, sizeof(*p->threads), cmp_task_tid);
 	p->nthreads_read = n;
+	s->threads_now += n;
 	p->threads_complete = true;
 	p->threads_are_rows = shown;
+	p->threads_bpf = bpf;
 	if (!ts) {
 		sums_from_threads(p);
 		if (ended_unseen(tp, p)) {

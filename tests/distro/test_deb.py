@@ -3,7 +3,7 @@
 """contrib/build-deb.sh builds the Debian packages on this host (without the
 test suite: nocheck), lintian reports no error or warning, and the packages
 hold what the README promises whatever the host has: recording (libzstd),
-delay accounting (libnl-genl), the recorder's unit where bookworm's
+delay accounting (libnl-genl), the BPF thread reader (libbpf), the recorder's unit where bookworm's
 dh_installsystemd handles it, with its maintainer scripts, shipped disabled,
 and Provides: taskview-plugin-abi-1.0.
 
@@ -108,7 +108,7 @@ def test_lintian():
 def test_depends_and_provides():
     deb = build()["taskview"]
     dep = relations(deb, "Depends")
-    for lib in ("libzstd1", "libnl-genl-3-200", "libnl-3-200", "libncursesw6", "libc6"):
+    for lib in ("libzstd1", "libnl-genl-3-200", "libnl-3-200", "libbpf1", "libncursesw6", "libc6"):
         check(lib in dep, f"taskview does not depend on {lib} (built without its feature?): {dep}")
     major, minor = header_abi()
     want = {f"taskview-plugin-abi-{major}.{m}" for m in range(minor + 1)}
@@ -152,6 +152,11 @@ def test_binary_records():
     check(r.returncode == 0 and re.search(rf"^\s*{pid}\s", r.stdout, re.M), f"taskview -r: {r.stdout}{r.stderr}")
     r = subprocess.run([exe, "--list-columns"], capture_output=True, text=True, env=env, timeout=60)
     check("io.read_rate" in r.stdout, f"the packaged plugins: {r.stdout[-500:]}{r.stderr}")
+    # as root on a kernel with BTF, the packaged binary reads threads with its BPF task iterator
+    if os.geteuid() == 0 and os.path.exists("/sys/kernel/btf/vmlinux"):
+        r = subprocess.run([exe, "-b", "-H", "--format", "json", "-n", "1", "-p", pid, "-o", "pid,comm"],
+                           capture_output=True, text=True, env=env, timeout=60)
+        check(r.returncode == 0 and '"reader": "bpf"' in r.stdout, f"packaged -H reader: {r.stdout[:400]}{r.stderr}")
     with open(os.path.join(root, UNIT)) as f:
         unit = f.read()
     check("ExecStart=/usr/bin/taskview " in unit, "the unit starts /usr/bin/taskview")

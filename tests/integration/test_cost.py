@@ -22,9 +22,9 @@ SLEEPERS = 20  # threads besides the main one
 SYSTEM = 5
 
 
-def selves(pids, *args, user=None, n=4):
+def selves(pids, *args, user=None, n=4, env=None):
     r = run("-b", "--format", "json", "--no-plugins", "-p", ",".join(str(p) for p in pids), "-d", "0.2",
-            "-n", str(n), *args, user=user)
+            "-n", str(n), *args, user=user, env=env)
     check(r.returncode == 0, r.stderr)
     docs = [json.loads(line) for line in r.stdout.split("\n") if line]
     # the first printed sample may still read what the priming one started (command lines)
@@ -85,12 +85,23 @@ def test_threads_shown():
         threads = PROCS * (SLEEPERS + 1)
         # columns that need no per-thread file: with taskstats, one query per thread row
         cols = "pid,cpu,ctxt_vol_rate,cpu_delay,comm"
-        docs, ss = selves(pids, "-H", "-o", cols)
+        no_bpf = dict(os.environ, TASKVIEW_READER="proc")
+        docs, ss = selves(pids, "-H", "-o", cols, env=no_bpf)
         if is_root() and docs[0]["delayacct"]["state"] in ("on", "off"):
             for s in ss:
+                check(s["reader"] == "proc", f"TASKVIEW_READER=proc: {s}")
                 check(s["proc_reads"] == 2 * PROCS + SYSTEM, f"root -H reads: {s}")
                 check(s["proc_opens"] == 0, f"root -H opens: {s}")
                 check(s["taskstats_queries"] == PROCS + threads, f"root -H queries: {s}")
+        # the BPF reader, where it runs: every thread in its one pass, no file or query per thread
+        docs, ss = selves(pids, "-H", "-o", cols, env=dict(os.environ, TASKVIEW_READER="bpf"))
+        for s in ss:
+            if s["reader"] != "bpf":
+                continue
+            check(s["proc_reads"] == 2 * PROCS + SYSTEM, f"BPF -H reads: {s}")
+            check(s["proc_opens"] == 0, f"BPF -H opens: {s}")
+            ts = docs[0]["delayacct"]["state"] in ("on", "off")
+            check(s["taskstats_queries"] == (PROCS if ts else 0), f"BPF -H queries: {s}")
         docs, ss = selves(pids, "-H", "-o", cols, user=NOBODY)
         for s in ss:
             check(threads + 2 * PROCS + SYSTEM <= s["proc_reads"] <= threads + 2 * PROCS + SYSTEM + 4,

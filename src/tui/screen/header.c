@@ -281,7 +281,11 @@ static void header_info(struct tui *t)
 		if (t->cur.self.rss_kib != TV_UNKNOWN)
 			fmt_kib(rss, sizeof(rss), t->cur.self.rss_kib);
 		/* TRANSLATORS: header: taskview's own CPU time since the previous refresh, and its memory */
-		snprintf(v, sizeof(v), _("%.1f ms CPU, %s"), t->cur.self.cpu_ms, rss);
+		int k = snprintf(v, sizeof(v), _("%.1f ms CPU, %s"), t->cur.self.cpu_ms, rss);
+		/* which reader read the threads: the BPF task iterator or /proc (names, not translated) */
+		if (k > 0 && (size_t)k < sizeof(v) && t->cur.self.reader != TV_READER_UNKNOWN)
+			snprintf(v + k, sizeof(v) - (size_t)k, ", %s",
+				 t->cur.self.reader == TV_READER_BPF ? "bpf" : "proc");
 		/* TRANSLATORS: header label: what taskview itself costs */
 		header_pair(y, &x, _("Own cost:"), v);
 	}

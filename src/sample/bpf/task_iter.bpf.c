@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One pass over every task in the kernel: for each, one task_rec with what
+ * /proc's per-thread stat, status and schedstat and a taskstats reply would
+ * give. Fields the running kernel lacks are left zero and their bits in
+ * task_rec.delay_known clear (CO-RE: checked against its BTF at load time).
+ */
+/* the types libbpf's headers use; the target's own headers are not needed */
+typedef unsigned char __u8;
+typedef unsigned short __u16;
+typedef unsigned int __u32;
+typedef unsigned long long __u64;
+typedef signed char __s8;
+typedef short __s16;
+typedef int __s32;
+typedef long long __s64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "task_min.h"
+#include "task_rec.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define DELAY(rec, d, cls, name)                                              \
+	do {                                                                  \
+		if (bpf_core_field_exists(d->name##_delay) &&                 \
+		    bpf_core_field_exists(d->name##_count)) {                 \
+			rec.delay_ns[cls] = d->name##_delay;                  \
+			rec.delay_count[cls] = d->name##_count;               \
+			rec.delay_known |= 1u << cls;                         \
+		}                                                             \
+	} while (0)
+
+SEC("iter/task")
+int tv_tasks(struct bpf_iter__task *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct task_struct *t = ctx->task;
+	struct task_rec rec = {};
+
+	if (!t)
+		return 0;
+	rec.when_ns = bpf_ktime_get_ns();
+	rec.tid = t->pid;
+	rec.tgid = t->tgid;
+	if (bpf_core_field_exists(t->__state)) {
+		rec.state = t->__state;
+	} else {
+		struct task_struct___old *o = (void *)t;
+		rec.state = (unsigned int)BPF_CORE_READ(o, state);
+	}
+	rec.exit_state = (unsigned int)t->exit_state;
+	rec.flags = t->flags;
+	rec.prio = t->prio;
+	rec.static_prio = t->static_prio;
+	if (bpf_core_field_exists(t->start_boottime))
+		rec.start_ns = t->start_boottime;
+	rec.runtime_ns = t->se.sum_exec_runtime;
+	rec.run_delay_ns = t->sched_info.run_delay;
+	rec.pcount = t->sched_info.pcount;
+	rec.nvcsw = t->nvcsw;
+	rec.nivcsw = t->nivcsw;
+	bpf_probe_read_kernel_str(rec.comm, sizeof(rec.comm), t->comm);
+	if (bpf_core_field_exists(t->delays)) {
+		struct task_delay_info *d = t->delays;
+		if (d) {
+			rec.have |= TASK_REC_HAVE_DELAYS;
+			DELAY(rec, d, TASK_REC_IO, blkio);
+			DELAY(rec, d, TASK_REC_SWAPIN, swapin);
+			DELAY(rec, d, TASK_REC_RECLAIM, freepages);
+			DELAY(rec, d, TASK_REC_THRASHING, thrashing);
+			DELAY(rec, d, TASK_REC_COMPACT, compact);
+			DELAY(rec, d, TASK_REC_WPCOPY, wpcopy);
+			DELAY(rec, d, TASK_REC_IRQ, irq);
+		}
+	}
+	bpf_seq_write(seq, &rec, sizeof(rec));
+	return 0;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel structures the task iterator reads, reduced to the fields it
+ * uses. preserve_access_index makes every access a CO-RE relocation: libbpf
+ * finds the real offsets in the running kernel's BTF at load time, so no
+ * vmlinux.h from the build machine is needed.
+ */
+#ifndef TV_SAMPLE_BPF_TASK_MIN_H
+#define TV_SAMPLE_BPF_TASK_MIN_H
+
+#define TV_CORE __attribute__((preserve_access_index))
+
+struct seq_file;
+
+struct bpf_iter_meta {
+	struct seq_file *seq;
+} TV_CORE;
+
+struct sched_entity {
+	unsigned long long sum_exec_runtime;
+} TV_CORE;
+
+struct sched_info {
+	unsigned long pcount;
+	unsigned long long run_delay;
+} TV_CORE;
+
+struct task_delay_info {
+	unsigned long long blkio_delay, swapin_delay, freepages_delay, thrashing_delay;
+	unsigned long long compact_delay, wpcopy_delay, irq_delay;
+	unsigned int blkio_count, swapin_count, freepages_count, thrashing_count;
+	unsigned int compact_count, wpcopy_count, irq_count;
+} TV_CORE;
+
+struct task_struct {
+	unsigned int __state;
+	int exit_state;
+	unsigned int flags;
+	int pid, tgid;
+	int prio, static_prio;
+	unsigned long long start_boottime;
+	unsigned long nvcsw, nivcsw;
+	struct sched_entity se;
+	struct sched_info sched_info;
+	struct task_delay_info *delays;
+	char comm[16];
+} TV_CORE;
+
+/* before 5.14 the state was a long named state */
+struct task_struct___old {
+	long state;
+} TV_CORE;
+
+struct bpf_iter__task {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+} TV_CORE;
+
+#endif
