@@ -22,6 +22,9 @@
 #define TL_RCVBUF (8 << 20) /* an exit storm of a few thousand threads a second, between two reads */
 #define TL_RBUF 16384
 #define TL_QUEUE_MAX 262144 /* records kept for the sampler; beyond, they count as lost */
+/* datagrams a take reads itself, at most: a storm of exits does not hold a
+ * refresh up (the listening thread reads the rest, for the next take) */
+#define TL_TAKE_READS 64
 
 struct ts_listener {
 	struct nl_sock *sk;
@@ -98,8 +101,9 @@ static void tl_push(struct ts_listener *l, const struct ts_exit_msg *m, double n
 	pthread_mutex_unlock(&l->lock);
 }
 
-/* Reads what the socket holds, to its end; with l->read held. */
-static void tl_drain(struct ts_listener *l)
+/* Reads one datagram of records into the queue, with l->read held; false
+ * when none is waiting. */
+static bool tl_read_one(struct ts_listener *l)
 {
 	for (;;) {
 		ssize_t n = recv(l->fd, l->rbuf, sizeof(l->rbuf), MSG_DONTWAIT);
@@ -112,7 +116,7 @@ static void tl_drain(struct ts_listener *l)
 			}
 			if (errno == EINTR)
 				continue;
-			return; /* EAGAIN: all read */
+			return false; /* EAGAIN: all read */
 		}
 		double now = clock_now(CLOCK_MONOTONIC);
 		size_t off = 0;
@@ -126,6 +130,7 @@ static void tl_drain(struct ts_listener *l)
 			if (is_exit)
 				tl_push(l, &m, now);
 		}
+		return true;
 	}
 }
 
@@ -139,9 +144,14 @@ static void *tl_run(void *arg)
 			return NULL;
 		if (p[1].revents)
 			return NULL;
-		pthread_mutex_lock(&l->read);
-		tl_drain(l);
-		pthread_mutex_unlock(&l->read);
+		/* the lock for one read at a time: a take waits for one, not
+		 * for a storm of exits to end */
+		bool more = true;
+		while (more) {
+			pthread_mutex_lock(&l->read);
+			more = tl_read_one(l);
+			pthread_mutex_unlock(&l->read);
+		}
 	}
 }
 
@@ -226,7 +236,8 @@ size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t 
 	 * have run since they came (a busy machine), and a thread whose query
 	 * failed, or that a listing no longer finds, must find its record here */
 	pthread_mutex_lock(&l->read);
-	tl_drain(l);
+	for (int i = 0; i < TL_TAKE_READS && tl_read_one(l); i++)
+		;
 	pthread_mutex_unlock(&l->read);
 	pthread_mutex_lock(&l->lock);
 	*out = l->q;
