@@ -74,6 +74,7 @@ static int app_select(struct app *a, const struct cli_opts *o)
 		}
 	} else if (colsel_default(&a->cs, &a->sel) < 0 ||
 		   (o->group == CLI_GROUP_CGROUP && colsel_add_group_columns(&a->cs, &a->sel) < 0)) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		return 1;
 	}
 	a->sort_col = colset_index(&a->cs, o->sort ? o->sort : "cpu");

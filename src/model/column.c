@@ -29,7 +29,14 @@ static struct tv_value get_ctxt_vol_rate(const struct column *c, const struct tv
 static struct tv_value get_ctxt_invol_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(t->ctxt_invol_rate); }
 static struct tv_value get_cgroup(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->cgroup ? t->cgroup->path : NULL); }
 static struct tv_value get_unit(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->cgroup ? t->cgroup->unit : NULL); }
-static struct tv_value get_comm(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->is_group ? t->cgroup->unit : task_comm(t)); }
+/* A name is known or unknown, never empty: a thread that ended before it
+ * was read and whose exit record did not come has none. */
+static struct tv_value name_value(const char *s)
+{
+	return s && *s ? value_str(s) : value_unknown();
+}
+
+static struct tv_value get_comm(const struct column *c, const struct tv_task *t) { (void)c; return name_value(t->is_group ? t->cgroup->unit : task_comm(t)); }
 static struct tv_value get_delay_pct(const struct column *c, const struct tv_task *t) { return value_float(t->delay_pct[c->arg]); }
 static struct tv_value get_delay_avg(const struct column *c, const struct tv_task *t) { return value_float(t->delay_avg_ms[c->arg]); }
 
@@ -70,7 +77,7 @@ static struct tv_value get_command(const struct column *c, const struct tv_task 
 	if (t->is_group)
 		return value_str(t->cgroup->unit);
 	if (t->is_thread)
-		return value_str(task_comm(t));
+		return name_value(task_comm(t));
 	return value_str(t->cmdline); /* unknown until read; "[name]" when there is none */
 }
 

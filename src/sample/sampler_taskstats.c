@@ -65,16 +65,23 @@ static void mask_before_on(struct tv_task *t, uint64_t on_since)
 			t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
 }
 
-/* Drops thread rows whose query failed (gone since listed); they exited. */
-static void drop_failed(struct tv_task *p, const bool *ok, const struct snapshot *out)
+/* Drops thread rows whose query failed (gone since listed); they exited.
+ * Their tracked threads go too: the next listing would not find them and
+ * report the same exit again, in the next interval and without a name (a
+ * thread that never answered has none; its exit record, taken in this
+ * refresh, names the entry made here). */
+static void drop_failed(struct sampler *s, struct tv_task *p, const bool *ok)
 {
-	(void)out;
+	struct tracked_proc *tp = tracked_find(&s->tr, p->tgid);
 	size_t k = 0;
 	for (size_t j = 0; j < p->nthreads_read; j++) {
 		if (ok[j]) {
 			p->threads[k++] = p->threads[j];
 			continue;
 		}
+		struct tracked_thread *th = tp ? tracked_thread_find(tp, p->threads[j].tid) : NULL;
+		if (th)
+			tracked_thread_drop(&s->tr, tp, (size_t)(th - tp->threads));
 		struct tv_task *e = sampler_exited_add(p);
 		if (e) {
 			e->is_thread = true;
@@ -198,7 +205,7 @@ void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct sn
 		}
 		bool *ok = &tg.answered[k];
 		k += p->nthreads_read;
-		drop_failed(p, ok, out);
+		drop_failed(tg.s, p, ok);
 	}
 out:
 	free(req);

@@ -22,6 +22,9 @@
 #define TL_RCVBUF (8 << 20) /* an exit storm of a few thousand threads a second, between two reads */
 #define TL_RBUF 16384
 #define TL_QUEUE_MAX 262144 /* records kept for the sampler; beyond, they count as lost */
+/* datagrams a take reads itself, at most: a storm of exits does not hold a
+ * refresh up (the listening thread reads the rest, for the next take) */
+#define TL_TAKE_READS 64
 
 struct ts_listener {
 	struct nl_sock *sk;
@@ -31,6 +34,7 @@ struct ts_listener {
 	int stop[2];          /* a pipe: writing to it ends the thread */
 	pthread_t thread;
 	pthread_mutex_t lock; /* guards q, n, cap, lost */
+	pthread_mutex_t read; /* guards reading the socket into rbuf */
 	struct ts_exit_rec *q;
 	size_t n, cap;
 	uint64_t lost;
@@ -97,6 +101,39 @@ static void tl_push(struct ts_listener *l, const struct ts_exit_msg *m, double n
 	pthread_mutex_unlock(&l->lock);
 }
 
+/* Reads one datagram of records into the queue, with l->read held; false
+ * when none is waiting. */
+static bool tl_read_one(struct ts_listener *l)
+{
+	for (;;) {
+		ssize_t n = recv(l->fd, l->rbuf, sizeof(l->rbuf), MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == ENOBUFS) { /* the kernel dropped records: say so, go on */
+				pthread_mutex_lock(&l->lock);
+				l->lost++;
+				pthread_mutex_unlock(&l->lock);
+				continue;
+			}
+			if (errno == EINTR)
+				continue;
+			return false; /* EAGAIN: all read */
+		}
+		double now = clock_now(CLOCK_MONOTONIC);
+		size_t off = 0;
+		while (off < (size_t)n) {
+			struct ts_exit_msg m;
+			bool is_exit;
+			ssize_t k = ts_parse_exit(l->rbuf + off, (size_t)n - off, l->family, &m, &is_exit);
+			if (k <= 0)
+				break;
+			off += (size_t)k;
+			if (is_exit)
+				tl_push(l, &m, now);
+		}
+		return true;
+	}
+}
+
 static void *tl_run(void *arg)
 {
 	struct ts_listener *l = arg;
@@ -107,31 +144,13 @@ static void *tl_run(void *arg)
 			return NULL;
 		if (p[1].revents)
 			return NULL;
-		for (;;) {
-			ssize_t n = recv(l->fd, l->rbuf, sizeof(l->rbuf), MSG_DONTWAIT);
-			if (n < 0) {
-				if (errno == ENOBUFS) { /* the kernel dropped records: say so, go on */
-					pthread_mutex_lock(&l->lock);
-					l->lost++;
-					pthread_mutex_unlock(&l->lock);
-					continue;
-				}
-				if (errno == EINTR)
-					continue;
-				break; /* EAGAIN: all read */
-			}
-			double now = clock_now(CLOCK_MONOTONIC);
-			size_t off = 0;
-			while (off < (size_t)n) {
-				struct ts_exit_msg m;
-				bool is_exit;
-				ssize_t k = ts_parse_exit(l->rbuf + off, (size_t)n - off, l->family, &m, &is_exit);
-				if (k <= 0)
-					break;
-				off += (size_t)k;
-				if (is_exit)
-					tl_push(l, &m, now);
-			}
+		/* the lock for one read at a time: a take waits for one, not
+		 * for a storm of exits to end */
+		bool more = true;
+		while (more) {
+			pthread_mutex_lock(&l->read);
+			more = tl_read_one(l);
+			pthread_mutex_unlock(&l->read);
 		}
 	}
 }
@@ -145,6 +164,7 @@ struct ts_listener *ts_listen_start(const char **why)
 	l->fd = -1;
 	l->stop[0] = l->stop[1] = -1;
 	pthread_mutex_init(&l->lock, NULL);
+	pthread_mutex_init(&l->read, NULL);
 	if (tl_possible(l->cpus, sizeof(l->cpus)) < 0) {
 		*why = _("the list of possible CPUs is unreadable");
 		goto fail;
@@ -186,6 +206,7 @@ fail:
 	if (l->sk)
 		nl_socket_free(l->sk);
 	pthread_mutex_destroy(&l->lock);
+	pthread_mutex_destroy(&l->read);
 	free(l);
 	return NULL;
 }
@@ -204,12 +225,20 @@ void ts_listen_stop(struct ts_listener *l)
 	close(l->stop[1]);
 	nl_socket_free(l->sk);
 	pthread_mutex_destroy(&l->lock);
+	pthread_mutex_destroy(&l->read);
 	free(l->q);
 	free(l);
 }
 
 size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t *lost)
 {
+	/* the records still on the socket too: the listening thread may not
+	 * have run since they came (a busy machine), and a thread whose query
+	 * failed, or that a listing no longer finds, must find its record here */
+	pthread_mutex_lock(&l->read);
+	for (int i = 0; i < TL_TAKE_READS && tl_read_one(l); i++)
+		;
+	pthread_mutex_unlock(&l->read);
 	pthread_mutex_lock(&l->lock);
 	*out = l->q;
 	size_t n = l->n;

@@ -31,7 +31,9 @@ void ts_listen_stop(struct ts_listener *l);
 
 /*
  * Moves the records received since the last call into *out (malloc'd, the
- * caller frees it) and returns how many. *lost is set to the number of times
+ * caller frees it) and returns how many: every record the kernel sent before
+ * the call (a thread's is sent before it leaves task/ and before a query of
+ * it fails), unless a storm of exits left more than a bounded read waiting. *lost is set to the number of times
  * the kernel dropped records since the last call (each time one or more).
  */
 size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t *lost);

@@ -213,6 +213,32 @@ def test_exited_tasks_are_marked():
         check("(exited) churn-child" in text, "text marks ended threads")
 
 
+def test_exited_threads_named_once():
+    """A thread that ends between its listing and its query in the same
+    refresh is recorded as ended once, with its name: it was reported a
+    second time in the next sample, with an empty name (matrix, record_with_b,
+    as root). A thread a millisecond makes that race common at -d 0.1."""
+    if not is_root():
+        raise Skip("exit records need CAP_NET_ADMIN (run as root)")
+    with tempfile.TemporaryDirectory() as d, Workload("--churn", "1:0", "--name", "tv-once") as w:
+        path = os.path.join(d, "r.tvr")
+        record(path, "-H", "-d", "0.1", "-n", "40", "-p", str(w.pid))
+        docs = lines(replay(path, "-H").stdout)
+        if not docs[-1]["exits"]["watched"]:
+            raise Skip(f"exit records not watched: {docs[-1]['exits']['reason']}")
+        ended = {}
+        for i, doc in enumerate(docs):
+            for t in doc["tasks"]:
+                if t["kind"] == "thread" and t["tgid"] == w.pid and t.get("exited"):
+                    ended.setdefault(t["pid"], []).append((i, t["comm"]))
+        check(len(ended) >= 100, f"ended churn threads replayed: {len(ended)}")
+        unnamed = {tid: v for tid, v in ended.items() if any(not name for _, name in v)}
+        check(not unnamed, f"ended threads without a name (sample, name): {list(unnamed.items())[:5]}")
+        # a TID is not reused within 0.1 s: twice in a row is one thread reported twice
+        twice = {tid: v for tid, v in ended.items() if any(b[0] - a[0] == 1 for a, b in zip(v, v[1:]))}
+        check(not twice, f"threads ended in two samples in a row: {list(twice.items())[:5]}")
+
+
 def test_recorder_without_b_records_threads():
     """-w PATH -H records the threads and the ended threads whether or not
     -b prints the samples too (as the README runs it: without -b)."""
@@ -488,6 +514,7 @@ if __name__ == "__main__":
         test_replay_of_a_folded_recording,
         test_group_view_replayed,
         test_exited_tasks_are_marked,
+        test_exited_threads_named_once,
         test_recorder_without_b_records_threads,
         test_damage_is_skipped_and_reported,
         test_ranges_and_longer_intervals,

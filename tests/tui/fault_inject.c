@@ -5,6 +5,8 @@
  * at its TV_FAULT_AT-th wait for a key (default 3: the screen is drawn).
  * child-exit and child-segv do it in a forked child instead, as a helper
  * process started from the loop would; taskview itself goes on.
+ * sigterm-open and sigint-open send taskview that signal while the screen
+ * opens, right after curses has set the terminal up.
  */
 #undef NDEBUG
 #include <assert.h>
@@ -55,4 +57,18 @@ int wgetch(WINDOW *w)
 	if (what && ++calls == (at ? atoi(at) : 3))
 		fault_now(what);
 	return real(w);
+}
+
+SCREEN *newterm(const char *type, FILE *out, FILE *in)
+{
+	static SCREEN *(*real)(const char *, FILE *, FILE *);
+	if (!real)
+		real = (SCREEN * (*)(const char *, FILE *, FILE *)) dlsym(RTLD_NEXT, "newterm");
+	SCREEN *s = real(type, out, in);
+	const char *what = getenv("TV_FAULT");
+	if (what && strcmp(what, "sigterm-open") == 0)
+		raise(SIGTERM);
+	else if (what && strcmp(what, "sigint-open") == 0)
+		raise(SIGINT);
+	return s;
 }

@@ -12,13 +12,17 @@ times and garbage, then Enter or Esc. A quit (q, F10) restarts the mode.
 The test fails when taskview ends with anything but status 0, when a
 sanitizer (ASan, UBSan) writes a report, or when it does not quit within a
 generous time after Esc and q at the end of a mode (a hang or a spin that
-starves the keys).
+starves the keys). The status is the one the shell wrote to a file of each
+start's own, not text read off the screen (where the shell's line can land
+on old text); each start has its own standard error too, so a failure shows
+that start's messages (strace's output, from s, goes there as well).
 
 Nothing outside the test is touched: taskview and the workloads run in a PID
 namespace of their own (unshare), where the only tasks to signal or renice
 are the test's. The signal menu is never confirmed either: k and F9 are
-always followed by Esc. Where no PID namespace can be made, kill and renice
-keys are left out.
+always followed by Esc, and so is a click on the key bar (its F9 opens the
+menu, and random keys after it could pick a signal, Enter and y). Where no
+PID namespace can be made, kill and renice keys are left out.
 
 TASKVIEW_SOAK_SECONDS: the whole run (default 75; tests/README.md has the
 long run). TASKVIEW_SOAK_SEED: the random seed (printed, for a rerun).
@@ -31,6 +35,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -98,6 +103,8 @@ class Soak:
         os.makedirs(self.logdir, exist_ok=True)
         self.keys = [k for k in KEYS if can_signal or k not in KILL | RENICE]
         self.errlog = os.path.join(home, "stderr")
+        self.status = os.path.join(home, "status")
+        self.screen = ""  # the last screen seen while taskview ran
         self.mode = ""
         self.counts = collections.Counter()
 
@@ -119,16 +126,20 @@ class Soak:
                 f"{w} --name {name}-lx --leader-exit --sleepers 3 --churn 100:2 --seconds {s} >/dev/null & "
                 # short-lived processes, some with children of their own (the tree changes)
                 f"(while :; do sleep 0.3 & sh -c 'sleep 0.2 & sleep 0.4; exit 0' & sleep 0.15; done) & "
-                f"env {env} {tv} 2>>{shlex.quote(self.errlog)}; echo EXIT=$?; sleep 3600")
+                f"env {env} {tv} 2>{shlex.quote(self.errlog)}; st=$?; echo $st >{shlex.quote(self.status)}; "
+                f"echo; echo EXIT=$st; sleep 3600")
 
     def start(self, args, cfg, seconds, name, size):
         self.t.n += 1
         sess = f"soak{self.t.n}"
+        self.errlog = os.path.join(self.home, f"stderr-{self.t.n}")
+        self.status = os.path.join(self.home, f"status-{self.t.n}")
+        self.screen = ""
         line = " ".join(shlex.quote(a) for a in self.wrap) + " sh -c " + \
             shlex.quote(self.script(args, cfg, seconds, name)) if self.wrap else self.script(args, cfg, seconds, name)
         self.t.cmd("new-session", "-d", "-s", sess, "-x", str(size[0]), "-y", str(size[1]), "sh", "-c", line)
         # the first screen: a header (live: Tasks, replay: Sample) or the table
-        self.t.wait(sess, lambda x: "PID" in x or "Sample:" in x or "Tasks:" in x or "EXIT=" in x,
+        self.t.wait(sess, lambda x: "PID" in x or "Sample:" in x or "Tasks:" in x or os.path.exists(self.status),
                     "the first screen", timeout=60)
         self.check(sess)
         return sess
@@ -143,10 +154,13 @@ class Soak:
     def fail(self, sess, why):
         screen = self.t.text(sess) if sess else ""
         keys = " ".join(repr(k) for k in self.sent)
-        err = open(self.errlog, errors="replace").read()[-3000:] if os.path.exists(self.errlog) else ""
+        err = open(self.errlog, errors="replace").read() if os.path.exists(self.errlog) else ""
+        # taskview's own lines first: strace's output (s) shares the file and can bury them
+        own = "\n".join(line for line in err.splitlines() if line.startswith("taskview"))
         raise AssertionError(f"{why} (mode {self.mode})\nseed {SEED} (TASKVIEW_SOAK_SEED={SEED} to rerun)\n"
-                             f"last keys, oldest first: {keys}\nscreen:\n{screen}\n"
-                             f"taskview's standard error:\n{err}\n{self.reports()}")
+                             f"last keys, oldest first: {keys}\nthe last screen while it ran:\n{self.screen}\n"
+                             f"screen:\n{screen}\ntaskview's own lines on its standard error:\n{own}\n"
+                             f"its standard error, the end:\n{err[-3000:]}\n{self.reports()}")
 
     def check(self, sess):
         """Whether taskview still runs: False after a quit with status 0; fails on
@@ -154,16 +168,24 @@ class Soak:
         if self.reports():
             # the whole report: it is written before the process ends
             end = time.monotonic() + 20
-            while sess and time.monotonic() < end and not re.search(r"EXIT=\d+", self.t.text(sess)):
+            while sess and time.monotonic() < end and not os.path.exists(self.status):
                 time.sleep(0.2)
             self.fail(sess, "a sanitizer reported an error")
         text = self.t.text(sess)
-        # not at the start of a line: keys typed after the end are echoed before it
-        m = re.search(r"EXIT=(\d+)", text)
-        if not m:
+        # the status from the shell's file: the pane's text can hold an old
+        # line where the shell's lands, and the keys echoed after the end
+        try:
+            with open(self.status) as f:
+                st = f.read().strip()
+        except FileNotFoundError:
+            self.screen = text
             return True
-        if int(m.group(1)) != 0:
-            self.fail(sess, f"taskview ended with status {m.group(1)}")
+        if not st:
+            return True  # being written
+        if int(st) != 0:
+            n = int(st)
+            how = f" (killed by {signal.Signals(n - 128).name})" if 128 < n < 160 else ""
+            self.fail(sess, f"taskview ended with status {n}{how}")
         return False
 
     def send(self, sess, key, literal=False):
@@ -206,6 +228,10 @@ class Soak:
             b = self.rng.choice([0, 0, 2, 64, 65])
             self.sent.append(f"<mouse {b} {x},{y}>")
             mouse(self.t, sess, x, y, b)
+            if b == 0 and y == size[1] - 1 and live:
+                # the key bar: its F9 opens the signal menu, never to be confirmed
+                self.escape(sess)
+                self.escape(sess)
             return size
         key = self.rng.choice(UNBOUND) if r < 0.12 else self.rng.choice(self.keys)
         if key in MODE and self.rng.random() < 0.7:

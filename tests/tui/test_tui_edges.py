@@ -113,6 +113,22 @@ def test_faults_inside_restore(t):
         t.cmd("kill-session", "-t", s)
 
 
+def test_signal_while_opening(t):
+    """Ctrl-C or SIGTERM as the screen opens ends taskview of that signal,
+    the terminal put back: curses's own handler, there until taskview's
+    came, ended it with status 1 and no word."""
+    if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
+        print("     (no fault injector built: skipped)")
+        return
+    san = sanitized()
+    for what, sig in (("sigterm-open", signal.SIGTERM), ("sigint-open", signal.SIGINT)):
+        s = t.start(["-d", "0.2"], env=fault_env(what, san))
+        rc, text = t.wait_exit(s, timeout=30)
+        assert rc == 128 + sig, f"{what}: exit status {rc}, not {128 + sig}:\n{text}"
+        check_restored(t, s, what)
+        t.cmd("kill-session", "-t", s)
+
+
 def test_child_leaves_the_screen_alone(t):
     if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
         print("     (no fault injector built: skipped)")
@@ -230,7 +246,8 @@ def test_invisible_characters_escaped(t):
         w2.stop()
 
 
-TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_child_leaves_the_screen_alone,
+TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_signal_while_opening,
+         test_child_leaves_the_screen_alone,
          test_newer_settings_kept, test_large_settings_kept, test_oversized_settings_not_written,
          test_invisible_characters_escaped]
 

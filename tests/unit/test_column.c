@@ -303,6 +303,11 @@ START_TEST(values_of_a_process)
 	ck_assert_double_eq_tol(val("io_delay", &t).f, 7.5, 1e-9);
 	ck_assert_double_eq_tol(val("io_delay_avg", &t).f, 0.25, 1e-9);
 	ck_assert_int_eq(val("cpu_delay", &t).kind, TV_V_UNKNOWN);
+	/* no name read: unknown, not an empty one (a process's and a thread's) */
+	task_set_comm(&t, "", 0);
+	ck_assert_int_eq(val("comm", &t).kind, TV_V_UNKNOWN);
+	t.is_thread = true;
+	ck_assert_int_eq(val("command", &t).kind, TV_V_UNKNOWN);
 	t.cmdline = NULL; /* not ours */
 	task_release(&t, 0);
 }

@@ -313,6 +313,10 @@ int term_open(const struct term_opts *o, struct buf *err)
 		return -1;
 	}
 	restore_have_tios = tcgetattr(STDOUT_FILENO, &restore_tios) == 0;
+	/* before curses: ncurses catches SIGINT and SIGTERM where they are
+	 * still the default, with a handler that ends the process with status
+	 * 1 and no word; one that came while the screen opened was such an end */
+	term_catch_signals();
 	/* newterm reports an unknown terminal by returning NULL, where initscr
 	 * would print its own message and exit */
 	screen = newterm(name, stdout, stdin);
@@ -349,7 +353,6 @@ int term_open(const struct term_opts *o, struct buf *err)
 	set_escdelay(25);
 	term_setup_colors(o->color);
 	term_set_mouse(o->mouse);
-	term_catch_signals();
 	term_arm_restore();
 	return 0;
 }
