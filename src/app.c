@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "plugin/plugin_host.h"
-#include "sample/taskstats.h"
+#include "sample/taskstats/taskstats.h"
 #include "util/i18n.h"
 
 static void app_stderr_msg(void *ctx, const char *line)

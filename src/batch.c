@@ -17,7 +17,7 @@
 #include "render/text.h"
 #include "plugin/plugin_host.h"
 #include "sample/sampler.h"
-#include "sample/taskstats.h"
+#include "sample/taskstats/taskstats.h"
 #include "util/i18n.h"
 #include "view/rows.h"
 

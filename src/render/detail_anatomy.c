@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "render/detail.h"
-#include "sample/anatomy.h"
+#include "sample/memory/anatomy.h"
 #include "util/i18n.h"
 
 static void why_unknown(struct detail_lines *out, int err, bool pages)

@@ -13,7 +13,7 @@
 
 #include "sample/bpf/bpf_tasks.h"
 #include "sample/bpf/task_rec_util.h"
-#include "sample/kconfig.h"
+#include "sample/proc/kconfig.h"
 #include "util/i18n.h"
 
 /* TASKVIEW_READER: "proc" never runs the pass, "bpf" runs it whatever the cost; else by cost. */

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "sample/sampler_priv.h"
-#include "sample/taskstats.h"
-#include "sample/users.h"
+#include "sample/taskstats/taskstats.h"
+#include "sample/proc/users.h"
 #include "view/filter.h"
 
 static struct tv_task *find_proc(struct snapshot *out, int32_t tgid)

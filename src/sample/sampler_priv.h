@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "sample/proc_parse.h"
+#include "sample/proc/proc_parse.h"
 #include "sample/sampler.h"
-#include "sample/taskstats_listen.h"
-#include "sample/cgroups.h"
+#include "sample/taskstats/taskstats_listen.h"
+#include "sample/cgroups/cgroups.h"
 #include "sample/tracked.h"
 
 #define SAMPLER_READ_CAP 65536

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "model/column.h"
-#include "sample/cmdline.h"
-#include "sample/proc_read.h"
+#include "sample/proc/cmdline.h"
+#include "sample/proc/proc_read.h"
 #include "sample/sampler_priv.h"
 
 static void thread_details(int procfd, struct tv_task *t, double sampled_at, struct sampler_io *io)

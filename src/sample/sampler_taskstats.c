@@ -10,7 +10,7 @@
 
 #include "model/column.h"
 #include "sample/sampler_priv.h"
-#include "sample/taskstats.h"
+#include "sample/taskstats/taskstats.h"
 
 
 void sampler_apply_ts(struct tv_task *t, const struct ts_result *r, double mono)

@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "model/column.h"
-#include "sample/cpuclock.h"
-#include "sample/proc_read.h"
+#include "sample/proc/cpuclock.h"
+#include "sample/proc/proc_read.h"
 #include "sample/sampler_priv.h"
-#include "sample/stacks.h"
+#include "sample/memory/stacks.h"
 #include "util/clock.h"
 
 /*

@@ -11,7 +11,7 @@
 #include "app.h"
 #include "cli.h"
 #include "model/snapshot.h"
-#include "sample/system.h"
+#include "sample/proc/system.h"
 #include "tui/keys/digits.h"
 #include "tui/rows/expset.h"
 #include "tui/screen/layout.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sample/anatomy_parse.h"
+#include "sample/memory/anatomy_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sample/proc_parse.h"
+#include "sample/proc/proc_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

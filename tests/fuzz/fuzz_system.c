@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sample/system.h"
+#include "sample/proc/system.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

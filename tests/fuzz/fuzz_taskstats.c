@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sample/taskstats_parse.h"
+#include "sample/taskstats/taskstats_parse.h"
 
 static void check_result(const struct ts_result *r)
 {

@@ -25,9 +25,9 @@
 #include "model/task.h"
 #include "sample/bpf/bpf_tasks.h"
 #include "sample/bpf/task_rec_util.h"
-#include "sample/proc_parse.h"
-#include "sample/proc_read.h"
-#include "sample/taskstats.h"
+#include "sample/proc/proc_parse.h"
+#include "sample/proc/proc_read.h"
+#include "sample/taskstats/taskstats.h"
 
 static int failures;
 

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sample/taskstats.h"
+#include "sample/taskstats/taskstats.h"
 
 #define NTHREADS 2000
 

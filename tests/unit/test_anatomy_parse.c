@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/anatomy_parse.h"
+#include "sample/memory/anatomy_parse.h"
 
 static const char *const MAPS[] = {
 	"5581c0a00000-5581c0a02000 r--p 00000000 fd:01 1311 /usr/bin/tv-workload",

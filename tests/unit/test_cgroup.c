@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sample/cgroup_parse.h"
+#include "sample/cgroups/cgroup_parse.h"
 
 static enum cgroup_version member(const char *text, char *out, size_t cap)
 {

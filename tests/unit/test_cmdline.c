@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sample/cmdline.h"
-#include "sample/proc_parse.h"
+#include "sample/proc/cmdline.h"
+#include "sample/proc/proc_parse.h"
 
 static int open_proc(void)
 {

@@ -12,7 +12,7 @@
 #include "model/delta.h"
 #include "model/task.h"
 #include "render/detail.h"
-#include "sample/anatomy.h"
+#include "sample/memory/anatomy.h"
 
 /* The value of the first row labelled label after the heading `after` (NULL: anywhere). */
 static const char *value_after(const struct detail_lines *l, const char *after, const char *label)

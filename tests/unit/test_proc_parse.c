@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/proc_parse.h"
+#include "sample/proc/proc_parse.h"
 
 /* /proc/self/stat of `cat`, as read */
 static const char self_stat[] =

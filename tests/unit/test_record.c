@@ -29,7 +29,7 @@
 #include "record/zstream.h"
 #include "replay.h"
 #include "sample/sampler.h"
-#include "sample/taskstats.h"
+#include "sample/taskstats/taskstats.h"
 #include "util/clock.h"
 
 /* ---- helpers ---- */

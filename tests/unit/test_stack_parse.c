@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/stack_parse.h"
+#include "sample/memory/stack_parse.h"
 
 static enum stack_sp sp_of(const char *s, uint64_t *sp)
 {

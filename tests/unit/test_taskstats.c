@@ -15,8 +15,8 @@
 #include <linux/netlink.h>
 
 #include "model/delta.h"
-#include "sample/taskstats_parse.h"
-#include "sample/taskstats_window.h"
+#include "sample/taskstats/taskstats_parse.h"
+#include "sample/taskstats/taskstats_window.h"
 
 #if __has_include(<linux/taskstats.h>)
 #include <linux/taskstats.h>

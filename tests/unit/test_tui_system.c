@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sample/system.h"
+#include "sample/proc/system.h"
 
 static const char stat_text[] =
 	"cpu  100 5 50 1000 10 1 2 3 0 0\n"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/cgroup_parse.h"
+#include "sample/cgroups/cgroup_parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>

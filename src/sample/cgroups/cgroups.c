@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/cgroups.h"
+#include "sample/cgroups/cgroups.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 
 #include "model/column.h"
 #include "model/task.h"
-#include "sample/proc_read.h"
+#include "sample/proc/proc_read.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 

@@ -13,7 +13,7 @@
 
 #include "model/cgroup.h"
 #include "model/snapshot.h"
-#include "sample/cgroup_parse.h"
+#include "sample/cgroups/cgroup_parse.h"
 #include "sample/tracked.h"
 
 struct cgroups;

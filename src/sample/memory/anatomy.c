@@ -6,7 +6,7 @@
  * close together (a thread's stack is one guard page from the next), or
  * from pagemap's entries on kernels without it.
  */
-#include "sample/anatomy.h"
+#include "sample/memory/anatomy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "model/task.h"
-#include "sample/pagemap_scan.h"
+#include "sample/memory/pagemap_scan.h"
 
 #define BUF_SIZE 65536
 #define TABLE_SPAN (2ULL << 20) /* what one page of page table maps */

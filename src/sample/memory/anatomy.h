@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "sample/anatomy_parse.h"
+#include "sample/memory/anatomy_parse.h"
 
 struct anatomy_pages {
 	/* KiB resident of ANAT_STACK, ANAT_HEAP and ANAT_ANON (private anonymous

@@ -6,7 +6,7 @@
  * memory and the rest an inaccessible reserve (rw-p, then ---p). A mapping
  * of one of those two kinds waits for its neighbour to decide.
  */
-#include "sample/anatomy_parse.h"
+#include "sample/memory/anatomy_parse.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/stack_parse.h"
+#include "sample/memory/stack_parse.h"
 
 #include <string.h>
 

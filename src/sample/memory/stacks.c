@@ -6,7 +6,7 @@
  * each refresh then reads only the present bits (bit 63) of its pages in
  * pagemap. The main stack grows: it is looked up again when VmStk changes.
  */
-#include "sample/stacks.h"
+#include "sample/memory/stacks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 #include "model/task.h"
-#include "sample/pagemap_scan.h"
-#include "sample/proc_parse.h"
-#include "sample/proc_read.h"
+#include "sample/memory/pagemap_scan.h"
+#include "sample/proc/proc_parse.h"
+#include "sample/proc/proc_read.h"
 #include "sample/sampler_priv.h"
-#include "sample/stack_parse.h"
+#include "sample/memory/stack_parse.h"
 
 static uint8_t why_of_errno(ssize_t err)
 {

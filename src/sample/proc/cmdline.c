@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/cmdline.h"
+#include "sample/proc/cmdline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sample/proc_parse.h"
-#include "sample/proc_read.h"
+#include "sample/proc/proc_parse.h"
+#include "sample/proc/proc_read.h"
 #include "util/clock.h"
 
 #define CMD_CAP 65536

@@ -4,7 +4,7 @@
  * clock_getcpuclockid() returns): its threads' runtime, the ended ones'
  * included, exact at the read. One syscall, no file, no privilege.
  */
-#include "sample/cpuclock.h"
+#include "sample/proc/cpuclock.h"
 
 #include <time.h>
 #include <unistd.h>

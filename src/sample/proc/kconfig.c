@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/kconfig.h"
+#include "sample/proc/kconfig.h"
 
 #include <fcntl.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/proc_parse.h"
+#include "sample/proc/proc_parse.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/proc_read.h"
+#include "sample/proc/proc_read.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/system.h"
+#include "sample/proc/system.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/proc_read.h"
+#include "sample/proc/proc_read.h"
 
 static void system_init(struct sys_info *s)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/users.h"
+#include "sample/proc/users.h"
 
 #include <pwd.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * the pure parser, because pipelining needs control over sequence numbers,
  * batching and ENOBUFS that libnl's callback loop does not give.
  */
-#include "sample/taskstats.h"
+#include "sample/taskstats/taskstats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,8 +26,8 @@
 #include <dirent.h>
 #include <pthread.h>
 
-#include "sample/kconfig.h"
-#include "sample/taskstats_window.h"
+#include "sample/proc/kconfig.h"
+#include "sample/taskstats/taskstats_window.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 

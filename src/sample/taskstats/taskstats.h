@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sample/taskstats_parse.h"
+#include "sample/taskstats/taskstats_parse.h"
 
 enum ts_state { TS_ON, TS_OFF, TS_NO_PERMISSION, TS_UNSUPPORTED };
 

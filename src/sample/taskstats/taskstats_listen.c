@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/taskstats_listen.h"
+#include "sample/taskstats/taskstats_listen.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sample/taskstats_parse.h"
+#include "sample/taskstats/taskstats_parse.h"
 
 struct ts_exit_rec {
 	double mono;          /* CLOCK_MONOTONIC seconds when it was received */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The taskstats API for builds without libnl: always unsupported, so callers need no #ifdef. */
-#include "sample/taskstats.h"
-#include "sample/taskstats_listen.h"
+#include "sample/taskstats/taskstats.h"
+#include "sample/taskstats/taskstats_listen.h"
 
 #include <stdlib.h>
 

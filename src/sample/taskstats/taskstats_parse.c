@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/taskstats_parse.h"
-#include "sample/taskstats.h"
+#include "sample/taskstats/taskstats_parse.h"
+#include "sample/taskstats/taskstats.h"
 
 #include <errno.h>
 #include <stdio.h>

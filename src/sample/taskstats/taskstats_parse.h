@@ -9,7 +9,7 @@
 #include <sys/types.h>
 
 #include "model/task.h"
-#include "sample/kconfig.h"
+#include "sample/proc/kconfig.h"
 
 /* One delay class as the kernel reports it. */
 struct ts_delay {

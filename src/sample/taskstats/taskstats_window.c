@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "sample/taskstats_window.h"
+#include "sample/taskstats/taskstats_window.h"
 
 #include <stdlib.h>
 #include <string.h>

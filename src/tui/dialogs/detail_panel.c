@@ -14,7 +14,7 @@
 
 #include "model/column.h"
 #include "render/detail.h"
-#include "sample/anatomy.h"
+#include "sample/memory/anatomy.h"
 #include "sample/background.h"
 #include "sample/sampler.h"
 #include "tui/dialogs/dialogs.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sample/proc_read.h"
+#include "sample/proc/proc_read.h"
 #include "util/i18n.h"
 
 /* An environment is at most what execve() accepted; this bounds a process

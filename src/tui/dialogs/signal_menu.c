@@ -12,8 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sample/proc_parse.h"
-#include "sample/proc_read.h"
+#include "sample/proc/proc_parse.h"
+#include "sample/proc/proc_read.h"
 #include "tui/dialogs/dialogs.h"
 #include "tui/timeline.h"
 #include "tui/screen/draw.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sample/taskstats.h"
+#include "sample/taskstats/taskstats.h"
 #include "tui/screen/draw.h"
 #include "tui/screen/header.h"
 #include "tui/timeline.h"
