@@ -166,7 +166,11 @@ static const struct rec_field sample_fields[] = {
 	S("cgroups", REC_K_STR, REC_C_BLOB, cgroups_raw),
 	S("cpus_online", REC_K_INT, REC_C_SIZE, s.ncpus),
 	S("cpu_clock", REC_K_INT, REC_C_BOOL, s.cpu_clock),
+	S("self.reader", REC_K_INT, REC_C_U32, s.self.reader),
+	S("self.reader_why", REC_K_STR, REC_C_INTERN, s.self.reader_why),
 };
+/* self.reader is kept as a uint32_t */
+_Static_assert(sizeof(enum tv_reader) == sizeof(uint32_t), "enum tv_reader is not 32 bits");
 
 #define G(name, kind, ctype, member) {name, kind, ctype, MEMBER(struct rec_cgroup, member, NULL, false)}
 
