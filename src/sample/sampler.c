@@ -534,6 +534,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	out->npvals = s->npvals;
 	out->needs = o->needs;
 	out->thread_names = o->thread_names;
+	sampler_bpf_prepare(s, o->all_threads);
 	out->mono = clock_now(CLOCK_MONOTONIC);
 	out->wall = clock_now(CLOCK_REALTIME);
 	out->boot_offset = clock_now(CLOCK_BOOTTIME) - out->mono;

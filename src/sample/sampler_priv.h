@@ -63,6 +63,7 @@ struct sampler {
 	const char *bpf_why_now; /* why this refresh does not use it, or NULL */
 	int bpf_pass;            /* this refresh: 0 not run yet, 1 read, -1 not used */
 	size_t threads_now, threads_prev; /* threads read in this refresh and the previous one */
+	size_t bpf_tasks;        /* tasks on the machine at the last refresh's start */
 	double bpf_mono;         /* when the pass read the tasks */
 	bool no_pagemap_scan;    /* the kernel has no PAGEMAP_SCAN (before 6.7): stacks read pagemap entries */
 };
@@ -109,6 +110,9 @@ struct tv_task *sampler_exited_add(struct tv_task *p);
  * none of that group: /proc then. *v is the reader's, valid until the next pass.
  */
 bool sampler_bpf_group(struct sampler *s, int32_t tgid, const struct task_rec_key **v, size_t *n);
+/* Before a refresh's time is read: loads the reader where this refresh will likely want it
+ * (loading takes tens of ms, which would otherwise shorten the threads' first interval). */
+void sampler_bpf_prepare(struct sampler *s, bool all_threads);
 /* A refresh begins: whether its pass is worth running, with tasks on the machine and -H or not. */
 void sampler_bpf_begin(struct sampler *s, bool all_threads, size_t tasks);
 /* tp's threads from the group's records, as a listing of task/: 1 when one is new. */

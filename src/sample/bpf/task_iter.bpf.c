@@ -60,6 +60,11 @@ int tv_tasks(struct bpf_iter__task *ctx)
 	rec.static_prio = t->static_prio;
 	if (bpf_core_field_exists(t->start_boottime))
 		rec.start_ns = t->start_boottime;
+	/* the runtime of a task on a CPU is brought up to date at its next tick
+	 * or switch (a read of its schedstat does it at once): said, so the
+	 * reader can read those few from /proc */
+	if (bpf_core_field_exists(t->on_cpu))
+		rec.on_cpu = t->on_cpu != 0;
 	rec.runtime_ns = t->se.sum_exec_runtime;
 	rec.run_delay_ns = t->sched_info.run_delay;
 	rec.pcount = t->sched_info.pcount;

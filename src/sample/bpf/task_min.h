@@ -37,6 +37,7 @@ struct task_struct {
 	int exit_state;
 	unsigned int flags;
 	int pid, tgid;
+	int on_cpu;
 	int prio, static_prio;
 	unsigned long long start_boottime;
 	unsigned long nvcsw, nivcsw;

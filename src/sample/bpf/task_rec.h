@@ -21,7 +21,7 @@ struct task_rec {
 	int prio, static_prio;
 	unsigned int have;               /* TASK_REC_HAVE_* */
 	unsigned int delay_known;        /* bit per enum task_rec_delay the kernel has */
-	unsigned int pad;
+	unsigned int on_cpu;             /* on a CPU at the read: runtime_ns lags (task_iter.bpf.c) */
 	unsigned long long start_ns;     /* start_boottime */
 	unsigned long long when_ns;      /* CLOCK_MONOTONIC when the task was read: a pass takes long */
 	unsigned long long runtime_ns;   /* se.sum_exec_runtime */
