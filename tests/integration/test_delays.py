@@ -101,7 +101,9 @@ def test_cpu_delay_two_spinners_on_one_cpu():
     """
     need_measuring()
     with Workload("--spin", "2") as w:
-        doc, proc, threads = sample(w.pid)
+        # a wait is counted when it ends: one begun before the interval adds to it; over 3 s such
+        # an edge weighs a third of what it does over 1 s (a busy machine: 42.58 + 67.78 at -d 1)
+        doc, proc, threads = sample(w.pid, delay="3")
         check(doc["delayacct"]["state"] == "on", f"state {doc['delayacct']}")
         by_tid = {t["pid"]: t for t in threads}
         spinners = [by_tid[w.threads[n]] for n in ("spin-1", "spin-2")]

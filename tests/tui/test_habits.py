@@ -371,13 +371,21 @@ def test_trace_leave(t):
         print("  needs root and strace: skipped")
         return
     p = subprocess.Popen(["sleep", "300"])
+    traces = 0
+
+    def trace():
+        """s, then waits for this strace's own line: the terminal still shows the earlier ones."""
+        nonlocal traces
+        traces += 1
+        t.keys(s, "s")
+        t.wait(s, lambda x: x.count("Process %d attached" % p.pid) >= traces, f"strace attached ({traces})")
+
     try:
         s = start(t, ["-p", str(p.pid)])
         tv = find_taskview(t, s)
         t.wait_for(s, "sleep 300")
         for key in ("Escape", "q", "F10"):
-            t.keys(s, "s")
-            t.wait_for(s, "attached")
+            trace()
             t.keys(s, key)
             # straight back to the screen: no Enter asked for
             t.wait_for(s, "PID", timeout=10)
@@ -386,8 +394,7 @@ def test_trace_leave(t):
             assert p.poll() is None, "the traced task died"
         # arrows are no Esc (their sequences start with one): strace goes on
         # until Ctrl-C, which asks for Enter; Esc then also brings the screen back
-        t.keys(s, "s")
-        t.wait_for(s, "attached")
+        trace()
         t.keys(s, "Up")
         t.keys(s, "S-Right")
         t.keys(s, "C-c")
