@@ -812,7 +812,9 @@ def test_prometheus_rate_matches_cpu_stat():
     import urllib.parse
     window = 40
     with own_groups() as g, tempfile.TemporaryDirectory() as tmp:
-        d = g.make("steady")
+        # a name of its own: same-named groups share one label (docs/metrics.md), and another
+        # run of this suite on the host has a "steady" too
+        d = g.make(f"steady-{os.getpid()}")
         # long-lived processes: the group's CPU is theirs, whatever the source
         g.start(d, "--burn", "1", "--name", "tvm-burn")
         g.start(d, "--ticker", "500", "--name", "tvm-tick")
