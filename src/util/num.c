@@ -40,3 +40,29 @@ bool num_parse_double(const char *s, double *out)
 	*out = v;
 	return true;
 }
+
+int num_parse_hex(const char **pp, const char *end, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+	const char *start = p;
+	for (; p < end; p++) {
+		unsigned d;
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (*p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		if (v >> 60)
+			return -1; /* more than 64 bits */
+		v = v << 4 | d;
+	}
+	if (p == start)
+		return -1;
+	*out = v;
+	*pp = p;
+	return 0;
+}

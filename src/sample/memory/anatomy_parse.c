@@ -11,37 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/num.h"
+
 #define ARENA_SIZE (64ULL << 20) /* glibc's HEAP_MAX_SIZE on 64-bit */
 /* A guard is a page, or what pthread_attr_setguardsize asked: far less than
  * this. Bigger inaccessible ranges are reservations (a sanitizer's shadow
  * gap, an allocator's reserve), and what lies above them is no stack. */
 #define GUARD_MAX (1ULL << 20)
-
-static int hex_at(const char **pp, const char *end, uint64_t *out)
-{
-	const char *p = *pp;
-	uint64_t v = 0;
-	const char *start = p;
-	for (; p < end; p++) {
-		unsigned d;
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			break;
-		if (v >> 60)
-			return -1;
-		v = v << 4 | d;
-	}
-	if (p == start)
-		return -1;
-	*out = v;
-	*pp = p;
-	return 0;
-}
 
 /* The next space-separated field: [*f, *fend); -1 when there is none. */
 static int field(const char **pp, const char *end, const char **f, const char **fend)
@@ -64,10 +40,10 @@ int anatomy_parse_line(const char *line, size_t n, struct maps_entry *out)
 	const char *p = line, *end = line + n;
 	while (end > p && end[-1] == '\n')
 		end--;
-	if (hex_at(&p, end, &out->lo) < 0 || p == end || *p != '-')
+	if (num_parse_hex(&p, end, &out->lo) < 0 || p == end || *p != '-')
 		return -1;
 	p++;
-	if (hex_at(&p, end, &out->hi) < 0 || p == end || *p != ' ' || out->hi < out->lo)
+	if (num_parse_hex(&p, end, &out->hi) < 0 || p == end || *p != ' ' || out->hi < out->lo)
 		return -1;
 	const char *f, *fe;
 	if (field(&p, end, &f, &fe) < 0 || fe - f != 4)

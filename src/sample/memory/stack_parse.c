@@ -3,31 +3,16 @@
 
 #include <string.h>
 
+#include "util/num.h"
+
 /* A hex number at p (an optional 0x), up to end; -1 when there is none. */
 static int hex_at(const char **pp, const char *end, uint64_t *out)
 {
 	const char *p = *pp;
 	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
-	uint64_t v = 0;
-	const char *start = p;
-	for (; p < end; p++) {
-		unsigned d;
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			break;
-		if (v >> 60)
-			return -1; /* more than 64 bits */
-		v = v << 4 | d;
-	}
-	if (p == start)
+	if (num_parse_hex(&p, end, out) < 0)
 		return -1;
-	*out = v;
 	*pp = p;
 	return 0;
 }
