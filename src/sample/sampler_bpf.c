@@ -8,15 +8,12 @@
  */
 #include "sample/sampler_priv.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sample/bpf/bpf_tasks.h"
 #include "sample/bpf/task_rec_util.h"
 #include "sample/proc/kconfig.h"
-#include "sample/proc/proc_parse.h"
-#include "util/clock.h"
 #include "util/i18n.h"
 
 /* TASKVIEW_READER: "proc" never runs the pass, "bpf" runs it whatever the cost; else by cost. */
@@ -138,13 +135,9 @@ int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec_key *v, size
 static void bpf_oncpu_runtime(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
 			      struct tv_task *t)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "%d/task/%d/schedstat", tp->pid, th->tid);
-	double t0 = clock_now(CLOCK_MONOTONIC);
-	ssize_t n = sampler_read(s, &th->fd_sched, path);
-	double when = (t0 + clock_now(CLOCK_MONOTONIC)) / 2;
 	struct proc_schedstat ss;
-	if (n < 0 || proc_parse_schedstat(s->buf, (size_t)n, &ss) < 0 || ss.runtime_ns == TV_UNKNOWN)
+	double when;
+	if (sampler_thread_schedstat(s, tp, th, &ss, &when) < 0 || ss.runtime_ns == TV_UNKNOWN)
 		return;
 	t->cpu_ns = ss.runtime_ns;
 	t->t_cpu = when;

@@ -135,20 +135,29 @@ static int thread_status(struct sampler *s, struct tracked_proc *tp, struct trac
  * ran since has switched by an amount not read. Its status is read once in
  * any case, for its name. Returns -1 when the thread is gone.
  */
-static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
-			    const struct lead_status *lead, struct tv_task *t, bool want)
+int sampler_thread_schedstat(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
+			     struct proc_schedstat *ss, double *when)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "%d/task/%d/schedstat", tp->pid, th->tid);
 	/* the kernel prints the counters inside the read: time its middle */
 	double t0 = clock_now(CLOCK_MONOTONIC);
 	ssize_t n = sampler_read(s, &th->fd_sched, path);
-	double when = (t0 + clock_now(CLOCK_MONOTONIC)) / 2;
-	struct proc_schedstat ss;
+	*when = (t0 + clock_now(CLOCK_MONOTONIC)) / 2;
 	if (n < 0)
 		return -1;
-	if (proc_parse_schedstat(s->buf, (size_t)n, &ss) < 0)
-		ss = (struct proc_schedstat){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+	if (proc_parse_schedstat(s->buf, (size_t)n, ss) < 0)
+		*ss = (struct proc_schedstat){TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN};
+	return 0;
+}
+
+static int thread_read_proc(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
+			    const struct lead_status *lead, struct tv_task *t, bool want)
+{
+	struct proc_schedstat ss;
+	double when;
+	if (sampler_thread_schedstat(s, tp, th, &ss, &when) < 0)
+		return -1;
 	t->cpu_ns = ss.runtime_ns;
 	t->cpu_fine = true;
 	t->t_cpu = when;
