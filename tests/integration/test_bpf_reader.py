@@ -145,6 +145,8 @@ def test_header_names_reader():
         raise Skip("no BPF reader here")
     home = tempfile.mkdtemp(prefix="tv-bpf-tui-")
     t = tmuxlib.Tmux(home)
+    # the server quits with its last session: one kept, so the second start does not race its exit
+    t.cmd("new-session", "-d", "-s", "keep", "sleep", "600")
     try:
         # -H on every process: worth the pass by default
         for env, word in (({}, "bpf"), ({"TASKVIEW_READER": "proc"}, "proc")):
