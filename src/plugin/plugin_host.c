@@ -44,7 +44,8 @@ void plugin_disable(struct plugin_host *h, struct plugin *p, const char *reason)
 	if (p->disabled)
 		return;
 	p->disabled = true;
-	plugin_say(h, _("plugin %s (%s): disabled: %s; its columns show as unknown"), p->name, p->path, reason);
+	/* the reason before the file: a status line cut at the screen's width keeps it */
+	plugin_say(h, _("plugin %s disabled: %s; its columns show as unknown (%s)"), p->name, reason, p->path);
 }
 
 int64_t plugin_budget_ns(size_t ncalls)

@@ -71,7 +71,12 @@ class World:
         self.tmp = tmp
         self.bin = os.path.join(tmp, "bin")
         os.mkdir(self.bin)
-        os.symlink(TASKVIEW, os.path.join(self.bin, "taskview"))
+        # copies, not links: the examples' world mounts a tmpfs on /var, which hides a build
+        # directory below it (such as one in /var/tmp)
+        self.taskview = os.path.join(self.bin, "taskview")
+        self.workload = os.path.join(self.bin, "tv-workload")
+        shutil.copy(TASKVIEW, self.taskview)
+        shutil.copy(WORKLOAD, self.workload)
         with open(os.path.join(self.bin, "sudo"), "w") as f:
             f.write('#!/bin/sh\n# as root already\nexec "$@"\n')
         with open(os.path.join(self.bin, "ssh"), "w") as f:
@@ -92,7 +97,7 @@ class World:
 
     def setup_script(self):
         """Run first in the namespaces: the processes the examples name."""
-        w = shlex.quote(WORKLOAD)
+        w = shlex.quote(self.workload)
         return f"""
 set -e
 mount -t tmpfs tmpfs /var
@@ -176,7 +181,7 @@ def main():
 
     def tv_pid(session):
         """The taskview process a window runs, found among the pane's descendants."""
-        exe = os.path.realpath(TASKVIEW)
+        exe = os.path.realpath(world.taskview)
         todo = [int(t.cmd("display", "-p", "-t", session, "#{pane_pid}").strip())]
         while todo:
             p = todo.pop()

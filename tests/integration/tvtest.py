@@ -14,20 +14,47 @@ TASKVIEW = os.environ.get("TASKVIEW", "taskview")
 WORKLOAD = os.environ.get("WORKLOAD", "tv-workload")
 
 
-def reachable(path, user):
-    """path, or a copy of it that user can read and run: a build directory below a
-    private one (such as /root) is out of reach of the users the tests switch to."""
-    r = subprocess.run(["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", "test", "-r", path],
-                       capture_output=True)
+def reachable(path, user=None, wrap=None):
+    """path, or a copy of it that user (or the command wrap runs things as) can
+    read and run: a build directory below a private one (such as /root, or a
+    checkout in a 0700 temporary directory) is out of reach of the users the
+    tests switch to."""
+    wrap = tuple(wrap or ("setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"))
+    if (path, wrap) in _reachable:
+        return _reachable[path, wrap]
+    r = subprocess.run([*wrap, "test", "-r", path, "-a", "-x", path], capture_output=True)
     if r.returncode == 0:
-        return path
-    d = tempfile.mkdtemp(prefix="tv-reachable-")
-    atexit.register(shutil.rmtree, d, True)
-    os.chmod(d, 0o755)
-    copy = os.path.join(d, os.path.basename(path))
-    shutil.copy(path, copy)
-    os.chmod(copy, 0o755)
+        copy = path
+    else:
+        d = tempfile.mkdtemp(prefix="tv-reachable-")
+        atexit.register(shutil.rmtree, d, True)
+        os.chmod(d, 0o755)
+        copy = os.path.join(d, os.path.basename(path))
+        shutil.copy(path, copy)
+        os.chmod(copy, 0o755)
+    _reachable[path, wrap] = copy
     return copy
+
+
+_reachable = {}
+
+MEMORY_FS = {"tmpfs", "ramfs", "devtmpfs", "proc", "sysfs"}
+
+
+def disk_dir(user=None):
+    """A writable directory on a file system backed by a disk (block I/O to wait for),
+    one that user can reach and write in where given; None if there is none."""
+    for d in (os.environ.get("BUILD_DIR"), "/var/tmp", os.getcwd(), "/tmp"):
+        if not d or not os.path.isdir(d) or not os.access(d, os.W_OK):
+            continue
+        r = subprocess.run(["stat", "-f", "-c", "%T", d], capture_output=True, text=True)
+        if r.returncode != 0 or r.stdout.strip() in MEMORY_FS:
+            continue
+        if user is not None and subprocess.run(["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups",
+                                                "test", "-x", d], capture_output=True).returncode != 0:
+            continue  # a directory made here for user would be out of its reach
+        return d
+    return None
 
 
 def drop_to(user):

@@ -21,6 +21,9 @@ import tmuxlib  # noqa: E402
 from tmuxlib import (Workload, children_of, header_line, mouse,  # noqa: E402
                      row_pids, selected_row, table_rows, tagged_rows)
 
+# the nice value this test started at (builds and CI runners run tests under nice); its children inherit it
+BASE_NICE = os.getpriority(os.PRIO_PROCESS, 0)
+
 SIZES = ((80, 24), (200, 50))
 
 
@@ -373,12 +376,12 @@ def test_kill_and_renice(t, w, h):
         # renice: every thread of the process
         t.wait(s, lambda x: len(table_rows(x)) >= 1 and "tv-thr" in table_rows(x)[0], "only the workload left")
         t.keys(s, "]")
-        t.wait_for(s, f"{wl.pid} (tv-thr) now has nice -1")
+        t.wait_for(s, f"{wl.pid} (tv-thr) now has nice {BASE_NICE - 1}")
         for tid in os.listdir(f"/proc/{wl.pid}/task"):
             with open(f"/proc/{wl.pid}/task/{tid}/stat") as f:
-                assert int(f.read().rsplit(")", 1)[1].split()[16]) == -1, f"thread {tid} reniced"
+                assert int(f.read().rsplit(")", 1)[1].split()[16]) == BASE_NICE - 1, f"thread {tid} reniced"
         t.keys(s, "[", "[")
-        t.wait_for(s, "now has nice 1")
+        t.wait_for(s, f"now has nice {BASE_NICE + 1}")
         # from a thread row: what the default action does, and either target
         t.keys(s, "Enter")
         t.wait_for(s, "sleeper-1")
@@ -435,11 +438,21 @@ def test_panels_setup(t, w, h):
         assert text.count("x") >= 150, text
         t.keys(s, "w")
         t.wait_gone(s, "Command line of process")
-        # i: the detail panel ends with the command line
+        # i: the detail panel holds the whole command line, below the figures (and above the
+        # address space, which comes in once read): found scrolling up from the end
         t.keys(s, "i")
         t.wait_for(s, "CPU delay")
         t.keys(s, "End")
-        t.wait_for(s, "tv-longcmd")
+        def lines_shown(x):  # "lines 40-59 of 59" where the panel scrolls
+            m = re.search(r"lines (\d+)-(\d+) of (\d+)", x)
+            return m and m.groups()
+        text = t.wait(s, lambda x: "tv-longcmd" in x or (lines_shown(x) and lines_shown(x)[1] == lines_shown(x)[2]),
+                      "the panel's end")
+        while "tv-longcmd" not in text and lines_shown(text) and lines_shown(text)[0] != "1":
+            where = lines_shown(text)
+            t.keys(s, "Up")
+            text = t.wait(s, lambda x: "tv-longcmd" in x or lines_shown(x) != where, "a line up")
+        assert "tv-longcmd" in text, text
         t.keys(s, "Escape")
         t.wait_gone(s, "CPU delay")
         # H: a single thread is not repeated as a thread row

@@ -16,6 +16,9 @@ import tempfile
 import time
 import traceback
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+import tvtest  # noqa: E402  (reachable: a copy of the binary the users tests switch to can run)
+
 TASKVIEW = os.environ.get("TASKVIEW", "taskview")
 WORKLOAD = os.environ.get("WORKLOAD", "")
 WIDTH, HEIGHT = 120, 40
@@ -44,7 +47,8 @@ class Tmux:
         envs.update(env or {})
         assign = " ".join(f"{k}={shlex.quote(v)}" for k, v in envs.items())
         pre = " ".join(shlex.quote(a) for a in wrap)
-        line = f"{pre} env {assign} {shlex.quote(TASKVIEW)} {' '.join(shlex.quote(a) for a in args)}; " \
+        exe = tvtest.reachable(TASKVIEW, wrap=wrap) if wrap else TASKVIEW
+        line = f"{pre} env {assign} {shlex.quote(exe)} {' '.join(shlex.quote(a) for a in args)}; " \
                f"echo EXIT=$?; sleep 60"
         self.cmd("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "sh", "-c", line)
         return name

@@ -295,7 +295,7 @@ START_TEST(test_slow_disabled)
 	}
 	/* and once more: disabled, this refresh's value gone too */
 	collect_one(l.h, &t, NULL);
-	ck_assert_msg(strstr(l.m.text, "plugin slow (") && strstr(l.m.text, "disabled:") &&
+	ck_assert_msg(strstr(l.m.text, "plugin slow disabled: ") &&
 	              strstr(l.m.text, "more CPU time than their budget in 3 refreshes in a row"), "%s", l.m.text);
 	ck_assert_int_eq(column_value(col(&l, "slow.value"), &t).kind, TV_V_UNKNOWN);
 	task_clear(&t, 1);
