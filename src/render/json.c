@@ -136,7 +136,7 @@ static void json_opt_bytes(struct buf *out, int64_t v)
 
 /* A control group's row: its identity, the processes it sums, its own
  * memory and pressure (each with why it is unknown). */
-static void json_render_group(struct buf *out, const struct row_group *rg)
+static void json_render_group(struct buf *out, const struct row_group *rg, const struct snapshot *s)
 {
 	static const char *const names[TV_RES_N] = {"cpu", "io", "memory"};
 	const struct tv_cgroup *g = rg->task.cgroup;
@@ -156,6 +156,12 @@ static void json_render_group(struct buf *out, const struct row_group *rg)
 	json_opt_bytes(out, g->cpu_user_us);
 	buf_adds(out, ", \"system_usec\": ");
 	json_opt_bytes(out, g->cpu_system_us);
+	/* when the file was read (unix time): the cpu column is the usage's growth between two such reads */
+	buf_adds(out, ", \"read_at\": ");
+	if (g->cpu_usage_us != TV_UNKNOWN && g->t_cpu > 0)
+		json_add_double(out, s->wall + (g->t_cpu - s->mono), 6);
+	else
+		buf_adds(out, "null");
 	buf_adds(out, "}, \"memory\": {\"current\": ");
 	json_opt_bytes(out, g->mem_bytes);
 	buf_adds(out, ", \"swap\": ");
@@ -203,7 +209,7 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 		const struct row *row = &rows->v[r];
 		buf_adds(out, r ? ", {" : "{");
 		if (row->group)
-			json_render_group(out, row->group);
+			json_render_group(out, row->group, s);
 		else
 			buf_adds(out, row->is_thread ? "\"kind\": \"thread\"" : "\"kind\": \"process\"");
 		if (row->exited)

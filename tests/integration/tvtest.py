@@ -128,9 +128,21 @@ class Skip(Exception):
     pass
 
 
+def select(tests, args):
+    """The tests args name (NAME runs only those named; -NAME leaves one out), all without args:
+    meson runs a file's slow test as a test of its own, beside the rest."""
+    names = {t.__name__ for t in tests}
+    unknown = [a for a in args if a.lstrip("-") not in names]
+    if unknown:
+        raise SystemExit(f"no such test: {', '.join(unknown)}")
+    only = [a for a in args if not a.startswith("-")]
+    out = [t for t in tests if t.__name__ in only] if only else list(tests)
+    return [t for t in out if "-" + t.__name__ not in args]
+
+
 def main(tests):
     passed = failed = skipped = 0
-    for t in tests:
+    for t in select(tests, sys.argv[1:]):
         name = t.__name__
         start = time.monotonic()
         try:

@@ -406,7 +406,7 @@ START_TEST(json_group_rows)
 	ck_assert_ptr_nonnull(strstr(s,
 		"{\"kind\": \"group\", \"cgroup\": \"/system.slice/a.service\", \"name\": \"a.service\", "
 		"\"parent\": \"/system.slice\", \"pids\": [10, 11], "
-		"\"cpu_stat\": {\"usage_usec\": null, \"user_usec\": null, \"system_usec\": null}, "
+		"\"cpu_stat\": {\"usage_usec\": null, \"user_usec\": null, \"system_usec\": null, \"read_at\": null}, "
 		"\"memory\": {\"current\": 1048576, \"swap\": 0, \"reason\": null}, "
 		"\"pressure\": {\"cpu\": {\"some\": {\"avg10\": 10.25, \"pct\": 12.50, \"total_us\": 123456}, "
 		"\"full\": {\"avg10\": 0.50, \"pct\": 1.00, \"total_us\": 789}}, "
@@ -414,7 +414,7 @@ START_TEST(json_group_rows)
 		"\"pid\": null, \"cpu\": 50.00, \"vm_rss\": 1024, \"cpu_pressure\": 12.50, \"comm\": \"a.service\", "
 		"\"partial\": [\"cpu\"]}"));
 	/* unknown memory says why */
-	ck_assert_ptr_nonnull(strstr(s, "\"pids\": [20], \"cpu_stat\": {\"usage_usec\": null, \"user_usec\": null, \"system_usec\": null}, \"memory\": {\"current\": null, \"swap\": null, "
+	ck_assert_ptr_nonnull(strstr(s, "\"pids\": [20], \"cpu_stat\": {\"usage_usec\": null, \"user_usec\": null, \"system_usec\": null, \"read_at\": null}, \"memory\": {\"current\": null, \"swap\": null, "
 					"\"reason\": \"no memory controller here\"}"));
 	/* process rows keep their kind; pressure columns are null there */
 	ck_assert_ptr_nonnull(strstr(s, "{\"kind\": \"process\", \"tgid\": 10, \"pid\": 10, \"cpu\": 20.00, \"vm_rss\": null, "
