@@ -291,6 +291,44 @@ static void *fork_main(void *arg)
 	return NULL;
 }
 
+/* --storm N: N threads that each start an empty thread and join it, over and over, and one
+ * that forks empty children and reaps them: tasks that end at once, by the ten thousand a
+ * second, as on a build server (each ending thread sends an exit record; a process two) */
+static long storm_threads;
+
+static void *storm_child(void *arg)
+{
+	return arg;
+}
+
+static void *storm_thread_main(void *arg)
+{
+	worker_start(arg);
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 64 * 1024);
+	for (;;) {
+		pthread_t t;
+		if (pthread_create(&t, &a, storm_child, NULL) == 0)
+			pthread_join(t, NULL);
+	}
+	return NULL;
+}
+
+static void *storm_fork_main(void *arg)
+{
+	worker_start(arg);
+	for (;;) {
+		pid_t c = fork();
+		if (c == 0)
+			_exit(0);
+		if (c > 0)
+			while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
+				;
+	}
+	return NULL;
+}
+
 static void *burn_main(void *arg)
 {
 	worker_start(arg);
@@ -394,7 +432,9 @@ static void usage(void)
 	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
 	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]\n"
 	     "                   [--wake-ms MS (stack and idle threads wake every MS)]\n"
-	     "                   [--grow-even (growing, first free as much anonymous memory)]");
+	     "                   [--grow-even (growing, first free as much anonymous memory)]\n"
+	     "                   [--storm N (N threads starting and joining empty threads, one forking\n"
+	     "                    empty children: an exit storm)]");
 }
 
 int main(int argc, char **argv)
@@ -413,7 +453,7 @@ int main(int argc, char **argv)
 		{"stacks", required_argument, NULL, 'x'},
 		{"small-stack", required_argument, NULL, 'k'}, {"idle", required_argument, NULL, 'I'},
 		{"grow-ms", required_argument, NULL, 'G'}, {"wake-ms", required_argument, NULL, 'W'},
-		{"grow-even", no_argument, NULL, 'E'},
+		{"grow-even", no_argument, NULL, 'E'}, {"storm", required_argument, NULL, 'Z'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
@@ -439,6 +479,7 @@ int main(int argc, char **argv)
 		case 'G': grow_ms = atol(optarg); break;
 		case 'W': wake_ms = atol(optarg); break;
 		case 'E': grow_even = 1; break;
+		case 'Z': storm_threads = atol(optarg); break;
 		case 'S': seconds = atoi(optarg); break;
 		case 'T': ticker_hz = atol(optarg); break;
 		case 'b': burn = atoi(optarg); break;
@@ -544,6 +585,13 @@ int main(int argc, char **argv)
 		w[n++] = (struct worker){.name = "fork-churn", .cpu = -1, .fn = fork_main};
 	if (fsync_churn_ms > 0 && n < MAX_THREADS)
 		w[n++] = (struct worker){.name = "fsync-churn", .cpu = -1, .fn = fsync_churn_main};
+	for (long i = 0; i < storm_threads && n < MAX_THREADS; i++) {
+		w[n] = (struct worker){.cpu = -1, .fn = storm_thread_main};
+		snprintf(w[n].name, sizeof(w[n].name), "storm-%hu", (unsigned short)(i + 1));
+		n++;
+	}
+	if (storm_threads > 0 && n < MAX_THREADS)
+		w[n++] = (struct worker){.name = "storm-fork", .cpu = -1, .fn = storm_fork_main};
 	for (int i = 0; i < n; i++)
 		if (pthread_create(&w[i].th, NULL, w[i].fn, &w[i]) != 0) {
 			perror("pthread_create");
