@@ -31,6 +31,7 @@ struct tv_self {
 	int64_t rss_kib;      /* resident size now; TV_UNKNOWN when unreadable */
 	uint64_t opens, reads; /* /proc files opened and read in this refresh */
 	uint64_t queries;     /* taskstats queries in this refresh */
+	uint64_t exit_probes; /* hash slots the exit records of this refresh looked at (about one each) */
 	size_t kept_fds;      /* /proc files kept open across refreshes */
 	/* control-group files (cgroup.procs, memory, pressure) opened and read */
 	uint64_t cgroup_opens, cgroup_reads;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "view/filter.h"
@@ -181,15 +182,24 @@ struct background *background_start(struct sampler *s)
 	return b;
 }
 
-void background_stop(struct background *b)
+bool background_stop(struct background *b, double wait_s)
 {
 	if (!b)
-		return;
+		return true;
 	pthread_mutex_lock(&b->lock);
 	b->quit = true;
 	pthread_cond_signal(&b->wake);
 	pthread_mutex_unlock(&b->lock);
-	pthread_join(b->thread, NULL);
+	sampler_cancel(b->s);
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	long ns = until.tv_nsec + (long)(wait_s * 1e9);
+	until.tv_sec += ns / 1000000000L;
+	until.tv_nsec = ns % 1000000000L;
+	if (pthread_timedjoin_np(b->thread, NULL, &until) != 0) {
+		pthread_detach(b->thread);
+		return false;
+	}
 	request_free(b->waiting);
 	if (b->done) {
 		snapshot_free(&b->result);
@@ -200,6 +210,7 @@ void background_stop(struct background *b)
 	close(b->notify[0]);
 	close(b->notify[1]);
 	free(b);
+	return true;
 }
 
 unsigned background_request(struct background *b, const struct sample_opts *o, size_t nplugin_slots)

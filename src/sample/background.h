@@ -17,8 +17,15 @@ struct background;
 
 /* Starts the sampling thread for s (borrowed; used only by that thread from now on). NULL when out of resources. */
 struct background *background_start(struct sampler *s);
-/* Stops the thread, waiting for a sample in progress to end; frees a result not collected. b may be NULL. */
-void background_stop(struct background *b);
+/*
+ * Stops the thread: a sample in progress is asked to stop (sampler_cancel) and
+ * waited for up to wait_s seconds; then b and what was collected are freed.
+ * Returns false when the thread did not end in time: it is abandoned, still
+ * owning b and the sampler, which the caller must then not free (it ends the
+ * process soon instead: a refresh stuck on a busy machine never holds a quit
+ * up). b may be NULL.
+ */
+bool background_stop(struct background *b, double wait_s);
 
 /*
  * Asks for a sample with these options, copied: the filter, the list of

@@ -511,6 +511,7 @@ static void self_cost(struct sampler *s, struct snapshot *out)
 	out->self.opens = s->io.opens;
 	out->self.reads = s->io.reads;
 	out->self.queries = s->io.queries;
+	out->self.exit_probes = s->io.exit_probes;
 	out->self.kept_fds = s->tr.fds.used;
 	out->self.reader = s->bpf_pass > 0 ? TV_READER_BPF : TV_READER_PROC;
 	out->self.reader_why = s->bpf_pass > 0 ? NULL : s->bpf_why_now;
@@ -524,6 +525,11 @@ static void fill_all(struct sampler *s, const struct sample_opts *o, struct snap
 		for (size_t j = 0; p->threads_are_rows && j < p->nthreads_read; j++)
 			sampler_fill_one(s, &p->threads[j], out->boot_ticks, &s->io);
 	}
+}
+
+void sampler_cancel(struct sampler *s)
+{
+	atomic_store(&s->cancel, true);
 }
 
 int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err)
@@ -571,7 +577,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		ts_refresh_state(s->ts); /* the sysctl may change while we run */
 	tracked_unsee(&s->tr);
 	size_t k = 0;
-	for (size_t i = 0; i < npids; i++) {
+	for (size_t i = 0; i < npids && !atomic_load_explicit(&s->cancel, memory_order_relaxed); i++) {
 		int32_t pid = pids[i];
 		if (!filter_wants_pid(sel, pid))
 			continue;
@@ -585,10 +591,20 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		k++;
 	}
 	free(pids);
+	out->nprocs = k;
+	if (atomic_load(&s->cancel)) {
+		/* stopped: what was read is dropped, the tracked tasks stay as they were */
+		if (cg)
+			cgroups_end(s->cg, out);
+		filter_free(byid);
+		free(byid);
+		snapshot_free(out);
+		*err = strdup(_("stopped"));
+		return -1;
+	}
 	tracked_sweep(&s->tr);
 	if (cg)
 		cgroups_end(s->cg, out);
-	out->nprocs = k;
 	if (k > 1) /* qsort's array must not be NULL, even when empty */
 		qsort(out->procs, k, sizeof(*out->procs), cmp_task_tgid);
 	if (sampler_ts_usable(s))

@@ -56,8 +56,12 @@ void sampler_free(struct sampler *s);
 void sampler_set_taskstats(struct sampler *s, struct ts_client *ts);
 void sampler_set_plugins(struct sampler *s, struct plugin_host *ph, size_t npvals);
 
-/* Takes one snapshot. Returns 0, or -1 with *err set when /proc cannot be read at all. */
+/* Takes one snapshot. Returns 0, or -1 with *err set when /proc cannot be read at all, or
+ * when sampler_cancel asked it to stop. */
 int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err);
+/* Asks a sampler_take in progress, on another thread, to stop at its next step: quitting
+ * never waits for a whole refresh of a busy machine. Safe from any thread. */
+void sampler_cancel(struct sampler *s);
 
 /*
  * What is read only for the rows shown: the state, nice and priority of

@@ -5,6 +5,14 @@
  * others complete the process's list of threads gone since the previous
  * refresh with their final counters, or add threads that lived and died in
  * between.
+ *
+ * Cost: linear in the records, whatever their number. A refresh takes on at
+ * most SAMPLER_EXITS_BUDGET of them (the listener keeps no more between two
+ * refreshes either); what is left over is dropped and counted as lost. Each
+ * record finds its process by binary search and its thread's entry through a
+ * hash of this refresh's exited threads by TID; whether a group's last record
+ * came is one binary search in a sorted list. (A scan of every list for
+ * every record made an exit storm cost the square of its records.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,35 +22,101 @@
 #include "sample/proc/users.h"
 #include "view/filter.h"
 
+/* One exited thread of this refresh: procs[proc].exited[idx]. final: an
+ * exit record gave its counters (a second record of its TID is another task). */
+struct exit_slot {
+	int32_t tid; /* 0: free */
+	uint32_t proc, idx;
+	bool final;
+};
+
+struct exit_index {
+	struct exit_slot *v;
+	size_t mask;
+	uint64_t *probes; /* slots looked at, for the cost figures (a test counts them) */
+};
+
+static size_t slot_hash(int32_t tid, size_t mask)
+{
+	return ((uint32_t)tid * 2654435761u) & mask;
+}
+
+/* The first slot of tid in proc (or in any process: proc UINT32_MAX), or the free slot where it would go. */
+static struct exit_slot *slot_find(const struct exit_index *x, int32_t tid, uint32_t proc, bool unfinished)
+{
+	for (size_t i = slot_hash(tid, x->mask);; i = (i + 1) & x->mask) {
+		struct exit_slot *e = &x->v[i];
+		++*x->probes;
+		if (!e->tid)
+			return e;
+		if (e->tid == tid && (proc == UINT32_MAX || e->proc == proc) && !(unfinished && e->final))
+			return e;
+	}
+}
+
+static void slot_put(struct exit_index *x, int32_t tid, uint32_t proc, uint32_t idx, bool final)
+{
+	size_t i = slot_hash(tid, x->mask);
+	for (++*x->probes; x->v[i].tid; ++*x->probes)
+		i = (i + 1) & x->mask;
+	x->v[i] = (struct exit_slot){tid, proc, idx, final};
+}
+
+/* Room for the exited threads listed so far and one per record; false when out of memory. */
+static bool index_build(struct exit_index *x, const struct snapshot *out, size_t nrecs)
+{
+	size_t n = nrecs;
+	for (size_t i = 0; i < out->nprocs; i++)
+		n += out->procs[i].nexited;
+	size_t cap = 64;
+	while (cap < 2 * n)
+		cap *= 2;
+	x->v = calloc(cap, sizeof(*x->v));
+	x->mask = cap - 1;
+	if (!x->v)
+		return false;
+	for (size_t i = 0; i < out->nprocs; i++)
+		for (size_t j = 0; j < out->procs[i].nexited; j++)
+			if (out->procs[i].exited[j].tid > 0)
+				slot_put(x, out->procs[i].exited[j].tid, (uint32_t)i, (uint32_t)j, false);
+	return true;
+}
+
 static struct tv_task *find_proc(struct snapshot *out, int32_t tgid)
 {
 	return (struct tv_task *)snapshot_find(out, tgid);
 }
 
 /* The process a record's thread belonged to, when the kernel did not say (before 5.19). */
-static struct tv_task *owner_of(struct snapshot *out, int32_t tid)
+static struct tv_task *owner_of(struct snapshot *out, const struct exit_index *x, int32_t tid)
 {
 	struct tv_task *p = find_proc(out, tid);
 	if (p)
 		return p;
-	for (size_t i = 0; i < out->nprocs; i++)
-		for (size_t j = 0; j < out->procs[i].nexited; j++)
-			if (out->procs[i].exited[j].tid == tid)
-				return &out->procs[i];
-	return NULL;
+	const struct exit_slot *e = slot_find(x, tid, UINT32_MAX, false);
+	return e->tid ? &out->procs[e->proc] : NULL;
+}
+
+void sampler_apply_final(struct tv_task *t, const struct ts_final *f, double mono)
+{
+	t->ctxt_vol = f->nvcsw;
+	t->ctxt_invol = f->nivcsw;
+	t->t_ctxt = mono;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		t->delay[c] = (struct tv_delay){f->delay_count[c], f->delay_ns[c]};
+	t->t_delay = mono;
 }
 
 static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const struct snapshot *out)
 {
-	const struct ts_result *r = &rec->m.r;
-	e->cpu_ns = r->cpu_ns;
+	e->cpu_ns = rec->r.cpu_ns;
 	e->cpu_fine = true;
-	e->t_cpu = e->t_ctxt = e->t_delay = rec->mono;
-	sampler_apply_ts(e, r, rec->mono);
-	if (r->comm[0])
-		task_set_comm(e, r->comm, sizeof(r->comm));
-	if (e->start_ticks == TV_START_UNKNOWN && r->etime_us != TV_UNKNOWN) {
-		double st = (rec->mono + out->boot_offset - (double)r->etime_us / 1e6) * out->hz;
+	e->t_cpu = rec->mono;
+	sampler_apply_final(e, &rec->r, rec->mono);
+	if (rec->comm[0])
+		task_set_comm(e, rec->comm, sizeof(rec->comm));
+	if (e->start_ticks == TV_START_UNKNOWN && rec->etime_us != TV_UNKNOWN) {
+		double st = (rec->mono + out->boot_offset - (double)rec->etime_us / 1e6) * out->hz;
 		e->start_ticks = st > 0 ? (uint64_t)st : 0;
 	}
 }
@@ -51,25 +125,28 @@ static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const st
  * never had a second thread, and its own record is the group's. */
 static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_exit_rec *rec, bool alone)
 {
-	struct tv_task *v = realloc(out->gone, (out->ngone + 1) * sizeof(*v));
-	if (!v)
-		return;
-	out->gone = v;
+	size_t n = out->ngone;
+	if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4...: full; doubling, as sampler_exited_add */
+		struct tv_task *v = realloc(out->gone, (n ? 2 * n : 1) * sizeof(*v));
+		if (!v)
+			return;
+		out->gone = v;
+	}
 	struct tv_task *g = &out->gone[out->ngone++];
-	const struct ts_result *last = &rec->m.r, *grp = alone ? &rec->m.r : &rec->m.g;
+	const struct ts_final *grp = alone ? &rec->r : &rec->g;
 	task_init(g);
-	g->tid = g->tgid = alone ? rec->m.r.tgid : rec->m.tgid;
-	g->ppid = last->ppid;
-	g->uid = last->uid;
-	g->user = last->uid != TV_UNKNOWN ? users_name(s->users, last->uid) : NULL;
+	g->tid = g->tgid = alone ? rec->tgid : rec->end_tgid;
+	g->ppid = rec->ppid;
+	g->uid = rec->uid;
+	g->user = rec->uid != TV_UNKNOWN ? users_name(s->users, rec->uid) : NULL;
 	g->state = 'X';
 	g->details_read = true;
-	task_set_comm(g, last->comm, sizeof(last->comm));
-	if (last->etime_us != TV_UNKNOWN && last->pid == g->tgid) {
-		double st = (rec->mono + out->boot_offset - (double)last->etime_us / 1e6) * out->hz;
+	task_set_comm(g, rec->comm, sizeof(rec->comm));
+	if (rec->etime_us != TV_UNKNOWN && rec->pid == g->tgid) {
+		double st = (rec->mono + out->boot_offset - (double)rec->etime_us / 1e6) * out->hz;
 		g->start_ticks = st > 0 ? (uint64_t)st : 0;
 	}
-	sampler_apply_ts(g, grp, rec->mono);
+	sampler_apply_final(g, grp, rec->mono);
 	/* a group's switch counts include its exited threads only on some kernels */
 	if (!alone && !ts_group_counts_exited(s->ts))
 		g->ctxt_vol = g->ctxt_invol = TV_UNKNOWN;
@@ -82,7 +159,6 @@ static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_ex
 	g->t_cpu = rec->mono;
 }
 
-/* Returns true when the record must wait for the next refresh. */
 struct tv_task *sampler_exited_add(struct tv_task *p)
 {
 	size_t n = p->nexited;
@@ -97,44 +173,67 @@ struct tv_task *sampler_exited_add(struct tv_task *p)
 	return e;
 }
 
-static bool attach(struct snapshot *out, const struct ts_exit_rec *rec)
+/* Returns true when the record must wait for the next refresh. */
+static bool attach(struct snapshot *out, struct exit_index *x, const struct ts_exit_rec *rec)
 {
-	int32_t tid = rec->m.pid;
-	struct tv_task *p = rec->m.r.tgid > 0 ? find_proc(out, rec->m.r.tgid) : owner_of(out, tid);
+	int32_t tid = rec->pid;
+	struct tv_task *p = rec->tgid > 0 ? find_proc(out, rec->tgid) : owner_of(out, x, tid);
 	if (!p)
 		return false;
 	if (task_find_thread(p, tid))
 		return true; /* read alive in this refresh: it ended after */
-	for (size_t j = 0; j < p->nexited; j++) {
-		if (p->exited[j].tid == tid) {
-			set_final(&p->exited[j], rec, out);
-			return false;
-		}
-	}
-	struct tv_task *e = sampler_exited_add(p);
-	if (!e)
+	uint32_t proc = (uint32_t)(p - out->procs);
+	/* a thread listed before and gone now: its first record is its end (one
+	 * that came earlier belongs to a task before it, taken by an earlier
+	 * refresh); a second record of the TID is a task born since */
+	struct exit_slot *e = slot_find(x, tid, proc, true);
+	if (e->tid) {
+		set_final(&p->exited[e->idx], rec, out);
+		e->final = true;
 		return false;
-	e->is_thread = true;
-	e->tid = tid;
-	e->tgid = p->tgid;
-	e->ppid = p->ppid;
-	set_final(e, rec, out);
+	}
+	struct tv_task *t = sampler_exited_add(p);
+	if (!t)
+		return false;
+	t->is_thread = true;
+	t->tid = tid;
+	t->tgid = p->tgid;
+	t->ppid = p->ppid;
+	set_final(t, rec, out);
+	slot_put(x, tid, proc, (uint32_t)(p->nexited - 1), true);
 	return false;
 }
 
-/* Is there a record of tgid's last thread with the group's totals among these? */
-static bool group_record_of(const struct ts_exit_rec *a, size_t na, const struct ts_exit_rec *b, size_t nb,
-			    int32_t tgid)
+static int cmp_i32(const void *a, const void *b)
 {
-	for (size_t i = 0; i < na + nb; i++)
-		if ((i < na ? &a[i] : &b[i - na])->m.tgid == tgid)
-			return true;
-	return false;
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The processes whose last thread's record (with the group's totals) is among these, sorted. */
+static int32_t *group_ends(const struct ts_exit_rec *a, size_t na, const struct ts_exit_rec *b, size_t nb,
+			   size_t *n)
+{
+	int32_t *v = malloc((na + nb + 1) * sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; v && i < na + nb; i++) {
+		int32_t t = (i < na ? &a[i] : &b[i - na])->end_tgid;
+		if (t > 0)
+			v[(*n)++] = t;
+	}
+	if (v && *n > 1)
+		qsort(v, *n, sizeof(*v), cmp_i32);
+	return v;
+}
+
+bool sampler_exits_watched(const struct sampler *s)
+{
+	return s->listen != NULL && s->listen_passes > 0;
 }
 
 void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel)
 {
-	out->exits_watched = s->listen != NULL && s->listen_passes > 0;
+	out->exits_watched = sampler_exits_watched(s);
 	out->exits_why = sampler_exits_unwatched(s);
 	if (!s->listen)
 		return;
@@ -142,30 +241,49 @@ void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter 
 	struct ts_exit_rec *recs = NULL;
 	uint64_t lost = 0;
 	size_t n = ts_listen_take(s->listen, &recs, &lost);
-	out->exits_lost = lost;
 	struct ts_exit_rec *old = s->pending;
 	size_t nold = s->npending;
 	s->pending = NULL;
 	s->npending = 0;
+	/* the budget: the records waiting from the last refresh first, then the new ones in order */
+	if (nold > SAMPLER_EXITS_BUDGET) {
+		lost += nold - SAMPLER_EXITS_BUDGET;
+		nold = SAMPLER_EXITS_BUDGET;
+	}
+	if (nold + n > SAMPLER_EXITS_BUDGET) {
+		lost += nold + n - SAMPLER_EXITS_BUDGET;
+		n = SAMPLER_EXITS_BUDGET - nold;
+	}
+	out->exits_lost = lost;
+	out->nexits_seen = n;
+	struct exit_index x = {.probes = &s->io.exit_probes};
+	size_t nends = 0;
+	int32_t *ends = group_ends(old, nold, recs, n, &nends);
+	if (!ends || !index_build(&x, out, nold + n)) {
+		out->exits_lost += nold + n;
+		free(ends);
+		free(old);
+		free(recs);
+		return;
+	}
 	size_t cap = 0;
 	for (size_t i = 0; i < nold + n; i++) {
 		const struct ts_exit_rec *rec = i < nold ? &old[i] : &recs[i - nold];
-		out->nexits_seen += i >= nold;
-		bool later = attach(out, rec);
+		bool later = attach(out, &x, rec);
 		/* the group's last thread: the process ended, after this refresh
 		 * read it if it is in it (then the record is the next one's) */
-		bool group_end = rec->m.tgid > 0;
-		later |= group_end && snapshot_find(out, rec->m.tgid);
+		bool group_end = rec->end_tgid > 0;
+		later |= group_end && snapshot_find(out, rec->end_tgid);
 		/* a process that never had a second thread: the kernel sends no
 		 * group totals, its own record ends it (a leader that exits before
 		 * its threads leaves its process listed, or a group record) */
-		const struct tv_task *live = snapshot_find(out, rec->m.r.tgid);
-		bool alone = !group_end && rec->m.r.tgid > 0 && rec->m.pid == rec->m.r.tgid &&
-			     (!live || live->nthreads == 1) && !group_record_of(old, nold, recs, n, rec->m.r.tgid);
+		const struct tv_task *live = snapshot_find(out, rec->tgid);
+		bool alone = !group_end && rec->tgid > 0 && rec->pid == rec->tgid && (!live || live->nthreads == 1) &&
+			     !bsearch(&rec->tgid, ends, nends, sizeof(*ends), cmp_i32);
 		later |= alone && live;
-		int32_t tgid = alone ? rec->m.r.tgid : rec->m.tgid;
+		int32_t tgid = alone ? rec->tgid : rec->end_tgid;
 		if (!later && (group_end || alone) && filter_wants_pid(sel, tgid) &&
-		    (!sel || sel->uid == TV_UNKNOWN || rec->m.r.uid == sel->uid))
+		    (!sel || sel->uid == TV_UNKNOWN || rec->uid == sel->uid))
 			gone_add(s, out, rec, alone);
 		if (!later)
 			continue;
@@ -178,6 +296,8 @@ void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter 
 		}
 		s->pending[s->npending++] = *rec;
 	}
+	free(x.v);
+	free(ends);
 	free(old);
 	free(recs);
 }
@@ -197,7 +317,8 @@ void sampler_partial_totals(struct sampler *s, struct snapshot *out)
 			tp->exit_seen = true;
 		if ((live_sums || group_live_only) && tp->exit_seen)
 			p->partial |= TV_PART_BIT(TV_PART_CTXT_VOL) | TV_PART_BIT(TV_PART_CTXT_INVOL);
-		if (group_live_only && p->nexited > 0 && !p->threads_are_rows)
+		/* records dropped in this interval: the exited threads that complete a sum may be among them */
+		if (group_live_only && (p->nexited > 0 || out->exits_lost > 0) && !p->threads_are_rows)
 			p->partial |= TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_INVOL_RATE);
 	}
 }

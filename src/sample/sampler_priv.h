@@ -4,6 +4,7 @@
 #define TV_SAMPLE_SAMPLER_PRIV_H
 
 #include <dirent.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -23,7 +24,11 @@
 /* What one refresh read, for the cost figures and their regression test. */
 struct sampler_io {
 	uint64_t opens, reads, lists, queries;
+	uint64_t exit_probes; /* hash slots the exit records looked at */
 };
+
+/* Exit records one refresh takes on, at most: beyond, they count as lost (sampler_exits.c) */
+#define SAMPLER_EXITS_BUDGET TS_LISTEN_KEEP
 
 struct bpf_tasks;
 struct task_rec_key;
@@ -66,6 +71,7 @@ struct sampler {
 	size_t bpf_tasks;        /* tasks on the machine at the last refresh's start */
 	double bpf_mono;         /* when the pass read the tasks */
 	bool no_pagemap_scan;    /* the kernel has no PAGEMAP_SCAN (before 6.7): stacks read pagemap entries */
+	atomic_bool cancel;      /* sampler_cancel: the refresh in progress stops at its next step */
 };
 
 /* A process's status as read, and when. */
@@ -126,6 +132,10 @@ int sampler_thread_schedstat(struct sampler *s, struct tracked_proc *tp, struct 
 			     struct proc_schedstat *ss, double *when);
 /* sampler_exits.c: exit records to the processes they belong to; lower bounds that last. */
 void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel);
+/* An exit record's final counters (switches, delays) into t, received at mono. */
+void sampler_apply_final(struct tv_task *t, const struct ts_final *f, double mono);
+/* An exit listener ran for the whole interval. */
+bool sampler_exits_watched(const struct sampler *s);
 void sampler_partial_totals(struct sampler *s, struct snapshot *out);
 
 #endif

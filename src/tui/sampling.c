@@ -114,6 +114,14 @@ int tui_wake_fd(const struct tui *t)
 	return t->bg ? background_fd(t->bg) : -1;
 }
 
+double tui_stale_age(const struct tui *t)
+{
+	if (t->replay || t->frozen || !t->have_cur)
+		return 0;
+	double age = clock_now(CLOCK_MONOTONIC) - t->cur.mono;
+	return age > 2 * t->delay ? age : 0;
+}
+
 void tui_columns_changed(struct tui *t)
 {
 	struct app *a = t->app;

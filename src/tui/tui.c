@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <curses.h>
 
@@ -45,11 +46,17 @@ static bool tui_color_wanted(const struct cli_opts *o)
 	return !o->no_color && !(nc && *nc);
 }
 
-static void tui_free(struct tui *t)
+/* How long a quit waits for the sampling thread to stop its refresh, at most (seconds). */
+#define TUI_STOP_WAIT 0.5
+
+/* Frees what the screen held; false when the sampling thread did not stop in
+ * time and was abandoned with the sampler (the caller then ends the process). */
+static bool tui_free(struct tui *t)
 {
 	/* a plugin call in progress gives up; the sampling thread ends first */
 	atomic_store(&t->stopping, true);
-	background_stop(t->bg);
+	if (!background_stop(t->bg, TUI_STOP_WAIT))
+		return false;
 	tui_replay_free(t);
 	rows_free(&t->rows);
 	if (t->have_cur)
@@ -69,6 +76,7 @@ static void tui_free(struct tui *t)
 	free(t->search);
 	free(t->config_path);
 	buf_free(&t->status);
+	return true;
 }
 
 /* A slow plugin keeps taskview from quitting no longer than its quit (sampling runs on its own thread). */
@@ -115,6 +123,7 @@ static int tui_loop(struct tui *t)
 		if (key == ERR) {
 			if (t->status.len && t->status_until && clock_now(CLOCK_MONOTONIC) >= t->status_until)
 				dirty = true; /* a hint faded */
+			dirty |= tui_stale_age(t) > 0; /* the age of stale figures goes on */
 			continue;
 		}
 		dirty = true;
@@ -209,7 +218,15 @@ out:
 	free(err);
 	tui_msgs_flush(msgs, stderr);
 	int sig = term_quit_signal();
-	tui_free(&t);
+	if (!tui_free(&t)) {
+		/* the sampling thread is inside a refresh that did not stop (a read
+		 * stuck on a busy machine): the terminal is restored and the
+		 * settings saved, and nothing it uses may be freed under it */
+		fflush(NULL);
+		if (sig)
+			term_reraise(sig);
+		_exit(rc);
+	}
 	if (sig)
 		term_reraise(sig);
 	return rc;

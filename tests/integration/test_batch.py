@@ -91,7 +91,8 @@ def test_first_sample_has_measured_rates():
         docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "2")
         check(len(docs) == 2, "two samples for -n 2")
         for d in docs:
-            check(0.45 <= d["interval"] <= 1.0, f"interval {d['interval']}")
+            # at least the delay; how much longer depends on how busy the machine is
+            check(d["interval"] >= 0.45, f"interval {d['interval']}")
             check(d["tasks"][0]["cpu"] is not None and d["tasks"][0]["ctxt_vol_rate"] > 0,
                   "every sample has measured rates")
 

@@ -185,23 +185,28 @@ def read_samples(cmd, n, textfile, user=None):
     """Runs taskview with JSON on stdout and a text file; returns
     [(json document, text file content)] of the same samples. taskview
     writes the file before the JSON line; it is stopped while the file is
-    read, so the next sample cannot replace it."""
+    read, so the next sample cannot replace it. After the last there is no
+    next, and it is left to end: stopped as it ends, a sanitizer build's
+    leak check, which stops its threads itself, can wait forever."""
     import json
     proc = subprocess.Popen(as_user(cmd, user), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             errors="surrogateescape")
     out = []
     try:
-        for _ in range(n):
+        for i in range(n):
             line = proc.stdout.readline()
             if not line:
                 proc.wait(timeout=30)
                 raise AssertionError(f"taskview ended early (exit {proc.returncode}): {proc.stderr.read()}")
-            os.kill(proc.pid, signal.SIGSTOP)
+            last = i == n - 1
+            if not last:
+                os.kill(proc.pid, signal.SIGSTOP)
             try:
                 with open(textfile, encoding="utf-8") as f:
                     content = f.read()
             finally:
-                os.kill(proc.pid, signal.SIGCONT)
+                if not last:
+                    os.kill(proc.pid, signal.SIGCONT)
             out.append((json.loads(line), content))
         if proc.wait(timeout=120) != 0:
             raise AssertionError(f"taskview exit {proc.returncode}: {proc.stderr.read()}")
@@ -590,11 +595,14 @@ def test_pcp_reads_textfile():
             f.write("root {\n\topenmetrics\t144:*:*\n}\n")
         import pwd
         me = pwd.getpwuid(os.geteuid()).pw_name
-        env = dict(os.environ, PCP_RUN_DIR=tmp)
+        # a loaded machine can hold the agent (Python) past pmcd's 5 s for its
+        # start (-q) or an answer (-t), and pmcd then drops it for good: allow
+        # a minute, as for pminfo
+        env = dict(os.environ, PCP_RUN_DIR=tmp, PMCD_REQUEST_TIMEOUT="60")
         port = free_port()
         pm = subprocess.Popen([pmcd, "-f", "-A", "-i", "127.0.0.1", "-p", str(port), "-c", f"{tmp}/pmcd.conf",
                                "-n", f"{tmp}/pmns", "-l", f"{tmp}/pmcd.log", "-s", f"{tmp}/pmcd.socket",
-                               "-x", f"{tmp}/pmcd.err", "-U", me],
+                               "-x", f"{tmp}/pmcd.err", "-U", me, "-q", "60", "-t", "60"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env)
         host = f"127.0.0.1:{port}"
         try:
@@ -604,15 +612,20 @@ def test_pcp_reads_textfile():
                 q = subprocess.run([pminfo, "-h", host, "openmetrics.taskview"], capture_output=True, text=True,
                                    env=env, timeout=30)
                 return q.returncode == 0 and "taskview_group_cpu_seconds_total" in q.stdout
-            state = wait_for(ready, 90, "pmcd with the openmetrics agent")
-            if state == "exited":
+            def logs():
                 log = ""
-                for name in ("pmcd.log", "pmcd.err"):
+                for name in ("pmcd.log", "pmcd.err", "openmetrics.log"):
                     p = os.path.join(tmp, name)
                     if os.path.exists(p):
                         with open(p, errors="replace") as f:
                             log += f.read()
-                raise Skip(f"pmcd cannot run here (exit {pm.returncode}): {log.strip()[-500:]}")
+                return log.strip()[-2000:]
+            try:
+                state = wait_for(ready, 90, "pmcd with the openmetrics agent")
+            except AssertionError as e:
+                raise AssertionError(f"{e}: {logs()}") from None
+            if state == "exited":
+                raise Skip(f"pmcd cannot run here (exit {pm.returncode}): {logs()}")
             q = subprocess.run([pminfo, "-h", host, "-f", "-d", "openmetrics.taskview"], capture_output=True,
                                text=True, env=env, timeout=60)
             check(q.returncode == 0, q.stderr)

@@ -36,7 +36,7 @@ def uptime(text):
 def assert_updating(t, s):
     """The header's clock moves: the screen is being refreshed."""
     first = uptime(t.wait_for(s, "Uptime:"))
-    t.wait(s, lambda x: uptime(x) not in (None, first), "the screen to refresh", timeout=4)
+    t.wait(s, lambda x: uptime(x) not in (None, first), "the screen to refresh")
 
 
 def assert_restored(text):
@@ -55,7 +55,7 @@ def test_failures_named(t):
                         ("noisy", "it wrote to standard output or error")):
         s = t.start(plugin_args(name))
         title = t.cmd("display", "-p", "-t", s, "#{pane_title}")
-        text = t.wait_for(s, f"plugin {name} disabled: ", timeout=8)
+        text = t.wait_for(s, f"plugin {name} disabled: ")
         assert "noisy on" not in text.replace("\\x07noisy on stdout", ""), f"plugin output on the screen:\n{text}"
         # the other plugin's column and the rest of the screen go on
         assert re.search(r"(?m)^ +\d+ .* \d+ +- *$", text), f"no hello.tid beside an unknown value:\n{text}"
@@ -74,7 +74,7 @@ def test_terminal_out_of_reach(t):
     s = t.start(plugin_args("terminal"))
     title = t.cmd("display", "-p", "-t", s, "#{pane_title}")
     # its column has values: collect ran, and wrote if it could
-    t.wait(s, lambda x: re.search(r"(?m)^ +(\d+) .* \1 +\1 *$", x), "a terminal.value", timeout=8)
+    t.wait(s, lambda x: re.search(r"(?m)^ +(\d+) .* \1 +\1 *$", x), "a terminal.value")
     for _ in range(3):
         try:
             assert_updating(t, s)
@@ -135,7 +135,7 @@ def test_hang_then_recover(t):
     """A plugin that never answers: given up at its deadline, then the screen updates without it."""
     for name in ("loop_collect", "block_collect"):
         s = t.start(plugin_args(name))
-        t.wait_for(s, f"plugin {name} disabled: no answer within", timeout=12)
+        t.wait_for(s, f"plugin {name} disabled: no answer within")
         assert_updating(t, s)
         assert_restored(t.quit(s))
 

@@ -35,7 +35,7 @@ def start(t, args, w, h, wrap=(), keep_settings=False):
     if not keep_settings:
         shutil.rmtree(os.path.join(t.home, "cfg"), ignore_errors=True)
     s = t.start(args, env=ENV, width=w, height=h, wrap=wrap)
-    t.wait_for(s, "PID", timeout=10)
+    t.wait_for(s, "PID")
     return s
 
 

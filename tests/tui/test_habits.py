@@ -72,7 +72,7 @@ def cpu_ticks(pid):
 def start(t, args, w=100, h=30, wrap=(), env=None):
     shutil.rmtree(os.path.join(t.home, "cfg"), ignore_errors=True)
     s = t.start(args, env={**ENV, **(env or {})}, width=w, height=h, wrap=wrap)
-    t.wait_for(s, "PID", timeout=10)
+    t.wait_for(s, "PID")
     return s
 
 
@@ -95,7 +95,7 @@ def hangup_case(home, wrap, what, args=("-d", "0.5"), keys=(), ready=None, befor
             if before:
                 t.wait_for(s, before)
             t.keys(s, *keys)
-            t.wait_for(s, ready, timeout=15)
+            t.wait_for(s, ready)
         helpers = descendants(pid)
         t.kill_server()
         # it ends within seconds; until then, it must not spin
@@ -388,7 +388,7 @@ def test_trace_leave(t):
             trace()
             t.keys(s, key)
             # straight back to the screen: no Enter asked for
-            t.wait_for(s, "PID", timeout=10)
+            t.wait_for(s, "PID")
             t.wait_gone(s, "attached")
             assert cpu_ticks(tv) is not None, f"{key} in strace ended taskview"
             assert p.poll() is None, "the traced task died"
@@ -400,7 +400,7 @@ def test_trace_leave(t):
         t.keys(s, "C-c")
         t.wait_for(s, "press Enter to return")
         t.keys(s, "Escape")
-        t.wait_for(s, "PID", timeout=10)
+        t.wait_for(s, "PID")
         t.keys(s, "q")
         assert pid_gone(tv), "taskview did not quit with q after leaving strace"
     finally:

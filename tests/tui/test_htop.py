@@ -46,7 +46,7 @@ def start(t, args, w, h, env=None, wrap=(), keep_settings=False):
     if not keep_settings:
         shutil.rmtree(os.path.join(t.home, "cfg"), ignore_errors=True)
     s = t.start(args, env={**ENV, **(env or {})}, width=w, height=h, wrap=wrap)
-    t.wait_for(s, "PID", timeout=10)
+    t.wait_for(s, "PID")
     return s
 
 
@@ -76,7 +76,7 @@ def first_pid(line):
     return int(m.group(1)) if m else None
 
 
-def wait_selected(t, s, pred, what, timeout=8.0):
+def wait_selected(t, s, pred, what, timeout=tmuxlib.WAIT):
     end = time.monotonic() + timeout
     row = None
     while time.monotonic() < end:

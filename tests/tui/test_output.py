@@ -40,7 +40,7 @@ def main():
     t = Tmux(home)
     try:
         s = t.start(["-d", str(INTERVAL), "--no-plugins"], width=200, height=50)
-        t.wait_for(s, "F10Quit", timeout=10)
+        t.wait_for(s, "F10Quit")
         time.sleep(1.0)
         pid = t.taskview_pid(s)
         w0, t0 = write_calls(pid), time.monotonic()

@@ -56,10 +56,10 @@ def test_collapsed_subtree_survives_refreshes(t, home):
     try:
         # the filter keeps the parent and its children (their command lines match)
         s = t.start(["--no-plugins", "-d", "0.2", "-F", tag], env=ENV, width=W, height=H)
-        t.wait_for(s, "PID", timeout=10)
+        t.wait_for(s, "PID")
         pid = t.taskview_pid(s)
         t.keys(s, "t")
-        t.wait(s, lambda x: unfolded.search(x), "the tree with the children", timeout=10)
+        t.wait(s, lambda x: unfolded.search(x), "the tree with the children")
         # select the parent, fold it
         t.keys(s, *str(parent.pid))
         wait_selected(t, s, parent.pid, "the parent")
@@ -101,7 +101,7 @@ def test_thread_rows_have_a_state(t, home):
         def rows(x):
             return [r.split() for r in table_rows(x) if first_pid(r) in ids]
 
-        text = t.wait(s, lambda x: len(rows(x)) == want, "the process and its threads", timeout=10)
+        text = t.wait(s, lambda x: len(rows(x)) == want, "the process and its threads")
         head = next(line for line in text.splitlines() if re.match(r"\s*PID\b", line)).split()
         assert head[:5] == ["PID", "USER", "S", "NI", "PRI"], head
         # a few refreshes: each sample's thread rows are read again
@@ -161,7 +161,7 @@ class Seesaw:
             p.wait()
 
 
-def wait_order_selected(t, s, pids, want, sel, what, timeout=15.0):
+def wait_order_selected(t, s, pids, want, sel, what, timeout=tmuxlib.WAIT):
     """Waits for a screen, one capture, with the rows in the order want and
     sel selected: under load the CPU order may flicker back for a refresh, and
     a selection left on its row would then look right in a second capture."""
@@ -181,11 +181,11 @@ def wait_order_selected(t, s, pids, want, sel, what, timeout=15.0):
     raise AssertionError(f"timed out waiting for {what}: with the rows {want}, {seen} was selected\n{t.text(s)}")
 
 
-def wait_order(t, s, pids, want, what, timeout=15.0):
+def wait_order(t, s, pids, want, what, timeout=tmuxlib.WAIT):
     return t.wait(s, lambda x: pid_order(x, pids) == want, what, timeout)
 
 
-def wait_selected(t, s, pid, what, timeout=8.0):
+def wait_selected(t, s, pid, what, timeout=tmuxlib.WAIT):
     end = time.monotonic() + timeout
     row = None
     while time.monotonic() < end:

@@ -22,6 +22,9 @@ import tvtest  # noqa: E402  (reachable: a copy of the binary the users tests sw
 TASKVIEW = os.environ.get("TASKVIEW", "taskview")
 WORKLOAD = os.environ.get("WORKLOAD", "")
 WIDTH, HEIGHT = 120, 40
+# How long a wait for the screen gives up after: what it waits for comes in well under a
+# second on a quiet machine; a busy one (CI beside CPU hogs, an exit storm) takes longer
+WAIT = 30.0
 
 
 class Tmux:
@@ -59,7 +62,7 @@ class Tmux:
     def text(self, session, escapes=False):
         return self.cmd("capture-pane", "-p", *(["-e"] if escapes else []), "-t", session)
 
-    def wait(self, session, pred, what, timeout=6.0):
+    def wait(self, session, pred, what, timeout=WAIT):
         """Polls the screen until pred(text) holds."""
         end = time.monotonic() + timeout
         text = ""
@@ -70,13 +73,13 @@ class Tmux:
             time.sleep(0.05)
         raise AssertionError(f"timed out waiting for {what}; screen:\n{text}")
 
-    def wait_for(self, session, needle, timeout=6.0):
+    def wait_for(self, session, needle, timeout=WAIT):
         return self.wait(session, lambda t: needle in t, repr(needle), timeout)
 
-    def wait_gone(self, session, needle, timeout=6.0):
+    def wait_gone(self, session, needle, timeout=WAIT):
         return self.wait(session, lambda t: needle not in t, f"{needle!r} to go", timeout)
 
-    def wait_exit(self, session, timeout=6.0):
+    def wait_exit(self, session, timeout=WAIT):
         """The exit status the shell printed after taskview ended."""
         text = self.wait(session, lambda x: re.search(r"(?m)^EXIT=\d+", x), "exit", timeout)
         return int(re.search(r"(?m)^EXIT=(\d+)", text).group(1)), text

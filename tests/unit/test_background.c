@@ -66,7 +66,7 @@ START_TEST(request_and_take)
 	ck_assert(snap.procs[0].threads_are_rows); /* unfolded: its threads were read */
 	snapshot_free(&snap);
 	ck_assert(!background_busy(b));
-	background_stop(b);
+	ck_assert(background_stop(b, 30));
 	sampler_free(s);
 }
 END_TEST
@@ -87,7 +87,7 @@ START_TEST(newest_request_wins)
 		ck_assert(snap.nprocs > 1);
 		snapshot_free(&snap);
 	} while (t != last);
-	background_stop(b);
+	ck_assert(background_stop(b, 30));
 	sampler_free(s);
 }
 END_TEST
@@ -101,7 +101,7 @@ START_TEST(callback_is_refused_and_stop_with_work)
 	struct sample_opts o = {.needs = NEED_STAT | NEED_STATUS | NEED_CMDLINE};
 	ck_assert_uint_ne(background_request(b, &o, 0), 0);
 	ck_assert_uint_ne(background_request(b, &o, 0), 0);
-	background_stop(b); /* a sample in progress ends, the waiting one is dropped */
+	ck_assert(background_stop(b, 30)); /* a sample in progress ends, the waiting one is dropped */
 	sampler_free(s);
 }
 END_TEST

@@ -21,7 +21,6 @@
 
 #define TL_RCVBUF (8 << 20) /* an exit storm of a few thousand threads a second, between two reads */
 #define TL_RBUF 16384
-#define TL_QUEUE_MAX 262144 /* records kept for the sampler; beyond, they count as lost */
 /* datagrams a take reads itself, at most: a storm of exits does not hold a
  * refresh up (the listening thread reads the rest, for the next take) */
 #define TL_TAKE_READS 64
@@ -83,12 +82,40 @@ static int tl_register(struct ts_listener *l, bool reg)
 	return ETIMEDOUT;
 }
 
+static void final_from(struct ts_final *f, const struct ts_result *r)
+{
+	f->nvcsw = r->nvcsw;
+	f->nivcsw = r->nivcsw;
+	f->utime_us = r->utime_us;
+	f->stime_us = r->stime_us;
+	f->cpu_ns = r->cpu_ns;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+		f->delay_count[c] = r->delay[c].count;
+		f->delay_ns[c] = r->delay[c].total_ns;
+	}
+}
+
+void ts_exit_rec_from(struct ts_exit_rec *out, const struct ts_exit_msg *m, double mono)
+{
+	out->mono = mono;
+	out->pid = m->pid;
+	out->tgid = m->r.tgid;
+	out->end_tgid = m->tgid;
+	out->ppid = m->r.ppid;
+	out->uid = m->r.uid;
+	out->etime_us = m->r.etime_us;
+	memcpy(out->comm, m->r.comm, sizeof(out->comm));
+	out->comm[sizeof(out->comm) - 1] = '\0';
+	final_from(&out->r, &m->r);
+	final_from(&out->g, &m->g);
+}
+
 static void tl_push(struct ts_listener *l, const struct ts_exit_msg *m, double now)
 {
 	pthread_mutex_lock(&l->lock);
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct ts_exit_rec *q = cap <= TL_QUEUE_MAX ? realloc(l->q, cap * sizeof(*q)) : NULL;
+		struct ts_exit_rec *q = cap <= TS_LISTEN_KEEP ? realloc(l->q, cap * sizeof(*q)) : NULL;
 		if (!q) {
 			l->lost++;
 			pthread_mutex_unlock(&l->lock);
@@ -97,7 +124,7 @@ static void tl_push(struct ts_listener *l, const struct ts_exit_msg *m, double n
 		l->q = q;
 		l->cap = cap;
 	}
-	l->q[l->n++] = (struct ts_exit_rec){now, *m};
+	ts_exit_rec_from(&l->q[l->n++], m, now);
 	pthread_mutex_unlock(&l->lock);
 }
 

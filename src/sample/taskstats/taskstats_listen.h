@@ -11,12 +11,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/task.h"
 #include "sample/taskstats/taskstats_parse.h"
 
+/* The counters an exit record carries of a task or of its group: what keeps sums exact. */
+struct ts_final {
+	int64_t nvcsw, nivcsw, utime_us, stime_us, cpu_ns; /* TV_UNKNOWN when absent */
+	int64_t delay_count[TV_DELAY_NCLASS], delay_ns[TV_DELAY_NCLASS];
+};
+
+/*
+ * One exit record as kept until a refresh takes it: what the sampler uses of
+ * the kernel's message and no more (an exit storm queues tens of thousands).
+ */
 struct ts_exit_rec {
 	double mono;          /* CLOCK_MONOTONIC seconds when it was received */
-	struct ts_exit_msg m; /* m.r.tgid is 0 on kernels before 5.19 */
+	int32_t pid;          /* the thread that exited */
+	int32_t tgid;         /* its process; 0 on kernels before 5.19 */
+	int32_t end_tgid;     /* > 0 when the process ended with it: g holds the group's totals */
+	int32_t ppid;         /* 0 when absent */
+	int64_t uid;          /* TV_UNKNOWN when absent */
+	int64_t etime_us;     /* the thread's age at its exit; TV_UNKNOWN when absent */
+	char comm[33];        /* raw, NUL-terminated */
+	struct ts_final r, g; /* the thread's own final counters; the group's */
 };
+
+/* The record of one decoded exit message, received at mono. */
+void ts_exit_rec_from(struct ts_exit_rec *out, const struct ts_exit_msg *m, double mono);
 
 struct ts_listener;
 
@@ -33,9 +54,13 @@ void ts_listen_stop(struct ts_listener *l);
  * Moves the records received since the last call into *out (malloc'd, the
  * caller frees it) and returns how many: every record the kernel sent before
  * the call (a thread's is sent before it leaves task/ and before a query of
- * it fails), unless a storm of exits left more than a bounded read waiting. *lost is set to the number of times
- * the kernel dropped records since the last call (each time one or more).
+ * it fails), unless a storm of exits left more than a bounded read waiting.
+ * At most TS_LISTEN_KEEP records wait between two calls: the listener drops
+ * what comes beyond. *lost is set to the records dropped since the last call,
+ * by the listener, plus the times the kernel dropped some (each time one or
+ * more, of a number it does not say).
  */
+#define TS_LISTEN_KEEP 32768
 size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t *lost);
 
 #endif

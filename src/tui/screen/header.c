@@ -12,6 +12,7 @@
 #include "sample/taskstats/taskstats.h"
 #include "tui/screen/draw.h"
 #include "tui/screen/header.h"
+#include "tui/sampling.h"
 #include "tui/timeline.h"
 #include "util/fmt.h"
 #include "util/i18n.h"
@@ -150,18 +151,24 @@ static void header_mem(struct tui *t)
 }
 
 /* Appends one "Label: value" pair at *x, label and value in their colours. */
-static void header_pair(int y, int *x, const char *label, const char *value)
+/* "Label: value" at *x, the value in attr; *x moves past it and a gap. */
+static void header_pair_in(int y, int *x, const char *label, const char *value, int lattr, int vattr)
 {
 	if (*x >= COLS)
 		return;
 	int lw = (int)text_width(label, strlen(label), term_utf8());
-	tui_put(y, *x, COLS - *x, label, term_attr(ROLE_HEADER_LABEL));
+	tui_put(y, *x, COLS - *x, label, lattr);
 	*x += lw + 1;
 	if (*x >= COLS)
 		return;
 	int vw = (int)text_width(value, strlen(value), term_utf8());
-	tui_put(y, *x, COLS - *x, value, term_attr(ROLE_HEADER_VALUE));
+	tui_put(y, *x, COLS - *x, value, vattr);
 	*x += vw + 3;
+}
+
+static void header_pair(int y, int *x, const char *label, const char *value)
+{
+	header_pair_in(y, x, label, value, term_attr(ROLE_HEADER_LABEL), term_attr(ROLE_HEADER_VALUE));
 }
 
 /* Columns "Label: value" takes, with the gap before the next pair. */
@@ -275,6 +282,14 @@ static void header_info(struct tui *t)
 		snprintf(v, sizeof(v), _("%.1f s"), t->delay);
 	/* TRANSLATORS: header label */
 	header_pair(y, &x, _("Refresh:"), v);
+	double stale = tui_stale_age(t);
+	if (stale > 0) {
+		/* the figures shown are not now's: said, with their age, until a refresh comes */
+		/* TRANSLATORS: header: the sample shown was read this many seconds ago (a refresh is late) */
+		snprintf(v, sizeof(v), _("figures %.0f s old"), stale);
+		/* TRANSLATORS: header label before the age of stale figures */
+		header_pair_in(y, &x, _("Stale:"), v, term_attr(ROLE_STATUS) | A_BOLD, term_attr(ROLE_STATUS) | A_BOLD);
+	}
 	/* what the monitor itself costs, its plugin helper included */
 	if (t->have_cur && !isnan(t->cur.self.cpu_ms)) {
 		char rss[16] = "-";
