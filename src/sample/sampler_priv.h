@@ -126,6 +126,9 @@ int sampler_bpf_list(struct tracked_proc *tp, const struct task_rec_key *v, size
 /* Thread th's counters into t from the group's records; -1 when it is not among them. */
 int sampler_bpf_thread(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
 		       const struct task_rec_key *v, size_t n, struct tv_task *t);
+/* sampler_threads.c: thread th's start time from its stat (the process's for its leader):
+ * with the TID, what a thread is known by. Left unknown when it is gone. */
+void sampler_thread_start(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th);
 /* sampler_threads.c: thread th's schedstat (kept open), timed at the middle of
  * its read; its fields unknown where it cannot be parsed. -1 when it is gone. */
 int sampler_thread_schedstat(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,

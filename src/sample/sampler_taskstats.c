@@ -37,21 +37,24 @@ static void keep_peaks(struct tv_task *t, const struct ts_result *r)
 }
 
 /*
- * A thread's identity from its age in the reply: the start it implies stays
- * within a few ticks of the first one while it is the same thread; a TID
- * reused by a new thread since gives a later start.
+ * A thread's identity: its TID and its start time from its stat. The age in
+ * the reply only tells when to read the stat again: a start it implies more
+ * than a few ticks off says the TID may be a new thread's since; the stat
+ * says whether it is, and then what was kept of the old one goes.
  */
-static uint64_t thread_start(struct tracked_thread *th, const struct ts_result *r, double mono,
-			     const struct snapshot *out)
+static uint64_t thread_start(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
+			     const struct ts_result *r, double mono, const struct snapshot *out)
 {
-	if (r->etime_us == TV_UNKNOWN)
-		return th ? th->start : TV_START_UNKNOWN;
-	double est = (mono + out->boot_offset - (double)r->etime_us / 1e6) * out->hz;
-	uint64_t e = est > 0 ? (uint64_t)llround(est) : 0;
 	if (!th)
-		return e;
-	if (th->start == TV_START_UNKNOWN || fabs((double)th->start - est) > SAMPLER_START_SLACK)
-		th->start = e;
+		return TV_START_UNKNOWN;
+	double est = r->etime_us == TV_UNKNOWN ? NAN
+						: (mono + out->boot_offset - (double)r->etime_us / 1e6) * out->hz;
+	if (th->start != TV_START_UNKNOWN && !(fabs((double)th->start - est) > SAMPLER_START_SLACK))
+		return th->start;
+	uint64_t was = th->start;
+	sampler_thread_start(s, tp, th);
+	if (was != TV_START_UNKNOWN && th->start != was)
+		tracked_thread_renew(&s->tr, th);
 	return th->start;
 }
 
@@ -128,7 +131,7 @@ static void on_reply(void *ctx, size_t i, struct ts_result *r, double mono)
 		t->cpu_ns = r->cpu_ns;
 		t->cpu_fine = true;
 		t->t_cpu = mono;
-		t->start_ticks = thread_start(th, r, mono, tg->out);
+		t->start_ticks = thread_start(tg->s, tp, th, r, mono, tg->out);
 		if (r->comm[0]) {
 			task_set_comm(t, r->comm, sizeof(r->comm));
 			if (th)

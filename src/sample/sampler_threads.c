@@ -41,10 +41,24 @@ static int cmp_tid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void sampler_thread_start(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th)
+{
+	if (th->tid == tp->pid && tp->start != TV_START_UNKNOWN) {
+		th->start = tp->start; /* the leader's is the process's, read already */
+		return;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "%d/task/%d/stat", tp->pid, th->tid);
+	ssize_t n = sampler_read(s, NULL, path);
+	struct proc_stat st;
+	if (n > 0 && proc_parse_stat(s->buf, (size_t)n, &st) == 0)
+		th->start = st.start_ticks;
+}
+
 /*
- * Lists task/ into tp->threads: new threads added, the ones no longer there
- * marked unseen. Returns 1 when a thread new since an earlier listing was
- * found, 0 when none, -1 when task/ could not be read.
+ * Lists task/ into tp->threads: new threads added, with their start time, the
+ * ones no longer there marked unseen. Returns 1 when a thread new since an
+ * earlier listing was found, 0 when none, -1 when task/ could not be read.
  */
 static int threads_list(struct sampler *s, struct tracked_proc *tp)
 {
@@ -96,6 +110,11 @@ static int threads_list(struct sampler *s, struct tracked_proc *tp)
 	}
 	tp->threads_listed = true;
 	tracked_thread_fit(tp);
+	/* the new ones' start times (after the listing: the reads reuse its buffer): a TID
+	 * reused by a later thread is told apart by it (model/delta.c) */
+	for (size_t i = 0; i < tp->nthreads; i++)
+		if (tp->threads[i].seen && tp->threads[i].start == TV_START_UNKNOWN)
+			sampler_thread_start(s, tp, &tp->threads[i]);
 	return born;
 }
 
@@ -417,7 +436,9 @@ void sampler_threads_read(struct sampler *s, const struct sample_opts *o, struct
 				churn_note(tp, ts, lead->when); /* the others ended */
 			while (tp->nthreads)
 				tracked_thread_drop(&s->tr, tp, tp->nthreads - 1);
-			tracked_thread_add(tp, p->tgid);
+			struct tracked_thread *th = tracked_thread_add(tp, p->tgid);
+			if (th)
+				th->start = tp->start;
 		}
 		if (tp->nthreads)
 			tp->threads[0].seen = true;

@@ -196,6 +196,14 @@ struct tracked_thread *tracked_thread_add(struct tracked_proc *p, int32_t tid)
 	return t;
 }
 
+void tracked_thread_renew(struct tracked *tr, struct tracked_thread *t)
+{
+	fd_budget_close(&tr->fds, &t->fd_sched);
+	t->runtime = t->pcount = t->vol = t->invol = TV_UNKNOWN;
+	t->have_status = t->named = false;
+	t->comm[0] = '\0';
+}
+
 void tracked_thread_fit(struct tracked_proc *p)
 {
 	size_t want = p->nthreads + p->nthreads / 8 + 4;

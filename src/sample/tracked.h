@@ -103,6 +103,8 @@ struct tracked_thread *tracked_thread_find(struct tracked_proc *p, int32_t tid);
 /* Adds tid (fds -1); NULL when out of memory. Keeps threads[] sorted. */
 struct tracked_thread *tracked_thread_add(struct tracked_proc *p, int32_t tid);
 void tracked_thread_drop(struct tracked *tr, struct tracked_proc *p, size_t i);
+/* Forgets what was kept of a thread whose TID is a new thread's now (its start is kept). */
+void tracked_thread_renew(struct tracked *tr, struct tracked_thread *t);
 /* Gives back what doubling reserved past the threads listed (one entry per
  * thread on the machine: the slack would be a third of them). */
 void tracked_thread_fit(struct tracked_proc *p);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* F7/] and F8/[: one step of nice for the tagged tasks or the selected one.
  * A process row changes every thread of the process (a nice value belongs
- * to a thread); a thread row, that thread alone. */
+ * to a thread), each from its own value; a thread row, that thread alone.
+ * The step is from the value the kernel has when the key is pressed (the
+ * screen's may be a refresh old), and only the task that was sampled is
+ * changed: a TID taken by a new task since is refused as gone. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,17 +26,32 @@
 struct target {
 	int32_t tid, tgid;
 	bool thread;
-	int32_t nice;   /* as sampled */
+	uint64_t start;  /* as sampled: the task's identity with its TID */
 	char comm[TV_COMM_MAX];
 };
 
-static int renice_one(int32_t tid, const void *arg)
+/* A thread's nice value now; *e an errno when it cannot be read. */
+static int nice_now(int32_t tid, int *e)
 {
-	return setpriority(PRIO_PROCESS, (id_t)tid, *(const int *)arg) < 0 ? errno : 0;
+	errno = 0;
+	int v = getpriority(PRIO_PROCESS, (id_t)tid);
+	*e = v == -1 && errno ? errno : 0;
+	return v;
 }
 
-/* The new value shows at once: the sample is updated in place. */
-static void renice_apply(struct tui *t, const struct target *g, int nice)
+/* One thread, one step from its own value now; at a limit it stays, with ERANGE. */
+static int renice_one(int32_t tid, const void *arg)
+{
+	int e, nice = nice_now(tid, &e) + *(const int *)arg;
+	if (e)
+		return e;
+	if (nice < NICE_MIN || nice > NICE_MAX)
+		return ERANGE;
+	return setpriority(PRIO_PROCESS, (id_t)tid, nice) < 0 ? errno : 0;
+}
+
+/* The new values show at once: the sample is updated in place, each row with its thread's value now. */
+static void renice_apply(struct tui *t, const struct target *g)
 {
 	const struct tv_task *p = snapshot_find(&t->cur, g->tgid);
 	if (!p)
@@ -42,6 +60,9 @@ static void renice_apply(struct tui *t, const struct target *g, int nice)
 	for (size_t i = 0; i <= proc->nthreads_read; i++) {
 		struct tv_task *k = i == 0 ? proc : &proc->threads[i - 1];
 		if (g->thread && (i == 0 || k->tid != g->tid))
+			continue;
+		int e, nice = nice_now(k->tid, &e);
+		if (e)
 			continue;
 		/* PRI is 20 + nice for the normal scheduling classes */
 		if (k->prio == k->nice + 20)
@@ -53,7 +74,9 @@ static void renice_apply(struct tui *t, const struct target *g, int nice)
 /* A message for errno e when setting nice on g. */
 static void renice_error(struct tui *t, const struct target *g, int nice, int e)
 {
-	if (e == EACCES)
+	if (e == ERANGE)
+		tui_status(t, ROLE_ERROR, _("%d (%s) is at nice %d already, the limit"), g->tid, g->comm, nice);
+	else if (e == EACCES)
 		tui_status(t, ROLE_ERROR,
 			   _("cannot set nice %d on %d (%s): a lower nice value needs CAP_SYS_NICE (root) or a higher RLIMIT_NICE"),
 			   nice, g->tid, g->comm);
@@ -71,7 +94,7 @@ static void target_from(struct target *g, const struct tv_task *k)
 	g->tid = k->tid;
 	g->tgid = k->tgid;
 	g->thread = k->is_thread;
-	g->nice = k->nice;
+	g->start = k->start_ticks;
 	snprintf(g->comm, sizeof(g->comm), "%s", task_comm(k));
 }
 
@@ -140,23 +163,20 @@ void tui_renice(struct tui *t, int delta)
 	size_t ok = 0, failed = 0;
 	int last_nice = 0;
 	for (size_t i = 0; i < n; i++) {
-		int nice = v[i].nice + delta;
-		if (nice < NICE_MIN || nice > NICE_MAX) {
-			tui_status(t, ROLE_ERROR, _("%d (%s) is at nice %d already, the limit"), v[i].tid, v[i].comm,
-				   v[i].nice);
-			failed++;
-			continue;
-		}
-		int e = v[i].thread ? renice_one(v[i].tid, &nice) : tui_each_thread(v[i].tid, renice_one, &nice);
+		int e, was = nice_now(v[i].tid, &e);
+		if (!e && !tui_task_same(v[i].tgid, v[i].tid, v[i].start))
+			e = ESRCH; /* its TID is another task's now */
+		if (!e)
+			e = v[i].thread ? renice_one(v[i].tid, &delta) : tui_each_thread(v[i].tid, renice_one, &delta);
 		if (e) {
 			/* the first failure is the one shown */
 			if (!failed)
-				renice_error(t, &v[i], nice, e);
+				renice_error(t, &v[i], e == ERANGE ? was : was + delta, e);
 			failed++;
 			continue;
 		}
-		renice_apply(t, &v[i], nice);
-		last_nice = nice;
+		renice_apply(t, &v[i]);
+		last_nice = nice_now(v[i].tid, &e);
 		ok++;
 	}
 	if (ok && !failed) {

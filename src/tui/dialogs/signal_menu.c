@@ -18,6 +18,7 @@
 #include "tui/timeline.h"
 #include "tui/screen/draw.h"
 #include "tui/dialogs/menu.h"
+#include "tui/rows/each_thread.h"
 #include "tui/screen/screen.h"
 #include "tui/view.h"
 #include "util/i18n.h"
@@ -109,17 +110,9 @@ static size_t targets_collect(const struct tui *t, struct target **out)
 	return n;
 }
 
-/* Whether /proc/TID/stat still shows the task that was sampled (a PID
- * reused by a new task has another start time). */
 static bool still_same(const struct target *g)
 {
-	if (g->start_ticks == TV_START_UNKNOWN)
-		return true;
-	char name[48], buf[1024];
-	snprintf(name, sizeof(name), "/proc/%d/task/%d/stat", g->tgid, g->tid);
-	ssize_t n = proc_read_at(AT_FDCWD, name, buf, sizeof(buf));
-	struct proc_stat st;
-	return n > 0 && proc_parse_stat(buf, (size_t)n, &st) == 0 && st.start_ticks == g->start_ticks;
+	return tui_task_same(g->tgid, g->tid, g->start_ticks);
 }
 
 /* Sends sig to the whole process, or with tgkill to the thread alone.
