@@ -19,6 +19,10 @@
 #include "util/i18n.h"
 #include "util/text.h"
 
+#if TV_HAVE_MALLOPT
+#include <malloc.h>
+#endif
+
 static void list_columns(const struct app *a)
 {
 	for (size_t i = 0; i < a->cs.n; i++) {
@@ -71,6 +75,13 @@ int main(int argc, char **argv)
 	int rc = plugin_helper_dispatch(argc, argv);
 	if (rc >= 0)
 		return rc;
+#if TV_HAVE_MALLOPT
+	/* a refresh beside an exit storm allocates and frees megabytes at a time (its records,
+	 * the threads that ended): blocks that big are mapped, and given back when freed. By
+	 * default glibc raises its threshold to the largest block freed, and then keeps them in
+	 * the heap, where resident memory only grew, refresh after refresh. */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
 	struct cli_opts o;
 	struct buf err;
 	buf_init(&err);

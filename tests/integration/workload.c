@@ -291,10 +291,11 @@ static void *fork_main(void *arg)
 	return NULL;
 }
 
-/* --storm N: N threads that each start an empty thread and join it, over and over, and one
- * that forks empty children and reaps them: tasks that end at once, by the ten thousand a
- * second, as on a build server (each ending thread sends an exit record; a process two) */
-static long storm_threads;
+/* --storm N: N threads that each start an empty thread and join it, over and over, and a
+ * process of its own (storm-fork: a fork of a process of many threads waits on its
+ * address space) that forks empty children and reaps them: tasks that end at once, by the
+ * ten thousand a second, as on a build server */
+static long storm_threads, storm_per_s; /* --storm N[:PER_S]: PER_S starts a second in all, or as many as can be */
 
 static void *storm_child(void *arg)
 {
@@ -307,17 +308,30 @@ static void *storm_thread_main(void *arg)
 	pthread_attr_t a;
 	pthread_attr_init(&a);
 	pthread_attr_setstacksize(&a, 64 * 1024);
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		pthread_t t;
 		if (pthread_create(&t, &a, storm_child, NULL) == 0)
 			pthread_join(t, NULL);
+		if (storm_per_s > 0)
+			step_wait(&next, storm_per_s / (storm_threads + 1) + 1);
 	}
 	return NULL;
 }
 
-static void *storm_fork_main(void *arg)
+/* The forking process, started before any thread; it ends with the workload. */
+static void storm_fork_start(void)
 {
-	worker_start(arg);
+	pid_t ppid = getpid();
+	if (fork() != 0)
+		return;
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != ppid)
+		_exit(0);
+	prctl(PR_SET_NAME, "storm-fork", 0, 0, 0);
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		pid_t c = fork();
 		if (c == 0)
@@ -325,8 +339,9 @@ static void *storm_fork_main(void *arg)
 		if (c > 0)
 			while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
 				;
+		if (storm_per_s > 0)
+			step_wait(&next, storm_per_s / (storm_threads + 1) + 1);
 	}
-	return NULL;
 }
 
 static void *burn_main(void *arg)
@@ -433,8 +448,9 @@ static void usage(void)
 	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]\n"
 	     "                   [--wake-ms MS (stack and idle threads wake every MS)]\n"
 	     "                   [--grow-even (growing, first free as much anonymous memory)]\n"
-	     "                   [--storm N (N threads starting and joining empty threads, one forking\n"
-	     "                    empty children: an exit storm)]");
+	     "                   [--storm N[:PER_S] (N threads starting and joining empty threads, a\n"
+	     "                    process forking empty children: an exit storm of PER_S starts a\n"
+	     "                    second, or as many as the machine gives)]");
 }
 
 int main(int argc, char **argv)
@@ -479,7 +495,13 @@ int main(int argc, char **argv)
 		case 'G': grow_ms = atol(optarg); break;
 		case 'W': wake_ms = atol(optarg); break;
 		case 'E': grow_even = 1; break;
-		case 'Z': storm_threads = atol(optarg); break;
+		case 'Z':
+			if (sscanf(optarg, "%ld:%ld", &storm_threads, &storm_per_s) < 1 || storm_threads <= 0 ||
+			    storm_per_s < 0) {
+				usage();
+				return 2;
+			}
+			break;
 		case 'S': seconds = atoi(optarg); break;
 		case 'T': ticker_hz = atol(optarg); break;
 		case 'b': burn = atoi(optarg); break;
@@ -590,8 +612,8 @@ int main(int argc, char **argv)
 		snprintf(w[n].name, sizeof(w[n].name), "storm-%hu", (unsigned short)(i + 1));
 		n++;
 	}
-	if (storm_threads > 0 && n < MAX_THREADS)
-		w[n++] = (struct worker){.name = "storm-fork", .cpu = -1, .fn = storm_fork_main};
+	if (storm_threads > 0)
+		storm_fork_start();
 	for (int i = 0; i < n; i++)
 		if (pthread_create(&w[i].th, NULL, w[i].fn, &w[i]) != 0) {
 			perror("pthread_create");

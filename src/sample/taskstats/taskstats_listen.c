@@ -21,9 +21,17 @@
 
 #define TL_RCVBUF (8 << 20) /* an exit storm of a few thousand threads a second, between two reads */
 #define TL_RBUF 16384
-/* datagrams a take reads itself, at most: a storm of exits does not hold a
+/* Datagrams (one exit record each) read by one recvmmsg, and the room for each: a record
+ * is under a kilobyte today; one cut short is counted as lost. */
+#define TL_BATCH 64
+#define TL_SLOT 4096
+/* The listening thread reads what came, then naps this long (ms) before it looks again:
+ * records wait in the socket's buffer (TL_RCVBUF) meanwhile. An exit storm sends them one
+ * datagram at a time, and a thread woken for each spent more in switches than in reading. */
+#define TL_NAP_MS 20
+/* batches a take reads itself, at most: a storm of exits does not hold a
  * refresh up (the listening thread reads the rest, for the next take) */
-#define TL_TAKE_READS 64
+#define TL_TAKE_READS 16
 
 struct ts_listener {
 	struct nl_sock *sk;
@@ -33,11 +41,12 @@ struct ts_listener {
 	int stop[2];          /* a pipe: writing to it ends the thread */
 	pthread_t thread;
 	pthread_mutex_t lock; /* guards q, n, cap, lost */
-	pthread_mutex_t read; /* guards reading the socket into rbuf */
+	pthread_mutex_t read; /* guards reading the socket into batch */
 	struct ts_exit_rec *q;
 	size_t n, cap;
 	uint64_t lost;
-	unsigned char rbuf[TL_RBUF];
+	unsigned char rbuf[TL_RBUF]; /* registration's answers */
+	unsigned char batch[TL_BATCH][TL_SLOT];
 };
 
 /* The possible CPUs as the kernel lists them ("0-3"); registration wants a subset of them. */
@@ -128,17 +137,28 @@ static void tl_push(struct ts_listener *l, const struct ts_exit_msg *m, double n
 	pthread_mutex_unlock(&l->lock);
 }
 
-/* Reads one datagram of records into the queue, with l->read held; false
- * when none is waiting. */
-static bool tl_read_one(struct ts_listener *l)
+static void tl_lost(struct ts_listener *l, uint64_t n)
 {
+	pthread_mutex_lock(&l->lock);
+	l->lost += n;
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* Reads a batch of datagrams into the queue, with l->read held; false when
+ * none is waiting. */
+static bool tl_read_batch(struct ts_listener *l)
+{
+	struct mmsghdr mm[TL_BATCH];
+	struct iovec iov[TL_BATCH];
 	for (;;) {
-		ssize_t n = recv(l->fd, l->rbuf, sizeof(l->rbuf), MSG_DONTWAIT);
-		if (n < 0) {
+		for (int i = 0; i < TL_BATCH; i++) {
+			iov[i] = (struct iovec){l->batch[i], TL_SLOT};
+			mm[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[i], .msg_iovlen = 1}};
+		}
+		int got = recvmmsg(l->fd, mm, TL_BATCH, MSG_DONTWAIT, NULL);
+		if (got < 0) {
 			if (errno == ENOBUFS) { /* the kernel dropped records: say so, go on */
-				pthread_mutex_lock(&l->lock);
-				l->lost++;
-				pthread_mutex_unlock(&l->lock);
+				tl_lost(l, 1);
 				continue;
 			}
 			if (errno == EINTR)
@@ -146,18 +166,24 @@ static bool tl_read_one(struct ts_listener *l)
 			return false; /* EAGAIN: all read */
 		}
 		double now = clock_now(CLOCK_MONOTONIC);
-		size_t off = 0;
-		while (off < (size_t)n) {
-			struct ts_exit_msg m;
-			bool is_exit;
-			ssize_t k = ts_parse_exit(l->rbuf + off, (size_t)n - off, l->family, &m, &is_exit);
-			if (k <= 0)
-				break;
-			off += (size_t)k;
-			if (is_exit)
-				tl_push(l, &m, now);
+		for (int i = 0; i < got; i++) {
+			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC) {
+				tl_lost(l, 1);
+				continue;
+			}
+			size_t n = mm[i].msg_len, off = 0;
+			while (off < n) {
+				struct ts_exit_msg m;
+				bool is_exit;
+				ssize_t k = ts_parse_exit(l->batch[i] + off, n - off, l->family, &m, &is_exit);
+				if (k <= 0)
+					break;
+				off += (size_t)k;
+				if (is_exit)
+					tl_push(l, &m, now);
+			}
 		}
-		return true;
+		return got > 0;
 	}
 }
 
@@ -171,14 +197,17 @@ static void *tl_run(void *arg)
 			return NULL;
 		if (p[1].revents)
 			return NULL;
-		/* the lock for one read at a time: a take waits for one, not
+		/* the lock for one batch at a time: a take waits for one, not
 		 * for a storm of exits to end */
 		bool more = true;
 		while (more) {
 			pthread_mutex_lock(&l->read);
-			more = tl_read_one(l);
+			more = tl_read_batch(l);
 			pthread_mutex_unlock(&l->read);
 		}
+		/* a nap, ended by a stop */
+		if (poll(&p[1], 1, TL_NAP_MS) > 0)
+			return NULL;
 	}
 }
 
@@ -263,7 +292,7 @@ size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t 
 	 * have run since they came (a busy machine), and a thread whose query
 	 * failed, or that a listing no longer finds, must find its record here */
 	pthread_mutex_lock(&l->read);
-	for (int i = 0; i < TL_TAKE_READS && tl_read_one(l); i++)
+	for (int i = 0; i < TL_TAKE_READS && tl_read_batch(l); i++)
 		;
 	pthread_mutex_unlock(&l->read);
 	pthread_mutex_lock(&l->lock);
