@@ -16,7 +16,9 @@
 
 double delta_rate(int64_t prev, int64_t cur, double interval)
 {
-	if (prev == TV_UNKNOWN || cur == TV_UNKNOWN || !(interval > 0) || cur < prev)
+	/* a counter never goes below zero nor back: either is no measurement (a
+	 * plugin's or a recording's garbage), and cur - prev cannot overflow then */
+	if (prev == TV_UNKNOWN || cur == TV_UNKNOWN || prev < 0 || !(interval > 0) || cur < prev)
 		return NAN;
 	return (double)(cur - prev) / interval;
 }
@@ -30,7 +32,7 @@ double delta_delay_pct(int64_t prev_ns, int64_t cur_ns, double interval)
 double delta_delay_avg_ms(int64_t prev_count, int64_t cur_count, int64_t prev_ns, int64_t cur_ns)
 {
 	if (prev_count == TV_UNKNOWN || cur_count == TV_UNKNOWN || prev_ns == TV_UNKNOWN ||
-	    cur_ns == TV_UNKNOWN || cur_count <= prev_count || cur_ns < prev_ns)
+	    cur_ns == TV_UNKNOWN || prev_count < 0 || prev_ns < 0 || cur_count <= prev_count || cur_ns < prev_ns)
 		return NAN;
 	return (double)(cur_ns - prev_ns) / (double)(cur_count - prev_count) / 1e6;
 }

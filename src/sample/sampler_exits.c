@@ -147,10 +147,11 @@ static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_ex
 		g->start_ticks = st > 0 ? (uint64_t)st : 0;
 	}
 	sampler_apply_final(g, grp, rec->mono);
-	/* a group's switch counts include its exited threads only on some kernels */
-	if (!alone && !ts_group_counts_exited(s->ts))
+	/* a group's switch counts include its exited threads only on some kernels (the
+	 * listener goes on where the client was taken away: then they are unknown) */
+	if (!alone && !(s->ts && ts_group_counts_exited(s->ts)))
 		g->ctxt_vol = g->ctxt_invol = TV_UNKNOWN;
-	if (ts_group_cpu(s->ts) && grp->cpu_ns != TV_UNKNOWN) {
+	if (s->ts && ts_group_cpu(s->ts) && grp->cpu_ns != TV_UNKNOWN) {
 		g->cpu_ns = grp->cpu_ns;
 		g->cpu_fine = true;
 	} else if (grp->utime_us != TV_UNKNOWN && grp->stime_us != TV_UNKNOWN) {

@@ -122,12 +122,12 @@ double tui_stale_age(const struct tui *t)
 	return age > 2 * t->delay ? age : 0;
 }
 
-void tui_columns_changed(struct tui *t)
+void tui_open_taskstats(struct tui *t)
 {
 	struct app *a = t->app;
-	t->needs = app_needs(a);
 	/* the sampling thread may be reading with the old settings: taskstats
-	 * is opened here, handed over before its next sample */
+	 * is opened here, handed over before its next sample (the sampler is
+	 * that thread's alone once it runs) */
 	if (t->bg) {
 		app_open_taskstats(a, t->needs);
 		background_set_taskstats(t->bg, a->ts);
@@ -135,6 +135,13 @@ void tui_columns_changed(struct tui *t)
 		app_open_taskstats(a, t->needs);
 		sampler_set_taskstats(t->sampler, a->ts);
 	}
+}
+
+void tui_columns_changed(struct tui *t)
+{
+	struct app *a = t->app;
+	t->needs = app_needs(a);
+	tui_open_taskstats(t);
 	free(t->plugin_shown);
 	t->plugin_shown = app_plugin_shown(a);
 }

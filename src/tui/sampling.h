@@ -18,6 +18,9 @@ int tui_tick(struct tui *t);
 int tui_wake_fd(const struct tui *t);
 /* Recomputes what the sampler reads after the columns or sort changed. */
 void tui_columns_changed(struct tui *t);
+/* Opens taskstats where t->needs asks for it and hands it to the sampler
+ * through the sampling thread (never to the sampler directly while it runs). */
+void tui_open_taskstats(struct tui *t);
 /* Seconds since the sample shown was read, when that is more than two
  * intervals (its figures are stale: a refresh of a busy machine is late);
  * else 0. Never while frozen or in a replay. */

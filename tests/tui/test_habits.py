@@ -515,7 +515,22 @@ def test_sizes(t):
         check_size(t, w, h)
 
 
-TESTS = [test_sizes, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_stacks_as_user, test_affinity, test_trace, test_trace_leave,
+def test_sort_then_panel(t):
+    """A sort key, then i at once, on columns that need no taskstats: the panel opens taskstats for
+    its delays while the sort's sample is being taken. The client reaches the sampler through its
+    own thread, in order (handed to it directly, it was used and taken away at once: SIGSEGV)."""
+    for sort in ("N", "P", "M"):
+        for _ in range(3):
+            s = start(t, ["-d", "0.3", "-o", "pid,user,cpu,vm_rss,command"])
+            t.wait(s, lambda x: re.search(r"(?m)^ +\d+ root ", x), "the rows")  # a row to open
+            t.keys(s, sort, "i")
+            t.wait_for(s, "CPU delay")
+            t.keys(s, "Escape")
+            t.wait_gone(s, "CPU delay")
+            t.quit(s)
+
+
+TESTS = [test_sizes, test_sort_then_panel, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_stacks_as_user, test_affinity, test_trace, test_trace_leave,
          test_unbound_key]
 
 

@@ -8,10 +8,12 @@ and Escape close it: the helper's voluntary switches, read before the key
 and after the answer, show it did not wake in between, so the answer did not
 wait for that refresh. Told by events, not by time: on a busy machine an
 answer may come after the helper woke, which proves nothing either way and
-is tried again; a screen that waited for the refresh can never pass. Runs the
+is tried again; a screen that waited for the refresh can never pass. The
+figures shown are then older than two intervals: the header says so. Runs the
 real binary in a private tmux server; exits 77 (skipped) without tmux.
 """
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -88,6 +90,10 @@ def main():
         print(f"{good} of {tries} keys answered while a refresh slept in the plugin "
               f"(in {min(waits) * 1000:.0f}..{max(waits) * 1000:.0f} ms; each refresh takes 1.5 s)")
         assert good == ANSWERS, f"only {good} of {tries} keys were answered during a refresh"
+        # a refresh of 1.5 s at -d 0.5: the figures shown are older than two intervals, and the
+        # header says so, with their age
+        text = t.wait(s, lambda x: re.search(r"Stale: figures \d+ s old", x), "the stale figures' age")
+        assert "Refresh: 0.5 s" in text, text
         t.quit(s)
         return 0
     finally:

@@ -124,6 +124,11 @@ START_TEST(rate_primitive)
 	ck_assert(isnan(delta_rate(300, 100, 2.0)));       /* backwards */
 	ck_assert(isnan(delta_rate(TV_UNKNOWN, 100, 2.0)));
 	ck_assert(isnan(delta_rate(100, TV_UNKNOWN, 2.0)));
+	/* garbage a plugin or a recording may hold: never a negative or overflowing rate */
+	ck_assert(isnan(delta_rate(INT64_MAX, -5, 1.0)));
+	ck_assert(isnan(delta_rate(-((int64_t)1 << 62), (int64_t)1 << 62, 1.0)));
+	ck_assert(isnan(delta_rate(-5, 10, 1.0)));
+	ck_assert(isnan(delta_delay_avg_ms(-((int64_t)1 << 62), 1, -((int64_t)1 << 62), (int64_t)1 << 62)));
 	ck_assert(isnan(delta_rate(100, 200, 0.0)));        /* no interval */
 	ck_assert(isnan(delta_rate(100, 200, -1.0)));
 	ck_assert(isnan(delta_rate(100, 200, NAN)));

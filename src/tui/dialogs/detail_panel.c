@@ -508,10 +508,7 @@ static void panel_run(struct tui *t, enum panel_kind kind)
 	unsigned before = t->needs;
 	if ((t->needs & want) != want) {
 		t->needs |= want;
-		if (t->sampler) {
-			app_open_taskstats(t->app, t->needs);
-			sampler_set_taskstats(t->sampler, t->app->ts);
-		}
+		tui_open_taskstats(t);
 		if (!t->frozen && tui_sample(t, true) < 0)
 			goto out;
 	}

@@ -191,7 +191,8 @@ int inspect_files(int32_t pid, int32_t tid, struct detail_lines *out)
 		snprintf(head, sizeof(head), "%4s %-4s %10s", _("FD"), _("mode"), _("position"));
 		/* TRANSLATORS: column title of the open files panel (l): what the descriptor is open on */
 		detail_add(out, DETAIL_ROW, head, _("file"));
-		qsort(names, nn, sizeof(*names), fd_cmp);
+		if (nn > 1) /* qsort wants an array, even of none: a kernel thread has no descriptors */
+			qsort(names, nn, sizeof(*names), fd_cmp);
 		int fd_dir = openat(dirfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		for (size_t i = 0; i < nn; i++) {
 			char label[64], mode[8], pos[32], name[300];
