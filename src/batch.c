@@ -202,6 +202,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.details_all = every_row,
 		.cmdline_wait = 1.0,
 		.thread_names = text,
+		.keep_exited = o->record,
 	};
 	struct view_opts vo = {
 		.cs = &a->cs,

@@ -125,6 +125,9 @@ struct tv_task {
 	uint32_t partial;       /* TV_PART_BIT(enum tv_part): lower bounds */
 	/* process rows only: sizes of threads[], exited[] and tnames[] below */
 	uint32_t nthreads_read, nexited, ntnames;
+	/* process rows only: threads that ended since the previous refresh without an
+	 * entry in exited[] (no row, sum or recording lists them: counted only) */
+	uint32_t nexited_unlisted;
 	char state;      /* '?' when unknown */
 	bool is_thread;
 	bool details_read;   /* state, nice, priority read (thread rows: only for the rows shown) */

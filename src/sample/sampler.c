@@ -609,7 +609,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		qsort(out->procs, k, sizeof(*out->procs), cmp_task_tgid);
 	if (sampler_ts_usable(s))
 		sampler_taskstats(s, o, out);
-	sampler_exits(s, out, sel);
+	sampler_exits(s, o, out, sel);
 	sampler_partial_totals(s, out);
 	if (s->ph && s->npvals)
 		plugins_collect(s, o, out);

@@ -47,6 +47,10 @@ struct sample_opts {
 	bool rows_limited;
 	const int32_t *rows_tids, *rows_tgids;
 	size_t nrows_tids, nrows_tgids;
+	/* A recording: every process's threads that ended get an entry of their own
+	 * (tv_task.exited), for a replay to list. Otherwise only processes whose
+	 * threads are read or shown get them; the others count them. */
+	bool keep_exited;
 };
 
 /* Returns NULL and sets *err (malloc'd) when /proc cannot be used. */

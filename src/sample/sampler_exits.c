@@ -175,7 +175,8 @@ struct tv_task *sampler_exited_add(struct tv_task *p)
 }
 
 /* Returns true when the record must wait for the next refresh. */
-static bool attach(struct snapshot *out, struct exit_index *x, const struct ts_exit_rec *rec)
+static bool attach(struct snapshot *out, struct exit_index *x, const struct ts_exit_rec *rec,
+		   const struct sample_opts *o)
 {
 	int32_t tid = rec->pid;
 	struct tv_task *p = rec->tgid > 0 ? find_proc(out, rec->tgid) : owner_of(out, x, tid);
@@ -191,6 +192,12 @@ static bool attach(struct snapshot *out, struct exit_index *x, const struct ts_e
 	if (e->tid) {
 		set_final(&p->exited[e->idx], rec, out);
 		e->final = true;
+		return false;
+	}
+	/* an entry only where a row, a sum over the threads or a recording lists it: an
+	 * exit storm in a folded process costs a count, not a task each */
+	if (!p->threads_complete && !o->keep_exited && !sampler_threads_shown(o, p->tgid)) {
+		p->nexited_unlisted++;
 		return false;
 	}
 	struct tv_task *t = sampler_exited_add(p);
@@ -232,7 +239,7 @@ bool sampler_exits_watched(const struct sampler *s)
 	return s->listen != NULL && s->listen_passes > 0;
 }
 
-void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel)
+void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapshot *out, const struct filter *sel)
 {
 	out->exits_watched = sampler_exits_watched(s);
 	out->exits_why = sampler_exits_unwatched(s);
@@ -270,7 +277,7 @@ void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter 
 	size_t cap = 0;
 	for (size_t i = 0; i < nold + n; i++) {
 		const struct ts_exit_rec *rec = i < nold ? &old[i] : &recs[i - nold];
-		bool later = attach(out, &x, rec);
+		bool later = attach(out, &x, rec, o);
 		/* the group's last thread: the process ended, after this refresh
 		 * read it if it is in it (then the record is the next one's) */
 		bool group_end = rec->end_tgid > 0;
@@ -314,12 +321,13 @@ void sampler_partial_totals(struct sampler *s, struct snapshot *out)
 		/* totals summed over live threads, or a group reply that leaves
 		 * exited threads out: from the first exit seen on, they miss it */
 		bool live_sums = !sampler_ts_usable(s) && p->threads_complete;
-		if (group_live_only && p->nexited > 0)
+		uint32_t ended = p->nexited + p->nexited_unlisted;
+		if (group_live_only && ended > 0)
 			tp->exit_seen = true;
 		if ((live_sums || group_live_only) && tp->exit_seen)
 			p->partial |= TV_PART_BIT(TV_PART_CTXT_VOL) | TV_PART_BIT(TV_PART_CTXT_INVOL);
 		/* records dropped in this interval: the exited threads that complete a sum may be among them */
-		if (group_live_only && (p->nexited > 0 || out->exits_lost > 0) && !p->threads_are_rows)
+		if (group_live_only && (ended > 0 || out->exits_lost > 0) && !p->threads_are_rows)
 			p->partial |= TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_INVOL_RATE);
 	}
 }

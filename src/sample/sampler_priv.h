@@ -134,7 +134,7 @@ void sampler_thread_start(struct sampler *s, struct tracked_proc *tp, struct tra
 int sampler_thread_schedstat(struct sampler *s, struct tracked_proc *tp, struct tracked_thread *th,
 			     struct proc_schedstat *ss, double *when);
 /* sampler_exits.c: exit records to the processes they belong to; lower bounds that last. */
-void sampler_exits(struct sampler *s, struct snapshot *out, const struct filter *sel);
+void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapshot *out, const struct filter *sel);
 /* An exit record's final counters (switches, delays) into t, received at mono. */
 void sampler_apply_final(struct tv_task *t, const struct ts_final *f, double mono);
 /* An exit listener ran for the whole interval. */

@@ -76,7 +76,8 @@ START_TEST(work_grows_with_records_not_their_square)
 	filter_init(&f);
 	snprintf(self, sizeof(self), "%d", (int)getpid());
 	ck_assert_int_eq(filter_add_pids(&f, self, &bad), 0);
-	struct sample_opts o = {.needs = NEED_STAT | NEED_STATUS | NEED_CTXT | NEED_DELAY, .filter = &f};
+	/* as a recorder asks: an entry for every thread that ended */
+	struct sample_opts o = {.needs = NEED_STAT | NEED_STATUS | NEED_CTXT | NEED_DELAY, .filter = &f, .keep_exited = true};
 	pthread_t th[STORMERS];
 	for (int i = 0; i < STORMERS; i++)
 		ck_assert_int_eq(pthread_create(&th[i], NULL, stormer, NULL), 0);
