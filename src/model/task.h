@@ -123,8 +123,8 @@ struct tv_task {
 	int32_t nice;    /* TV_UNKNOWN32 when unknown */
 	int32_t prio;
 	uint32_t partial;       /* TV_PART_BIT(enum tv_part): lower bounds */
-	/* process rows only: sizes of threads[], exited[] and tnames[] below */
-	uint32_t nthreads_read, nexited, ntnames;
+	/* process rows only: sizes of threads[] and exited[] below */
+	uint32_t nthreads_read, nexited;
 	/* process rows only: threads that ended since the previous refresh without an
 	 * entry in exited[] (no row, sum or recording lists them: counted only) */
 	uint32_t nexited_unlisted;
@@ -190,7 +190,8 @@ struct tv_task {
 	struct tv_task *exited;
 	/* process rows with threads_are_rows false: the name of every thread,
 	 * read only when sample_opts.thread_names asks (a text filter or a search
-	 * then matches the threads of folded processes); NULL otherwise */
+	 * then matches the threads of folded processes), ended by an entry of TID
+	 * 0; NULL otherwise */
 	struct tv_tname *tnames;
 
 	/* The name, raw kernel bytes: read it with task_comm(), set it with

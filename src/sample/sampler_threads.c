@@ -376,9 +376,10 @@ static void thread_names(struct sampler *s, struct tracked_proc *tp, struct tv_t
 	size_t n = 0;
 	for (size_t i = 0; i < tp->nthreads; i++)
 		n += tp->threads[i].seen;
-	p->tnames = calloc(n ? n : 1, sizeof(*p->tnames));
+	p->tnames = calloc(n + 1, sizeof(*p->tnames)); /* and the end: TID 0 */
 	if (!p->tnames)
 		return;
+	size_t k = 0;
 	for (size_t i = 0; i < tp->nthreads; i++) {
 		struct tracked_thread *th = &tp->threads[i];
 		if (!th->seen)
@@ -386,14 +387,14 @@ static void thread_names(struct sampler *s, struct tracked_proc *tp, struct tv_t
 		if (!known || !th->comm[0]) {
 			char path[64];
 			snprintf(path, sizeof(path), "%d/task/%d/comm", tp->pid, th->tid);
-			ssize_t k = sampler_read(s, NULL, path);
-			if (k <= 0)
+			ssize_t got = sampler_read(s, NULL, path);
+			if (got <= 0)
 				continue; /* gone */
-			if (s->buf[k - 1] == '\n')
-				s->buf[k - 1] = '\0';
+			if (s->buf[got - 1] == '\n')
+				s->buf[got - 1] = '\0';
 			tracked_copy_name(th->comm, sizeof(th->comm), s->buf);
 		}
-		struct tv_tname *tn = &p->tnames[p->ntnames++];
+		struct tv_tname *tn = &p->tnames[k++];
 		tn->tid = th->tid;
 		tracked_copy_name(tn->name, sizeof(tn->name), th->comm);
 	}

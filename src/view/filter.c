@@ -132,8 +132,8 @@ bool filter_matches_task(const struct filter *f, const struct tv_task *proc)
 	for (size_t i = 0; i < proc->nthreads_read; i++)
 		if (proc->threads_are_rows && text_contains_icase(task_comm(&proc->threads[i]), f->text))
 			return true;
-	for (size_t i = 0; i < proc->ntnames; i++)
-		if (text_contains_icase(proc->tnames[i].name, f->text))
+	for (const struct tv_tname *n = proc->tnames; n && n->tid; n++)
+		if (text_contains_icase(n->name, f->text))
 			return true;
 	return false;
 }

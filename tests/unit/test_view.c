@@ -432,9 +432,8 @@ START_TEST(rows_view_filters)
 	rows_free(&r);
 	/* names read for a folded process whose threads are not rows */
 	struct tv_task *d = &snap.procs[4];
-	d->tnames = calloc(1, sizeof(*d->tnames));
+	d->tnames = calloc(2, sizeof(*d->tnames)); /* and the end, TID 0 */
 	ck_assert_ptr_nonnull(d->tnames);
-	d->ntnames = 1;
 	d->tnames[0].tid = 8;
 	snprintf(d->tnames[0].name, sizeof(d->tnames[0].name), "%s", "gc-worker");
 	ck_assert_int_eq(filter_set_text(&f, "GC-"), 0);

@@ -19,9 +19,9 @@ static bool row_matches(const struct row *r, const char *text, const char **tn)
 		return true;
 	if (r->is_thread || r->unfolded || r->collapsed)
 		return false; /* an unfolded process's threads are rows of their own */
-	for (size_t i = 0; i < k->ntnames; i++)
-		if (text_contains_icase(k->tnames[i].name, text)) {
-			*tn = k->tnames[i].name;
+	for (const struct tv_tname *n = k->tnames; n && n->tid; n++)
+		if (text_contains_icase(n->name, text)) {
+			*tn = n->name;
 			return true;
 		}
 	for (size_t i = 0; k->threads_are_rows && i < k->nthreads_read; i++)
@@ -36,9 +36,9 @@ static bool row_matches(const struct row *r, const char *text, const char **tn)
 static int32_t thread_tid(const struct row *r, const char *tn)
 {
 	const struct tv_task *k = r->task;
-	for (size_t i = 0; i < k->ntnames; i++)
-		if (k->tnames[i].name == tn)
-			return k->tnames[i].tid;
+	for (const struct tv_tname *n = k->tnames; n && n->tid; n++)
+		if (n->name == tn)
+			return n->tid;
 	for (size_t i = 0; k->threads_are_rows && i < k->nthreads_read; i++)
 		if (task_comm(&k->threads[i]) == tn)
 			return k->threads[i].tid;
