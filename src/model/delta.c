@@ -376,7 +376,7 @@ static void process_rates(struct interval *iv, struct tv_task *p)
 	if (before) {
 		/* a group's delay counters sum every thread that lived in the interval */
 		double n = (double)(old && old->nthreads > p->nthreads ? old->nthreads : p->nthreads);
-		changes(iv, before, p, (n > 0 ? n : 1) + (double)p->nexited, &ch);
+		changes(iv, before, p, (n > 0 ? n : 1) + (double)p->nexited + (double)p->nexited_unlisted, &ch);
 		if (p->live_sums) {
 			/* a sum over live threads drops when one exits: only the
 			 * threads' own changes below make a rate */
