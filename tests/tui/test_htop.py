@@ -171,12 +171,25 @@ def test_columns_sort_keys_mouse(t, w, h):
     t.wait(s, lambda x: "PID\u25bc" in header_line(x), "click again: inverted")
     t.keys(s, "N")
     t.wait(s, lambda x: "PID\u25b2" in header_line(x), "N")
-    # a click selects a row; the wheel moves the selection
-    rows = table_rows(t.text(s))
-    mouse(t, s, 3, y + 3)
-    wait_selected(t, s, lambda r: r.split()[:1] == rows[2].split()[:1], "the clicked row")
+    # a click selects a row; the wheel moves the selection. Processes come and go on a busy
+    # machine (PIDs wrap, a new one can sort anywhere): a refresh between the look and the
+    # click moves the rows, so a click that met other rows is tried again
+    for attempt in range(8):
+        rows = table_rows(t.text(s))
+        mouse(t, s, 3, y + 3)
+        got = wait_selected(t, s, lambda r: r.split()[:1] in ([x.split()[:1] for x in table_rows(t.text(s))[1:4]]),
+                            "a row near the clicked one")
+        if got.split()[:1] == rows[2].split()[:1]:
+            break
+    else:
+        raise AssertionError(f"a click never selected the row under it: {got!r}, {rows[2]!r}")
+    clicked = first_pid(got)
+
+    def three_below(r):
+        pids = [first_pid(x) for x in table_rows(t.text(s))]
+        return clicked in pids and first_pid(r) in pids and pids.index(first_pid(r)) - pids.index(clicked) == 3
     mouse(t, s, 3, y + 3, button=65)
-    wait_selected(t, s, lambda r: r.split()[:1] == rows[5].split()[:1], "three rows down")
+    wait_selected(t, s, three_below, "three rows down")
     # the key bar: F5 is the tree
     bar = t.text(s).splitlines()[-1]
     mouse(t, s, bar.index("F5") + 2, h - 1)
