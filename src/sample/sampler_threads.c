@@ -139,6 +139,9 @@ static int thread_status(struct sampler *s, struct tracked_proc *tp, struct trac
 	th->have_status = true;
 	th->named = true;
 	tracked_copy_name(th->comm, sizeof(th->comm), ps->name);
+	/* a thread new since the last refresh had no name at thread_init: the
+	 * row takes it now, not from a later read it may not live to see */
+	task_set_comm(t, th->comm, sizeof(th->comm));
 	t->state = ps->state;
 	t->ctxt_vol = th->vol;
 	t->ctxt_invol = th->invol;
