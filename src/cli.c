@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "record/when.h"
 #include "util/i18n.h"
@@ -264,6 +265,8 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	/* a text file of counters is for a collector that reads it again and again */
 	if (o->iterations < 0)
 		o->iterations = o->textfile ? INT64_MAX : o->batch && !o->record && !o->replay ? 1 : 0;
+	/* live, this process is among the ones filtered; a replay's are another machine's */
+	o->filter.self = o->replay ? 0 : (int32_t)getpid();
 	return 0;
 }
 

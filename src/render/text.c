@@ -20,20 +20,23 @@ static void text_header(struct buf *out, const struct snapshot *s, const struct 
 	struct tm tm;
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	size_t nthreads = 0;
-	for (size_t i = 0; i < rows->n; i++)
+	/* what is printed below: after the filters and --top, no group rows */
+	size_t nthreads = 0, nprocs = 0;
+	for (size_t i = 0; i < rows->n; i++) {
 		nthreads += rows->v[i].is_thread;
+		nprocs += !rows->v[i].is_thread && !rows->v[i].group;
+	}
 	char procs[48], running[48], threads[48], sprocs[48], sthreads[48];
 	snprintf(procs, sizeof(procs), P_("%zu process", "%zu processes", s->sys_procs), s->sys_procs);
 	snprintf(running, sizeof(running), P_("%zu running", "%zu running", s->sys_running), s->sys_running);
 	snprintf(threads, sizeof(threads), P_("%zu thread", "%zu threads", s->sys_threads), s->sys_threads);
-	snprintf(sprocs, sizeof(sprocs), P_("%zu process", "%zu processes", s->nprocs), s->nprocs);
+	snprintf(sprocs, sizeof(sprocs), P_("%zu process", "%zu processes", nprocs), nprocs);
 	snprintf(sthreads, sizeof(sthreads), P_("%zu thread", "%zu threads", nthreads), nthreads);
 	/* TRANSLATORS: first line of batch text output. In order: version, date and time,
-	   interval in seconds, "N processes", "N running", "N threads" on the system,
-	   then "N processes", "N threads" shown below */
-	buf_addf(out, _("taskview %s - %s, interval %.2f s, %s (%s), %s; shown: %s, %s"),
-		 TV_VERSION, when, o->interval, procs, running, threads, sprocs, sthreads);
+	   interval in seconds, "N processes", "N threads", "N running" (threads, on a CPU
+	   or waiting for one) on the system, then "N processes", "N threads" shown below */
+	buf_addf(out, _("taskview %s - %s, interval %.2f s, %s, %s (%s); shown: %s, %s"),
+		 TV_VERSION, when, o->interval, procs, threads, running, sprocs, sthreads);
 	if (o->host) {
 		/* TRANSLATORS: after the first line of a replayed sample; %s is a host name */
 		const char *fmt = _("; recorded on %s");

@@ -29,6 +29,7 @@ static int tui_copy_filter(struct filter *dst, const struct filter *src)
 {
 	filter_init(dst);
 	dst->uid = src->uid;
+	dst->self = src->self;
 	if (src->npids) {
 		dst->pids = malloc(src->npids * sizeof(*dst->pids));
 		if (!dst->pids)

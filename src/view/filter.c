@@ -127,7 +127,7 @@ bool filter_matches_task(const struct filter *f, const struct tv_task *proc)
 {
 	if (!f || !f->text)
 		return true;
-	if (filter_matches_text(f, task_comm(proc), proc->cmdline))
+	if (filter_matches_text(f, task_comm(proc), proc->tgid == f->self ? NULL : proc->cmdline))
 		return true;
 	for (size_t i = 0; i < proc->nthreads_read; i++)
 		if (proc->threads_are_rows && text_contains_icase(task_comm(&proc->threads[i]), f->text))

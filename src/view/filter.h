@@ -15,6 +15,9 @@ struct filter {
 	int64_t uid;     /* TV_UNKNOWN: any user */
 	char *text;      /* NULL: no text filter */
 	char *cgroup;    /* NULL: any control group; else a part of its path or name */
+	/* taskview's own process (0: none, as in a replay): its command line
+	 * holds the pattern itself, so the text looks at its names only */
+	int32_t self;
 };
 
 void filter_init(struct filter *f);

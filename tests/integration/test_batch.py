@@ -111,6 +111,23 @@ def test_filter_matches_thread_names():
         check(w.pid in [t["pid"] for t in doc["tasks"]], "filter by command name")
 
 
+def test_filter_leaves_out_its_own_command_line():
+    """taskview's own command line holds the pattern of -F: it is no match (a host without
+    nginx shows nothing for -F nginx). The header counts what is printed below it."""
+    pattern = f"zzqq{os.getpid()}"
+    r = run("-b", "-F", pattern, "-d", "0.2")
+    check(r.returncode == 0, r.stderr)
+    lines = r.stdout.splitlines()
+    check(len(lines) == 2, f"-F {pattern} matches nothing on this host, yet printed:\n{r.stdout}")
+    check("shown: 0 processes, 0 threads" in lines[0], f"the header: {lines[0]}")
+    with Workload("--sleepers", "2", "--name", "tvcounted") as w:
+        r = run("-b", "-F", "tvcounted", "-H", "-d", "0.2")
+        lines = r.stdout.splitlines()
+        rows = lines[2:]
+        check(len(rows) == 4 and str(w.pid) in rows[0], f"the workload and its three threads:\n{r.stdout}")
+        check("shown: 1 process, 3 threads" in lines[0], f"the header: {lines[0]}")
+
+
 def test_user_filter():
     doc = run_json("-u", "0", "-d", "0.2")[0]
     check(doc["tasks"] and all(t["user"] == "root" for t in doc["tasks"]), "only root's processes")
@@ -331,6 +348,7 @@ if __name__ == "__main__":
         test_first_sample_has_measured_rates,
         test_tid_selects_its_process,
         test_filter_matches_thread_names,
+        test_filter_leaves_out_its_own_command_line,
         test_user_filter,
         test_kernel_threads_unknown_memory,
         test_zombie_listed,
