@@ -176,7 +176,11 @@ struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx
 	bool damaged = r->nruns == 0 && r->schemas_damaged > 0;
 	if (rc == 0 && damaged)
 		*err = rec_err_path(_("%s: no sample can be read: the description of the recorded fields is damaged"), path, 0);
-	else if (rc == 0 && r->nruns == 0)
+	else if (rc == 0 && r->nruns == 0 && r->newer_why) {
+		char tmp[1024];
+		snprintf(tmp, sizeof(tmp), _("%s: cannot be replayed: %s"), path, r->newer_why);
+		*err = strdup(tmp);
+	} else if (rc == 0 && r->nruns == 0)
 		*err = rec_err_path(_("%s: not a taskview recording"), path, 0);
 	else if (rc < 0)
 		*err = strdup(_("out of memory"));
@@ -214,6 +218,7 @@ void rec_reader_close(struct rec_reader *r)
 	free(r->v);
 	free(r->slot_ids);
 	free(r->slot_cols);
+	free(r->newer_why);
 	rec_strings_free(r->st);
 	zs_in_free(r->z);
 	buf_free(&r->payload);

@@ -56,6 +56,7 @@ struct rec_reader {
 	rec_warn_fn warn;
 	void *ctx;
 	size_t schemas_damaged;  /* descriptions of runs found damaged while scanning */
+	char *newer_why;         /* a run this version cannot read, as it says (the first) */
 	struct rec_strings *st;
 	struct zs_in *z;
 	struct buf payload, raw;

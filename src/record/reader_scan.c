@@ -226,8 +226,13 @@ static size_t run_of(struct rec_reader *r, const struct rec_rfile *f, const uint
 	struct rec_run *run = &v[r->nruns];
 	memset(run, 0, sizeof(*run));
 	char *err = NULL;
-	if (rec_schema_decode(p, n, &run->schema, &err) < 0) {
+	int rc = rec_schema_decode(p, n, &run->schema, &err);
+	if (rc < 0) {
 		rec_warnf(r, _("%s: a part of the recording is skipped: %s"), f->path, err ? err : "");
+		if (rc == -2 && !r->newer_why) {
+			r->newer_why = err; /* why nothing can be read, when nothing else can */
+			err = NULL;
+		}
 		free(err);
 		return REC_NONE;
 	}

@@ -288,7 +288,7 @@ int rec_schema_decode(const uint8_t *p, size_t n, struct rec_schema *s, char **e
 	if (min_reader > REC_READS) {
 		*err = err_dup(_("made by a newer taskview (format %u; this one reads up to %u)"),
 			       (unsigned)(format > 9999 ? 9999 : format), REC_READS);
-		return -1;
+		return -2;
 	}
 	s->format = (uint32_t)(format > UINT32_MAX ? UINT32_MAX : format);
 	s->min_reader = (uint32_t)min_reader;

@@ -58,7 +58,8 @@ int rec_schema_build(struct rec_schema *s, const struct colset *cs);
 
 void rec_schema_encode(struct buf *out, const struct rec_schema *s);
 /* Returns 0, or -1 with a message in err (malloc'd) when the bytes are not a
- * schema this build can read. */
+ * schema this build can read; -2 (with its message) when a newer version
+ * wrote it and says this one cannot read it. */
 int rec_schema_decode(const uint8_t *p, size_t n, struct rec_schema *s, char **err);
 
 /* A field of the file bound to this build: where it goes and how. */

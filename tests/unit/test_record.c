@@ -760,7 +760,7 @@ START_TEST(schema_round_trip)
 	buf_reset(&bytes);
 	rec_schema_encode(&bytes, &a);
 	struct rec_schema c;
-	ck_assert_int_eq(rec_schema_decode((uint8_t *)bytes.data, bytes.len, &c, &err), -1);
+	ck_assert_int_eq(rec_schema_decode((uint8_t *)bytes.data, bytes.len, &c, &err), -2);
 	ck_assert_msg(strstr(err, "newer taskview") != NULL, "%s", err);
 	free(err);
 	buf_free(&bytes);
@@ -1355,6 +1355,57 @@ static long peak_rss(bool reset)
 	return kib;
 }
 
+/* A recording whose run says it needs a newer reader: the message says so,
+ * not that it is no recording at all. */
+START_TEST(newer_recording_said)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	char good[600];
+	snprintf(good, sizeof(good), "%s/good.tvr", f.dir);
+	write_series(good, 0, 3, &f.cs, 0);
+	long samples = frame_offset(good, 0);
+	FILE *in = fopen(good, "rb");
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(fseek(in, 0, SEEK_END), 0);
+	long end = ftell(in);
+	char *rest = malloc((size_t)(end - samples));
+	ck_assert_int_eq(fseek(in, samples, SEEK_SET), 0);
+	ck_assert_uint_eq(fread(rest, 1, (size_t)(end - samples), in), (size_t)(end - samples));
+	fclose(in);
+	struct rec_schema later;
+	ck_assert_int_eq(rec_schema_build(&later, &f.cs), 0);
+	later.format = later.min_reader = REC_READS + 1;
+	struct buf b;
+	buf_init(&b);
+	rec_schema_encode(&b, &later);
+	struct rec_frame fr = {
+		.type = REC_FRAME_SCHEMA,
+		.len = (uint32_t)b.len,
+		.crc = crc32c(0, b.data, b.len),
+		.wall_ns = (int64_t)1795420800 * 1000000000,
+	};
+	uint8_t hdr[REC_HDR_LEN];
+	rec_frame_pack(hdr, &fr);
+	FILE *out = fopen(f.path, "wb");
+	ck_assert_ptr_nonnull(out);
+	fwrite(hdr, 1, sizeof(hdr), out);
+	fwrite(b.data, 1, b.len, out);
+	fwrite(rest, 1, (size_t)(end - samples), out);
+	fclose(out);
+	struct warnings w;
+	memset(&w, 0, sizeof(w));
+	char *err = NULL;
+	ck_assert_ptr_null(rec_reader_open(f.path, collect, &w, &err));
+	ck_assert_msg(strstr(err, "made by a newer taskview") != NULL && strstr(err, f.path) != NULL, "%s", err);
+	free(err);
+	free(rest);
+	buf_free(&b);
+	rec_schema_free(&later);
+	rec_tmp_close(&f);
+}
+END_TEST
+
 /* A recording whose sample frame is a valid zstd stream of `raw` zero bytes
  * (checksums right): a decompression bomb. Returns its payload length. */
 static size_t write_bomb(const struct rec_tmp *f, const char *path, size_t raw, int frames)
@@ -1659,6 +1710,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, file_written_and_read);
 	tcase_add_test(tc, damage_skipped_and_counted);
 	tcase_add_test(tc, damaged_description_said);
+	tcase_add_test(tc, newer_recording_said);
 	tcase_add_test(tc, daily_files_kept);
 	tcase_add_test(tc, daily_names_strict);
 	tcase_add_test(tc, fifo_refused);
