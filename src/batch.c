@@ -61,6 +61,17 @@ static size_t batch_count_shown(const struct snapshot *s, const struct view_opts
 	return n;
 }
 
+/* Whether a process of s is in a control group that -c names. */
+static bool batch_cgroup_found(const struct snapshot *s, const struct filter *f)
+{
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct tv_cgroup *g = s->procs[i].cgroup;
+		if (g && filter_matches_cgroup(f, g->path, g->unit))
+			return true;
+	}
+	return false;
+}
+
 /* The selection as given, for the recording's description. */
 static void describe_filter(struct buf *b, const struct filter *f)
 {
@@ -234,6 +245,10 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		rc = 1;
 		goto out;
 	}
+	/* a group may start later (a service, a job): said, and the samples go on */
+	if (o->filter.cgroup && !batch_cgroup_found(&prev, &o->filter))
+		fprintf(stderr, _("taskview: no process is in a control group whose path or name contains \"%s\" (-c)\n"),
+			o->filter.cgroup);
 	if (w && record_append(w, a, o, &prev) < 0) {
 		snapshot_free(&prev);
 		rc = 1;

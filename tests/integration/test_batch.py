@@ -128,6 +128,25 @@ def test_filter_leaves_out_its_own_command_line():
         check("shown: 1 process, 3 threads" in lines[0], f"the header: {lines[0]}")
 
 
+def test_cgroup_without_a_match_said():
+    """-c naming no control group that has a process says so (the samples go on: a service may
+    start later); a group that exists is shown without a word."""
+    env = {**os.environ, "LC_ALL": "C", "LANGUAGE": ""}
+    name = f"no-such-group-{os.getpid()}"
+    r = run("-b", "--group", "cgroup", "-c", name, "-d", "0.2", env=env)
+    check(r.returncode == 0 and name in r.stderr and "control group" in r.stderr,
+          f"-c {name}: {r.returncode} {r.stderr!r}")
+    check("shown: 0 processes" in r.stdout, r.stdout)
+    with open("/proc/self/cgroup") as f:
+        mine = [ln.split(":", 2)[2].strip() for ln in f if ln.startswith("0::")]
+    if not mine:
+        return  # no cgroup v2 hierarchy: every process is in no group
+    mine = mine[0]
+    r = run("-b", "-c", mine, "-d", "0.2", "-o", "pid,comm", env=env)
+    check(r.returncode == 0 and r.stderr == "", f"-c {mine} (this test's own group): {r.returncode} {r.stderr!r}")
+    check(str(os.getpid()) in r.stdout, f"-c {mine} lists this test:\n{r.stdout}")
+
+
 def test_user_filter():
     doc = run_json("-u", "0", "-d", "0.2")[0]
     check(doc["tasks"] and all(t["user"] == "root" for t in doc["tasks"]), "only root's processes")
@@ -349,6 +368,7 @@ if __name__ == "__main__":
         test_tid_selects_its_process,
         test_filter_matches_thread_names,
         test_filter_leaves_out_its_own_command_line,
+        test_cgroup_without_a_match_said,
         test_user_filter,
         test_kernel_threads_unknown_memory,
         test_zombie_listed,
