@@ -153,6 +153,20 @@ const char *format_delay_id(enum tv_delay_class c)
 	return (unsigned)c < TV_DELAY_NCLASS ? ids[c] : "?";
 }
 
+/* Decimals enough (from min, up to 6) that a step and its bound print apart. */
+static int reject_digits(double step, double bound, int min)
+{
+	int d = min;
+	char a[64], b[64];
+	for (; d < 6; d++) {
+		snprintf(a, sizeof(a), "%.*f", d, step);
+		snprintf(b, sizeof(b), "%.*f", d, bound);
+		if (strcmp(a, b) != 0)
+			break;
+	}
+	return d;
+}
+
 void format_reject(struct buf *out, const struct tv_reject *r)
 {
 	if (r->cpu) {
@@ -161,19 +175,23 @@ void format_reject(struct buf *out, const struct tv_reject *r)
 			snprintf(who, sizeof(who), "%s", _("a group"));
 		else
 			snprintf(who, sizeof(who), "%s %d", r->is_thread ? _("thread") : _("process"), r->tid);
-		/* TRANSLATORS: %1$s "thread 123", "process 123" or "a group", %2$.2f and %3$.2f CPU seconds */
-		buf_addf(out, _("%s: CPU time grew by %.2f s, more than its CPUs can give in the interval (%.2f s): "
+		int d = reject_digits(r->step_s, r->bound_s, 2);
+		/* TRANSLATORS: %1$s "thread 123", "process 123" or "a group", then CPU seconds, each
+		   printed with the decimals given before it (enough to tell them apart) */
+		buf_addf(out, _("%s: CPU time grew by %.*f s, more than its CPUs can give in the interval (%.*f s): "
 				"shown as unknown"),
-			 who, r->step_s, r->bound_s);
+			 who, d, r->step_s, d, r->bound_s);
 		if (r->cgroup)
 			buf_addf(out, " (%s)", r->cgroup);
 		return;
 	}
+	int d = reject_digits(r->step_s, r->bound_s, 1);
 	/* TRANSLATORS: %1$s thread or process, %2$d its ID, %3$s a column id such as io_delay,
-	   %4$.1f and %5$.1f seconds */
-	buf_addf(out, _("%s %d: %s grew by %.1f s, more than its tasks can have waited (%.1f s): "
+	   then two durations in seconds, each printed with the decimals given before it */
+	buf_addf(out, _("%s %d: %s grew by %.*f s, more than its tasks can have waited (%.*f s): "
 			"a kernel counter jump, shown as unknown"),
-		 r->is_thread ? _("thread") : _("process"), r->tid, format_delay_id(r->cls), r->step_s, r->bound_s);
+		 r->is_thread ? _("thread") : _("process"), r->tid, format_delay_id(r->cls), d, r->step_s, d,
+		 r->bound_s);
 }
 
 const char *format_tree_prefix(bool last, bool utf8)

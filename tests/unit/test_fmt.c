@@ -543,6 +543,28 @@ START_TEST(int64_extremes_in_narrow_columns)
 }
 END_TEST
 
+
+/* A rejected step prints apart from its bound (5.93 s against 5.9 s read
+ * "grew by 5.9 s, more than ... (5.9 s)"). */
+START_TEST(reject_step_and_bound_apart)
+{
+	struct buf b;
+	buf_init(&b);
+	struct tv_reject r = {.tid = 7, .cls = TV_DELAY_IO, .step_s = 5.93, .bound_s = 5.9};
+	format_reject(&b, &r);
+	ck_assert_msg(strstr(buf_str(&b), "5.93 s") && strstr(buf_str(&b), "(5.90 s)"), "%s", buf_str(&b));
+	buf_reset(&b);
+	r = (struct tv_reject){.tid = 7, .cpu = true, .step_s = 2.0004, .bound_s = 2.0};
+	format_reject(&b, &r);
+	ck_assert_msg(strstr(buf_str(&b), "2.0004 s") && strstr(buf_str(&b), "(2.0000 s)"), "%s", buf_str(&b));
+	buf_reset(&b);
+	r.step_s = 9.5;
+	format_reject(&b, &r);
+	ck_assert_msg(strstr(buf_str(&b), "9.50 s") && strstr(buf_str(&b), "(2.00 s)"), "%s", buf_str(&b));
+	buf_free(&b);
+}
+END_TEST
+
 static Suite *fmt_suite(void)
 {
 	Suite *s = suite_create("fmt");
@@ -564,6 +586,7 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, cell_string_with_prefix);
 	tcase_add_test(tc, int64_extremes_in_narrow_columns);
 	tcase_add_test(tc, never_a_wrong_number);
+	tcase_add_test(tc, reject_step_and_bound_apart);
 	suite_add_tcase(s, tc);
 	return s;
 }
