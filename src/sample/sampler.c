@@ -532,6 +532,27 @@ void sampler_cancel(struct sampler *s)
 	atomic_store(&s->cancel, true);
 }
 
+static void task_delays_unknown(struct tv_task *t)
+{
+	for (int c = TV_DELAY_CPU + 1; c < TV_DELAY_NCLASS; c++)
+		t->delay[c] = (struct tv_delay){TV_UNKNOWN, TV_UNKNOWN};
+}
+
+/* Delay accounting off: the kernel adds to no class but CPU (which schedstat
+ * keeps), so what a reader found there is no measurement. The taskstats
+ * replies are masked already; the BPF pass reads the counters directly. */
+static void delays_unknown_while_off(const struct sampler *s, struct snapshot *out)
+{
+	if (!s->ts || ts_state(s->ts) != TS_OFF)
+		return;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		struct tv_task *p = &out->procs[i];
+		task_delays_unknown(p);
+		for (size_t j = 0; j < p->nthreads_read; j++)
+			task_delays_unknown(&p->threads[j]);
+	}
+}
+
 int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err)
 {
 	*err = NULL;
@@ -610,6 +631,7 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	if (sampler_ts_usable(s))
 		sampler_taskstats(s, o, out);
 	sampler_exits(s, o, out, sel);
+	delays_unknown_while_off(s, out);
 	sampler_partial_totals(s, out);
 	if (s->ph && s->npvals)
 		plugins_collect(s, o, out);

@@ -65,8 +65,8 @@ def need_taskstats():
         raise Skip(f"no taskstats here: {st['message']}")
 
 
-def sample(pid, *extra, user=None, delay="1"):
-    docs = run_json("-H", "-p", str(pid), "-d", delay, "-o", COLUMNS, *extra, user=user)
+def sample(pid, *extra, user=None, delay="1", env=None):
+    docs = run_json("-H", "-p", str(pid), "-d", delay, "-o", COLUMNS, *extra, user=user, env=env)
     check(len(docs) == 1, f"one sample expected, got {len(docs)}")
     doc = docs[0]
     procs = [t for t in doc["tasks"] if t["kind"] == "process"]
@@ -242,22 +242,32 @@ def switch_off_then(fn):
 
 
 def test_switch_off():
-    """Switch off: state off with a how-to, CPU delay still measured, the other classes null."""
-    def body():
-        with Workload("--spin", "2") as w:
-            doc, proc, threads = sample(w.pid)
-            st = doc["delayacct"]
-            check(st["state"] == "off", f"state {st}")
-            check(st["message"] and "task_delayacct=1" in st["message"], f"message tells how: {st['message']}")
-            by_tid = {t["pid"]: t for t in threads}
-            for t in (proc, by_tid[w.threads["spin-1"]], by_tid[w.threads["spin-2"]]):
-                check(is_number(t["cpu_delay"]) and t["cpu_delay"] > 20,
-                      f"{t['kind']} {t['pid']}: cpu_delay {t['cpu_delay']} is reported with the switch off")
-            for t in [proc, *threads]:
-                for c in DELAY_COLUMNS:
-                    if not c.startswith("cpu_"):
-                        check(t[c] is None, f"{t['kind']} {t['pid']}: {c} {t[c]} must be null when off")
-    switch_off_then(body)
+    """Switch off: state off with a how-to, CPU delay still measured, the other classes null,
+    whichever reader reads the threads (the BPF pass reads the kernel's counters directly)."""
+    def one_reader(w, reader):
+        doc, proc, threads = sample(w.pid, env=dict(os.environ, TASKVIEW_READER=reader))
+        if reader == "bpf" and doc["self"].get("reader") != "bpf":
+            return  # no BPF pass here (test_bpf_reader says why)
+        st = doc["delayacct"]
+        check(st["state"] == "off", f"state {st}")
+        check(st["message"] and "task_delayacct=1" in st["message"], f"message tells how: {st['message']}")
+        by_tid = {t["pid"]: t for t in threads}
+        for t in (proc, by_tid[w.threads["spin-1"]], by_tid[w.threads["spin-2"]]):
+            check(is_number(t["cpu_delay"]) and t["cpu_delay"] > 20,
+                  f"{reader}: {t['kind']} {t['pid']}: cpu_delay {t['cpu_delay']} is reported with the switch off")
+        for t in [proc, *threads]:
+            for c in DELAY_COLUMNS:
+                if not c.startswith("cpu_"):
+                    check(t[c] is None, f"{reader}: {t['kind']} {t['pid']}: {c} {t[c]} must be null when off")
+
+    # started before the switch goes off, as the services on a host are, and after
+    with Workload("--spin", "2") as before:
+        def body():
+            with Workload("--spin", "2") as after:
+                for w in (before, after):
+                    for reader in ("proc", "bpf"):
+                        one_reader(w, reader)
+        switch_off_then(body)
 
 
 def text_run(*args, user=None):
