@@ -265,6 +265,10 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	/* a text file of counters is for a collector that reads it again and again */
 	if (o->iterations < 0)
 		o->iterations = o->textfile ? INT64_MAX : o->batch && !o->record && !o->replay ? 1 : 0;
+	/* a misspelt reader would silently run the default one */
+	const char *reader = getenv("TASKVIEW_READER");
+	if (reader && *reader && strcmp(reader, "proc") != 0 && strcmp(reader, "bpf") != 0)
+		return cli_fail(err, "%s", _("TASKVIEW_READER takes proc or bpf (or nothing, for the cheaper one)"));
 	/* live, this process is among the ones filtered; a replay's are another machine's */
 	o->filter.self = o->replay ? 0 : (int32_t)getpid();
 	return 0;

@@ -280,6 +280,12 @@ def test_cli_errors():
         check(needle in r.stderr, f"{args}: message names the bad value: {r.stderr}")
     r = run("-b", "-o", "nope")
     check("vm_pte" in r.stderr, "unknown column lists the valid ones")
+    r = run("-b", "-d", "0.1", env={**os.environ, "TASKVIEW_READER": "bfp"})
+    check(r.returncode == 2 and "TASKVIEW_READER" in r.stderr and "bpf" in r.stderr,
+          f"a misspelt TASKVIEW_READER: exit {r.returncode}: {r.stderr}")
+    for ok in ("proc", "bpf", ""):
+        r = run("-b", "-d", "0.1", "-p", "1", env={**os.environ, "TASKVIEW_READER": ok})
+        check(r.returncode == 0, f"TASKVIEW_READER={ok}: exit {r.returncode}: {r.stderr}")
 
 
 def test_missing_pid_exits_1():
