@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ struct rec_writer {
 	uint64_t seq;
 	struct buf raw, frame;
 	struct rec_strings *strings;
+	char *note;               /* said with the next sample written (an old file kept) */
 };
 
 static long day_of(int year, int mon, int mday)
@@ -100,8 +102,15 @@ static void keep_recent(struct rec_writer *w, long today)
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		long day;
-		if (rec_daily_name(de->d_name, &day) && day <= today - w->keep_days)
-			(void)unlinkat(dfd, de->d_name, 0);
+		if (!rec_daily_name(de->d_name, &day) || day > today - w->keep_days)
+			continue;
+		if (unlinkat(dfd, de->d_name, 0) < 0 && errno != ENOENT && !w->note) {
+			/* the first one is said: the disk fills up, and the user should know why */
+			int e = errno;
+			char file[PATH_MAX];
+			snprintf(file, sizeof(file), "%s/%s", w->path, de->d_name);
+			w->note = rec_err_path(_("--keep cannot remove the old recording %s: %s"), file, e);
+		}
 	}
 	closedir(d);
 }
@@ -384,6 +393,11 @@ int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **e
 	w->in_block = start ? 1 : w->in_block + 1;
 	w->block_raw = (start ? 0 : w->block_raw) + w->raw.len;
 	w->seq++;
+	if (w->note) {
+		*err = w->note;
+		w->note = NULL;
+		return 1;
+	}
 	return 0;
 }
 
@@ -401,6 +415,7 @@ void rec_writer_close(struct rec_writer *w)
 	buf_free(&w->raw);
 	buf_free(&w->frame);
 	free(w->file);
+	free(w->note);
 	free(w->path);
 	free(w);
 }

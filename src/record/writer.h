@@ -33,9 +33,10 @@ struct rec_writer_opts {
 
 /* Returns NULL with *err (malloc'd) when the path cannot be written. */
 struct rec_writer *rec_writer_open(const struct rec_writer_opts *o, char **err);
-/* Returns 0; 1 with *err (malloc'd) when the sample was left out (larger
- * than REC_SAMPLE_MAX: a reader would take it for damage), the recording
- * going on; or -1 with *err: the recording cannot go on. */
+/* Returns 0; 1 with *err (malloc'd), the recording going on, when the
+ * sample was left out (larger than REC_SAMPLE_MAX: a reader would take it
+ * for damage) or, after it was written, when --keep could not remove an old
+ * daily file; or -1 with *err: the recording cannot go on. */
 int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **err);
 void rec_writer_close(struct rec_writer *w);
 

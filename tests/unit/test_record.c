@@ -1247,6 +1247,46 @@ START_TEST(daily_files_kept)
 }
 END_TEST
 
+/* An old daily file --keep cannot remove (here a directory of the name) is
+ * said with the next sample written, once a day; the recording goes on. */
+START_TEST(keep_failure_said)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "r.tvr");
+	char stuck[600];
+	snprintf(stuck, sizeof(stuck), "%s/taskview-2001-01-02.tvr", f.dir);
+	ck_assert_int_eq(mkdir(stuck, 0700), 0);
+	struct rec_writer_opts o = {.path = f.dir, .interval = 1.0, .cs = &f.cs, .keep_days = 2};
+	char *err = NULL;
+	struct rec_writer *w = rec_writer_open(&o, &err);
+	ck_assert_msg(w != NULL, "%s", err ? err : "");
+	struct tm mid = {.tm_year = 126, .tm_mon = 10, .tm_mday = 24, .tm_isdst = -1};
+	double midnight = (double)mktime(&mid);
+	for (int i = 0; i < 4; i++) {
+		struct rec_sample s;
+		odd_sample(&s, i);
+		s.s.wall = midnight - 2 + i;
+		int rc = rec_writer_append(w, &s, &err);
+		snapshot_free(&s.s);
+		/* the first sample, and the first of the next day's file */
+		if (i == 0 || i == 2) {
+			ck_assert_int_eq(rc, 1);
+			ck_assert_msg(strstr(err, "--keep") && strstr(err, stuck), "%s", err);
+			free(err);
+		} else {
+			ck_assert_int_eq(rc, 0);
+		}
+	}
+	rec_writer_close(w);
+	struct warnings wn;
+	struct rec_reader *r = open_rec(f.dir, &wn);
+	ck_assert_uint_eq(rec_reader_count(r), 4); /* every sample written */
+	rec_reader_close(r);
+	ck_assert_int_eq(rmdir(stuck), 0);
+	rec_tmp_close(&f);
+}
+END_TEST
+
 /* --keep removes what rec_daily_name accepts: exact digits only, so that a
  * file of someone else's whose name only looks like a day survives. */
 START_TEST(daily_names_strict)
@@ -1712,6 +1752,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, damaged_description_said);
 	tcase_add_test(tc, newer_recording_said);
 	tcase_add_test(tc, daily_files_kept);
+	tcase_add_test(tc, keep_failure_said);
 	tcase_add_test(tc, daily_names_strict);
 	tcase_add_test(tc, fifo_refused);
 	tcase_add_test(tc, zstd_bomb_bounded);
