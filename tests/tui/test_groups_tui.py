@@ -172,10 +172,13 @@ def test_group_view(t, w, h):
         # the setting is kept; --group none overrides it
         s = start(t, ["-d", "0.5", "-p", ids], w, h, keep_settings=True)
         t.wait(s, lambda x: re.search(rf"[-+] {re.escape(st.hog_name)}\s*$", x, re.M), "the group view kept")
+        # the status line names the view: far down the list it looks like the plain one
+        t.wait_for(s, "[group view: g leaves]")
         t.quit(s)
         s = start(t, ["-d", "0.5", "-p", ids, "--group", "none"], w, h, keep_settings=True)
         t.wait(s, lambda x: len(pid_rows(x, st.hog + st.io)) == 3, "the list")
         assert not re.search(r"(?m)^\s*-\s+-\s", t.text(s)), "no group rows"
+        assert "[group view" not in t.text(s), t.text(s)
         t.quit(s)
     finally:
         st.close()

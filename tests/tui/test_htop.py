@@ -287,6 +287,8 @@ def test_tree(t, w, h):
         t.wait_for(s, "3 tagged")
         t.keys(s, "U")
         t.wait_gone(s, "3 tagged")
+        # the status line names the view in force
+        t.wait_for(s, "[tree: t leaves]")
         t.quit(s)
     finally:
         for k in children_of(parent.pid):

@@ -74,6 +74,11 @@ static void tui_default_status(struct tui *t, struct buf *b)
 				 : _("[sorted by %s, ascending; not shown: F2 adds it] "),
 			 _(c->header));
 	}
+	/* the view in force, which far down the list can look like the plain one */
+	if (t->groups)
+		buf_adds(b, _("[group view: g leaves] "));
+	else if (t->tree)
+		buf_adds(b, _("[tree: t leaves] "));
 	if (t->frozen)
 		buf_adds(b, _("[frozen: z resumes] "));
 	if (t->follow && t->sel_group)
