@@ -372,11 +372,11 @@ def replay_screen(c, sc):
     sc.keys("i")
     sc.panel_until(f"of process {c.pid}: tvmxs-2", "Voluntary", "the detail panel of the thread")
     sc.keys("Escape")
+    text = sc.wait(lambda x: "Voluntary" not in x and "Sample:" in x, "the panel closed")
     # a task that ended is listed, marked (as root: the recorder keeps them)
     if c.user is None:
         # step through the samples until one lists a thread that ended in its interval (which
         # ones do depends on when the churn's threads came and went against the samples)
-        text = sc.t.text(sc.s)
         for _ in range(12):
             m = re.search(r"Sample: (\d+) of (\d+)", text)
             if "(exited)" in text or not m or m.group(1) == m.group(2):
