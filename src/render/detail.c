@@ -381,8 +381,18 @@ static void task_rows(struct detail_lines *l, const struct tv_task *t, bool is_t
 	row(l, _("Started"), v);
 }
 
+/* What a + means, and why this refresh's values lack a part (why: NULL when not known). */
+static void partial_note(struct detail_lines *out, const char *why)
+{
+	char v[512];
+	snprintf(v, sizeof(v), "%s%s%s",
+		 _("A value followed by + is a lower bound: threads exited without telling what they did last."),
+		 why ? " " : "", why ? why : "");
+	push(out, DETAIL_NOTE, v, NULL);
+}
+
 void detail_build(const struct tv_task *t, const struct tv_task *prev, double interval, bool is_thread,
-		  struct detail_lines *out)
+		  const char *partial_why, struct detail_lines *out)
 {
 	char h[128];
 
@@ -434,10 +444,7 @@ void detail_build(const struct tv_task *t, const struct tv_task *prev, double in
 	if (!is_thread)
 		push(out, DETAIL_NOTE, _("Process rows count every thread of the group."), NULL);
 	if (t->partial)
-		push(out, DETAIL_NOTE,
-		     _("A value followed by + is a lower bound: threads exited without telling what they did last "
-		       "(taskview sees their final counters only with CAP_NET_ADMIN)."),
-		     NULL);
+		partial_note(out, partial_why);
 
 	if (!is_thread && t->cmdline) {
 		push(out, DETAIL_HEADING, _("Command line"), NULL);
@@ -481,7 +488,8 @@ static void bytes_row(struct detail_lines *l, const char *label, int64_t bytes)
 	kib_row(l, label, bytes == TV_UNKNOWN ? TV_UNKNOWN : bytes / 1024);
 }
 
-void detail_build_group(const struct row_group *g, double interval, struct detail_lines *out)
+void detail_build_group(const struct row_group *g, double interval, const char *partial_why,
+			struct detail_lines *out)
 {
 	const struct tv_task *t = &g->task;
 	const struct tv_cgroup *cg = t->cgroup;
@@ -549,8 +557,5 @@ void detail_build_group(const struct row_group *g, double interval, struct detai
 		     _("some: at least one of its tasks waited for the resource; full: all of its non-idle tasks did at once."),
 		     NULL);
 	if (t->partial)
-		push(out, DETAIL_NOTE,
-		     _("A value followed by + is a lower bound: threads exited without telling what they did last "
-		       "(taskview sees their final counters only with CAP_NET_ADMIN)."),
-		     NULL);
+		partial_note(out, partial_why);
 }

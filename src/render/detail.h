@@ -51,9 +51,11 @@ void detail_add(struct detail_lines *l, enum detail_kind kind, const char *label
  * interval:  seconds between the two samples (<= 0 when there is none).
  * is_thread: the row is a thread row (normally t->is_thread). Process rows
  *            carry sums over the thread group: their max/min are unknown.
+ * partial_why: a sentence saying why values marked + lack a part in this
+ *            refresh (exit records lost, or not read and why), or NULL.
  */
 void detail_build(const struct tv_task *t, const struct tv_task *prev, double interval, bool is_thread,
-		  struct detail_lines *out);
+		  const char *partial_why, struct detail_lines *out);
 
 /*
  * Replaces the content of out with the details of a control group's row:
@@ -61,7 +63,8 @@ void detail_build(const struct tv_task *t, const struct tv_task *prev, double in
  * delays, switches), its own memory and pressure (avg10 and the share of
  * the interval), and why what is unknown is.
  */
-void detail_build_group(const struct row_group *g, double interval, struct detail_lines *out);
+void detail_build_group(const struct row_group *g, double interval, const char *partial_why,
+			struct detail_lines *out);
 
 /* A size for a sentence: "72 KiB", "12 MiB", "7.9 GiB". */
 void detail_size_words(char *out, size_t n, int64_t kib);

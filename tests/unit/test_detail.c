@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,7 +125,7 @@ START_TEST(test_thread_row)
 	struct detail_lines l;
 	make_pair(&prev, &cur, true);
 	detail_lines_init(&l);
-	detail_build(&cur, &prev, 2.0, true, &l);
+	detail_build(&cur, &prev, 2.0, true, NULL, &l);
 	ck_assert(!l.oom);
 
 	ck_assert_str_eq(l.v[0].label, "Thread");
@@ -189,7 +190,7 @@ START_TEST(test_process_row)
 	struct detail_lines l;
 	make_pair(&prev, &cur, false);
 	detail_lines_init(&l);
-	detail_build(&cur, &prev, 2.0, false, &l);
+	detail_build(&cur, &prev, 2.0, false, NULL, &l);
 	ck_assert(!l.oom);
 	ck_assert_str_eq(l.v[0].label, "Process");
 	ck_assert_str_eq(value_of(&l, "Process ID"), "1234");
@@ -209,7 +210,7 @@ START_TEST(test_process_row)
 	cur.peaks = calloc(1, sizeof(*cur.peaks));
 	ck_assert_ptr_nonnull(cur.peaks);
 	cur.peaks->max_ns[TV_DELAY_CPU] = 5;
-	detail_build(&cur, &prev, 2.0, false, &l);
+	detail_build(&cur, &prev, 2.0, false, NULL, &l);
 	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 1250; total 3.00 s; max -, min -");
 	detail_lines_free(&l);
 	task_release(&prev, 0);
@@ -226,14 +227,22 @@ START_TEST(test_lower_bounds_marked)
 	cur.partial = TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_CTXT_VOL) |
 		      TV_PART_BIT(TV_PART_DELAY + TV_DELAY_CPU) | TV_PART_BIT(TV_PART_CPU);
 	detail_lines_init(&l);
-	detail_build(&cur, &prev, 2.0, false, &l);
+	detail_build(&cur, &prev, 2.0, false, NULL, &l);
 	ck_assert_str_eq(value_after(&l, "Context switches", "Voluntary"), "7000+ in all, 1000+/s");
 	ck_assert_str_eq(value_after(&l, "Context switches", "Involuntary"), "30 in all, 10/s");
 	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0%+ of the interval; avg 2.00 ms+; events: 500");
 	ck_assert_str_eq(value_of(&l, "Block I/O delay"), "1.0% of the interval; avg 5.00 ms; events: 4");
 	ck_assert_str_eq(value_of(&l, "CPU in the interval"), "100.0%+");
-	/* and a note says what the mark means (with the one for stacks not read) */
+	/* and a note says what the mark means (with the one for stacks not read),
+	 * blaming nothing it was not told */
 	ck_assert_uint_eq(count_kind(&l, DETAIL_NOTE), 4);
+	const char *mean = "A value followed by + is a lower bound: threads exited without telling what they did last.";
+	ck_assert(has_note(&l, mean));
+	/* with the reason of this refresh, that reason */
+	detail_build(&cur, &prev, 2.0, false, "In this refresh 7 exit records were lost to a storm of exits.", &l);
+	char both[512];
+	snprintf(both, sizeof(both), "%s %s", mean, "In this refresh 7 exit records were lost to a storm of exits.");
+	ck_assert(has_note(&l, both));
 	detail_lines_free(&l);
 	task_release(&prev, 0);
 	task_release(&cur, 0);
@@ -268,7 +277,7 @@ START_TEST(test_stack_sentence)
 	p.partial = TV_PART_BIT(TV_PART_STACK);
 	p.stack_why = TV_STACK_DENIED;
 	detail_lines_init(&l);
-	detail_build(&p, NULL, 0, false, &l);
+	detail_build(&p, NULL, 0, false, NULL, &l);
 	ck_assert_str_eq(value_of(&l, "Thread stacks reserved"), "8.1M+ (8324 KiB)");
 	ck_assert_str_eq(value_of(&l, "Thread stacks resident"), "1.0M+ (1044 KiB)");
 	ck_assert(has_note(&l, "2 threads reserve 8.1 MiB of stack and use 1.0 MiB of it."));
@@ -281,11 +290,11 @@ START_TEST(test_stack_sentence)
 	st[0] = (struct tv_stack){1234, 8192 * 1000LL, 12 * 1024 - 1040};
 	mem.stack_size = 8192 * 1002LL;
 	mem.stack_rss = 12 * 1024;
-	detail_build(&p, NULL, 0, false, &l);
+	detail_build(&p, NULL, 0, false, NULL, &l);
 	ck_assert(has_note(&l, "3 threads reserve 7.8 GiB of stack and use 12 MiB of it."));
 	ck_assert_str_eq(value_of(&l, "Thread stacks reserved"), "7.8G (8208384 KiB)");
 	/* a thread row: its own stack, no sentence */
-	detail_build(&th[1], NULL, 0, true, &l);
+	detail_build(&th[1], NULL, 0, true, NULL, &l);
 	ck_assert_str_eq(value_of(&l, "Stack reserved"), "8.0M (8192 KiB)");
 	ck_assert_str_eq(value_of(&l, "Stack resident"), "1.0M (1032 KiB)");
 	ck_assert_ptr_null(value_of(&l, "Thread stacks reserved"));
@@ -305,7 +314,7 @@ START_TEST(test_unknown_everything)
 	task_init(&t);
 	t.tid = t.tgid = 77;
 	detail_lines_init(&l);
-	detail_build(&t, NULL, 0.0, false, &l);
+	detail_build(&t, NULL, 0.0, false, NULL, &l);
 	ck_assert(!l.oom);
 	ck_assert_str_eq(value_of(&l, "State"), "-");
 	ck_assert_str_eq(value_of(&l, "Threads"), "-");
@@ -338,7 +347,7 @@ START_TEST(test_switch_off_classes)
 		cur.delay_pct[c] = cur.delay_avg_ms[c] = NAN;
 	}
 	detail_lines_init(&l);
-	detail_build(&cur, &prev, 2.0, true, &l);
+	detail_build(&cur, &prev, 2.0, true, NULL, &l);
 	ck_assert_contains(value_of(&l, "CPU delay"), "50.0% of the interval");
 	ck_assert_str_eq(value_of(&l, "Block I/O delay"), "-");
 	ck_assert_ptr_null(since_start(&l, "Block I/O delay"));
@@ -355,16 +364,16 @@ START_TEST(test_prev_of_another_task)
 	make_pair(&prev, &cur, true);
 	prev.start_ticks++; /* an old task under the same id */
 	detail_lines_init(&l);
-	detail_build(&cur, &prev, 2.0, true, &l);
+	detail_build(&cur, &prev, 2.0, true, NULL, &l);
 	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0% of the interval; avg 2.00 ms; events: -");
-	detail_build(&cur, NULL, 2.0, true, &l);
+	detail_build(&cur, NULL, 2.0, true, NULL, &l);
 	ck_assert_str_eq(value_of(&l, "CPU delay"), "50.0% of the interval; avg 2.00 ms; events: -");
 	/* a counter that went backwards gives no event count either */
 	task_release(&prev, 0);
 	task_release(&cur, 0);
 	make_pair(&prev, &cur, true);
 	prev.delay[TV_DELAY_CPU].count = 5000;
-	detail_build(&cur, &prev, 2.0, true, &l);
+	detail_build(&cur, &prev, 2.0, true, NULL, &l);
 	ck_assert_contains(value_of(&l, "CPU delay"), "events: -");
 	detail_lines_free(&l);
 	task_release(&prev, 0);
@@ -389,7 +398,7 @@ START_TEST(test_durations_and_sizes)
 	t.delay_pct[TV_DELAY_CPU] = 1234.4; /* a large group sum: integer percent */
 	task_mem_mut(&t)->rss = 3 * 1024 * 1024 / 2;
 	detail_lines_init(&l);
-	detail_build(&t, NULL, 1.0, true, &l);
+	detail_build(&t, NULL, 1.0, true, NULL, &l);
 	ck_assert_str_eq(since_start(&l, "CPU delay"), "events: 3; total 2:00:00; max 45.0 ms, min 0.000 ms");
 	ck_assert_str_eq(since_start(&l, "Block I/O delay"), "events: 1; total 2:05.00; max 1.000 ms, min 1.000 ms");
 	ck_assert_contains(value_of(&l, "CPU delay"), "1234% of the interval");
@@ -405,9 +414,9 @@ START_TEST(test_rebuild_replaces)
 	struct detail_lines l;
 	make_pair(&prev, &cur, true);
 	detail_lines_init(&l);
-	detail_build(&cur, &prev, 2.0, true, &l);
+	detail_build(&cur, &prev, 2.0, true, NULL, &l);
 	size_t n = l.n;
-	detail_build(&cur, &prev, 2.0, true, &l);
+	detail_build(&cur, &prev, 2.0, true, NULL, &l);
 	ck_assert_uint_eq(l.n, n);
 	detail_lines_free(&l);
 	detail_lines_free(&l); /* twice is harmless */

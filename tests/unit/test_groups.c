@@ -476,7 +476,7 @@ START_TEST(detail_of_a_group)
 	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
 	struct detail_lines d;
 	detail_lines_init(&d);
-	detail_build_group(group_row(&r, "a.service")->group, 1.0, &d);
+	detail_build_group(group_row(&r, "a.service")->group, 1.0, NULL, &d);
 	ck_assert(!d.oom);
 	ck_assert_str_eq(detail_value(&d, "Path"), "/system.slice/a.service");
 	ck_assert_str_eq(detail_value(&d, "Processes"), "2 shown, 2 of them in the group itself");
@@ -485,10 +485,10 @@ START_TEST(detail_of_a_group)
 	ck_assert_str_eq(detail_value(&d, "CPU"), "some: avg10 10.2%, 12.5% of the interval; "
 						  "full: avg10 0.5%, 1.0% of the interval");
 	ck_assert_str_eq(detail_value(&d, "Block I/O"), "-");
-	detail_build_group(group_row(&r, "system.slice")->group, 1.0, &d);
+	detail_build_group(group_row(&r, "system.slice")->group, 1.0, NULL, &d);
 	ck_assert_str_eq(detail_value(&d, "Processes"), "3 shown, 0 of them in the group itself");
 	ck_assert_str_eq(detail_value(&d, "Charged (memory.current)"), "-");
-	detail_build_group(group_row(&r, "b.service")->group, 1.0, &d);
+	detail_build_group(group_row(&r, "b.service")->group, 1.0, NULL, &d);
 	ck_assert(detail_note(&d, "no memory controller here"));
 	detail_lines_free(&d);
 	rows_free(&r);

@@ -92,8 +92,28 @@ static void panel_anatomy(const struct tv_task *task, struct detail_lines *dl)
 }
 
 /* Rebuilds the lines from the last sample; keeps the old ones if the task is gone. */
+/* Why a value marked + lacks a part in the refresh shown: the exit records
+ * (a thread's final counters) were lost, or are not read, and why. */
+static const char *panel_partial_why(const struct tui *t, char *buf, size_t n)
+{
+	const struct snapshot *s = &t->cur;
+	if (s->exits_watched && s->exits_lost) {
+		/* TRANSLATORS: %llu exit records the kernel or taskview's budget dropped */
+		snprintf(buf, n, _("In this refresh %llu exit records were lost to a storm of exits."),
+			 (unsigned long long)s->exits_lost);
+		return buf;
+	}
+	if (!s->exits_watched && s->exits_why) {
+		/* TRANSLATORS: %s says why exit records are not read */
+		snprintf(buf, n, _("Exit records are not read: %s."), s->exits_why);
+		return buf;
+	}
+	return NULL;
+}
+
 static void panel_update(const struct tui *t, struct panel *p)
 {
+	char why[256];
 	const struct tv_task *task = NULL;
 	if (p->group) {
 		const struct row_group *g = NULL;
@@ -102,7 +122,8 @@ static void panel_update(const struct tui *t, struct panel *p)
 				g = t->rows.v[i].group;
 		p->gone = g == NULL;
 		if (g)
-			detail_build_group(g, t->have_prev ? t->cur.mono - t->prev.mono : 0, &p->dl);
+			detail_build_group(g, t->have_prev ? t->cur.mono - t->prev.mono : 0,
+					   panel_partial_why(t, why, sizeof(why)), &p->dl);
 		return;
 	}
 	for (size_t i = 0; i < t->rows.n && !task; i++) {
@@ -141,7 +162,7 @@ static void panel_update(const struct tui *t, struct panel *p)
 			prev = task_find_thread(prev, p->tid);
 		interval = t->cur.mono - t->prev.mono;
 	}
-	detail_build(task, prev, interval, p->thread, &p->dl);
+	detail_build(task, prev, interval, p->thread, panel_partial_why(t, why, sizeof(why)), &p->dl);
 	if (!p->thread && !t->replay && !task->kthread)
 		panel_anatomy(task, &p->dl);
 }
