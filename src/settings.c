@@ -436,6 +436,11 @@ int settings_save(const char *path, const struct settings *s, char **err)
 		else
 			off += (size_t)n;
 	}
+	/* the file keeps the mode it was given (a file made read-only, or shared
+	 * with a group, stays so); a new one is the owner's alone */
+	struct stat old;
+	if (!e && stat(path, &old) == 0 && S_ISREG(old.st_mode) && fchmod(fd, old.st_mode & 07777) < 0)
+		e = errno;
 	/* the data must be on disk before the rename makes it the file */
 	if (!e && fsync(fd) < 0)
 		e = errno;

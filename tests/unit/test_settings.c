@@ -345,6 +345,18 @@ START_TEST(save_and_load)
 	ck_assert_str_eq(r.sort, "vm_pte");
 	ck_assert_double_eq(r.delay, 4);
 	settings_free(&r);
+	/* a new file is the owner's alone; one saved again keeps the mode it was given */
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0600);
+	ck_assert_int_eq(chmod(path, 0444), 0);
+	ck_assert_int_eq(settings_save(path, &s, &err), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0444);
+	ck_assert_int_eq(chmod(path, 0640), 0);
+	ck_assert_int_eq(settings_save(path, &s, &err), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0640);
 	/* no temporary file is left behind */
 	char sub[256];
 	snprintf(sub, sizeof(sub), "%s/a/b", dir);
