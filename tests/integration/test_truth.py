@@ -409,8 +409,14 @@ def test_spinners_cpu_delay_as_nobody():
         check(in_windows >= waited - len(tids) * outside - 0.02,
               f"the samples show {in_windows:.3f} s of waiting, schedstat {waited:.3f} s, "
               f"{outside:.2f} s of the run outside the samples' windows")
+        # the rate: schedstat over the run counts the waits outside the windows too (up to two
+        # spinners' worth of the time outside them), so it is a range for the windows' rate;
+        # the windows' own rates are lumpy by up to a wait each (15 points)
+        span = sum(d["interval"] for d in docs)
+        lo, hi = truth - len(tids) * outside / span * 100, truth
         if outside <= 0.6:
-            check(abs(mean - truth) <= 15, f"taskview {mean:.1f} %, schedstat {truth:.1f} %")
+            check(lo - 15 <= mean <= hi + 15,
+                  f"taskview {mean:.1f} %, schedstat {lo:.1f} to {hi:.1f} % ({outside:.2f} s outside the windows)")
         else:
             print(f"  ({outside:.1f} s of the run outside the samples' windows: the rates are not compared)")
     finally:

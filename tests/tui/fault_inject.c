@@ -3,6 +3,9 @@
  * Preloaded into taskview by the TUI tests: a fault of the kind named by
  * TV_FAULT (segv, fpe, abort, assert, exit) happens inside the main loop,
  * at its TV_FAULT_AT-th wait for a key (default 3: the screen is drawn).
+ * double-free frees a block twice: the sanitizer's malloc reports it (this
+ * library is not instrumented, its malloc is) and ends the process; glibc's
+ * aborts.
  * child-exit and child-segv do it in a forked child instead, as a helper
  * process started from the loop would; taskview itself goes on.
  * sigterm-open and sigint-open send taskview that signal while the screen
@@ -43,6 +46,10 @@ static void fault_now(const char *what)
 		assert(ok);
 	} else if (strcmp(what, "exit") == 0) {
 		exit(3);
+	} else if (strcmp(what, "double-free") == 0) {
+		char *volatile p = malloc(8);
+		free(p);
+		free(p);
 	}
 }
 

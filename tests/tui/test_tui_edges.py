@@ -111,6 +111,15 @@ def test_faults_inside_restore(t):
         if what == "assert":
             assert "Assertion" in text, f"the assertion's message is readable:\n{text}"
         t.cmd("kill-session", "-t", s)
+    if san:
+        # a report the sanitizer makes of itself, without a signal: it ends the process with
+        # _exit; the report reaches the terminal, put back first
+        s = t.start(["-d", "0.2"], env=fault_env("double-free", san))
+        rc, text = t.wait_exit(s)
+        assert rc != 0, "double-free: exit status 0"
+        check_restored(t, s, "double-free")
+        assert "double-free" in text, f"the sanitizer's report reaches the terminal:\n{text}"
+        t.cmd("kill-session", "-t", s)
 
 
 def test_signal_while_opening(t):

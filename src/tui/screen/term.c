@@ -19,6 +19,21 @@
 
 #include "util/i18n.h"
 
+/* A sanitizer's report is written to stderr, which is a pipe while the
+ * screen is open, and the sanitizer then ends the process with _exit: no
+ * atexit handler and no signal. Its death callback puts the terminal back
+ * and passes the pipe on, report included. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TV_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define TV_SANITIZED 1
+#endif
+#endif
+#ifdef TV_SANITIZED
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 /* Set by the signal handler, read by the main loop: the only mutable state
  * outside the main loop, because a handler cannot reach anything else. */
 static volatile sig_atomic_t quit_signal;
@@ -216,6 +231,9 @@ static void term_arm_restore(void)
 	}
 	if (!atexit_done)
 		atexit_done = atexit(term_on_exit) == 0;
+#ifdef TV_SANITIZED
+	__sanitizer_set_death_callback(term_on_exit);
+#endif
 }
 
 static void term_disarm_restore(void)
