@@ -550,6 +550,8 @@ static void delays_unknown_while_off(const struct sampler *s, struct snapshot *o
 		task_delays_unknown(p);
 		for (size_t j = 0; j < p->nthreads_read; j++)
 			task_delays_unknown(&p->threads[j]);
+		for (size_t j = 0; j < p->nexited; j++)
+			task_delays_unknown(&p->exited[j]);
 	}
 }
 
