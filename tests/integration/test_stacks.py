@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Thread stacks (stack_size, stack_rss) on a workload whose stack use is known."""
+import json
 import os
 import resource
+import signal
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import Workload, check, is_root, main, run_json, Skip  # noqa: E402
+from tvtest import TASKVIEW, Workload, check, is_root, main, run_json, Skip  # noqa: E402
 
 DEPTHS = (64, 1024, 4096)  # KiB each stk-N thread touches of its default stack
 SMALL = 256                 # KiB of the one pthread_attr_setstacksize stack
@@ -92,15 +95,30 @@ def test_sorted_by_stack_not_shown():
         check(order == want, f"threads by stack_rss: {order}, expected {want}")
 
 
+def growth_run(w, tid):
+    """The stack_rss of thread tid in twelve samples at -d 0.3; the workload (--grow-signal)
+    grows its stacks once the first sample is out: a busy machine may bring that sample at
+    any time after the start, so no time is assumed."""
+    p = subprocess.Popen([TASKVIEW, "-b", "--format", "json", "-H", "-p", str(w.pid), "-d", "0.3", "-n", "12",
+                          "-o", COLS], stdout=subprocess.PIPE, text=True)
+    try:
+        docs = [json.loads(p.stdout.readline())]
+        os.kill(w.pid, signal.SIGUSR1)
+        docs += [json.loads(line) for line in p.stdout]
+    finally:
+        p.wait(timeout=60)
+    check(p.returncode == 0 and len(docs) == 12, f"taskview: {p.returncode}, {len(docs)} samples")
+    return docs, [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+
+
 def test_growth_seen():
     """A thread that touches more of its stack is seen to, in the same run: the
     refreshes in between, where nothing ran, read no thread at all."""
     if not is_root():
         raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
-    with Workload("--stacks", "1024", "--idle", "20", "--grow-ms", "1500") as w:
+    with Workload("--stacks", "1024", "--idle", "20", "--grow-signal") as w:
         tid = w.threads["stk-1024"]
-        docs = run_json("-H", "-p", str(w.pid), "-d", "0.3", "-n", "12", "-o", COLS)
-        rss = [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+        docs, rss = growth_run(w, tid)
         check(1024 <= rss[0] <= 1024 + SLACK, f"before growing: {rss[0]} KiB")
         check(2048 <= rss[-1] <= 2048 + SLACK, f"after growing to 2 MiB: {rss[-1]} KiB (all: {rss})")
         proc = [t for t in docs[-1]["tasks"] if t["kind"] == "process"][0]
@@ -113,10 +131,9 @@ def test_growth_seen_while_running():
     thread that grows its stack (a page fault) is seen to in the same run."""
     if not is_root():
         raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
-    with Workload("--stacks", "1024", "--idle", "20", "--grow-ms", "1500", "--wake-ms", "20") as w:
+    with Workload("--stacks", "1024", "--idle", "20", "--grow-signal", "--wake-ms", "20") as w:
         tid = w.threads["stk-1024"]
-        docs = run_json("-H", "-p", str(w.pid), "-d", "0.3", "-n", "12", "-o", COLS)
-        rss = [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+        docs, rss = growth_run(w, tid)
         check(1024 <= rss[0] <= 1024 + SLACK, f"before growing: {rss[0]} KiB")
         check(2048 <= rss[-1] <= 2048 + SLACK, f"after growing to 2 MiB: {rss[-1]} KiB (all: {rss})")
         # a thread found running at each look has no stack yet (likelier on a busy machine): the others'
@@ -131,10 +148,9 @@ def test_growth_seen_rss_even():
     same: the page faults of the growth show it."""
     if not is_root():
         raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
-    with Workload("--stacks", "1024", "--idle", "20", "--grow-ms", "1500", "--grow-even") as w:
+    with Workload("--stacks", "1024", "--idle", "20", "--grow-signal", "--grow-even") as w:
         tid = w.threads["stk-1024"]
-        docs = run_json("-H", "-p", str(w.pid), "-d", "0.3", "-n", "12", "-o", COLS)
-        rss = [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+        docs, rss = growth_run(w, tid)
         check(1024 <= rss[0] <= 1024 + SLACK, f"before growing: {rss[0]} KiB")
         check(2048 <= rss[-1] <= 2048 + SLACK, f"after growing to 2 MiB: {rss[-1]} KiB (all: {rss})")
 

@@ -365,6 +365,14 @@ struct stack_worker {
 static long grow_ms; /* --grow-ms: after this, each stk-N thread touches N KiB more */
 static long wake_ms; /* --wake-ms: stack threads wake this often (else they sleep for good) */
 static int grow_even; /* --grow-even: growing, a thread first frees as much anonymous memory as it adds */
+static int grow_signal; /* --grow-signal: grow at SIGUSR1 (a test sends it once it has seen the stacks) */
+static volatile sig_atomic_t grow_now;
+
+static void on_grow(int sig)
+{
+	(void)sig;
+	grow_now = 1;
+}
 
 /* Sleeps for good, or wakes every --wake-ms: a thread that runs, touching no more stack. */
 static void stack_rest(void)
@@ -392,9 +400,14 @@ static void *stack_main(void *arg)
 		if (spare != MAP_FAILED)
 			memset(spare, 1, len);
 		worker_start(&sw->w);
-		if (grow_ms > 0) {
+		if (grow_ms > 0 || grow_signal) {
 			struct timespec d = {grow_ms / 1000, (grow_ms % 1000) * 1000000L};
-			nanosleep(&d, NULL);
+			struct timespec tick = {0, 5 * 1000000L};
+			if (grow_signal)
+				while (!grow_now)
+					nanosleep(&tick, NULL);
+			else
+				nanosleep(&d, NULL);
 			if (spare != MAP_FAILED)
 				madvise(spare, len, MADV_DONTNEED);
 			char *q = alloca(len);
@@ -448,6 +461,7 @@ static void usage(void)
 	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]\n"
 	     "                   [--wake-ms MS (stack and idle threads wake every MS)]\n"
 	     "                   [--grow-even (growing, first free as much anonymous memory)]\n"
+	     "                   [--grow-signal (grow at SIGUSR1 instead of after --grow-ms)]\n"
 	     "                   [--storm N[:PER_S] (N threads starting and joining empty threads, a\n"
 	     "                    process forking empty children: an exit storm of PER_S starts a\n"
 	     "                    second, or as many as the machine gives)]");
@@ -470,6 +484,7 @@ int main(int argc, char **argv)
 		{"small-stack", required_argument, NULL, 'k'}, {"idle", required_argument, NULL, 'I'},
 		{"grow-ms", required_argument, NULL, 'G'}, {"wake-ms", required_argument, NULL, 'W'},
 		{"grow-even", no_argument, NULL, 'E'}, {"storm", required_argument, NULL, 'Z'},
+		{"grow-signal", no_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
@@ -495,6 +510,7 @@ int main(int argc, char **argv)
 		case 'G': grow_ms = atol(optarg); break;
 		case 'W': wake_ms = atol(optarg); break;
 		case 'E': grow_even = 1; break;
+		case 'g': grow_signal = 1; break;
 		case 'Z':
 			if (sscanf(optarg, "%ld:%ld", &storm_threads, &storm_per_s) < 1 || storm_threads <= 0 ||
 			    storm_per_s < 0) {
@@ -540,6 +556,11 @@ int main(int argc, char **argv)
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
+	}
+	if (grow_signal) {
+		struct sigaction sa = {.sa_handler = on_grow};
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR1, &sa, NULL);
 	}
 	if (name)
 		prctl(PR_SET_NAME, name, 0, 0, 0);
