@@ -372,10 +372,23 @@ START_TEST(own_cpu_beats_a_sum_short_of_it)
 	struct tv_task *ot = add_threads(po, 1), *ct = add_threads(pc, 1);
 	set_task(&ot[0], PREV_MONO, 10, 10, OLD_START, 1 * SEC, 0, 0);
 	set_task(&ct[0], CUR_MONO, 10, 10, OLD_START, 1 * SEC + 200 * MS, 0, 0); /* 10 % */
+	/* the sampler saw the sign of it (the clock's time beyond the live
+	 * threads grew, or exit records came): the churn mark */
+	pc->partial = TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_DELAY + TV_DELAY_CPU);
 	delta_apply(&p.prev, &p.cur, &p.cs);
 	ck_assert_double_eq_tol(ct[0].cpu_pct, 10.0, 1e-6);
 	ck_assert_double_eq_tol(pc->cpu_pct, 50.0, 1e-6);
 	ck_assert(!(pc->partial & TV_PART_BIT(TV_PART_CPU)));
+	/* no sign of an ended thread: clock and sum count the same threads, read
+	 * at other moments (a busy machine held taskview off between them): the
+	 * rows add up */
+	pc->partial = 0;
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(pc->cpu_pct, 10.0, 1e-6);
+	p.cur.procs[0].nexited_unlisted = 1; /* a thread that ended, counted */
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(pc->cpu_pct, 50.0, 1e-6);
+	pc->nexited_unlisted = 0;
 	/* replayed from a file made before the clock was read: the sum, as it showed */
 	p.cur.cpu_clock = false;
 	delta_apply(&p.prev, &p.cur, &p.cs);
