@@ -397,16 +397,22 @@ def test_spinners_cpu_delay_as_nobody():
         mean = sum(shown) / len(shown)
         print(f"  spinners wait {mean:.1f} % (taskview), {truth:.1f} % (schedstat over the run)")
         check(truth >= 30, f"two spinners on one CPU wait for it: {truth}")
-        # the samples' windows lie within the run: what they show, the kernel counted over the run
+        # the samples' windows lie within the run: what they show, the kernel counted over the run.
+        # A thread's rate is over its own two reads, here multiplied by the sample's interval: a
+        # preemption of taskview between its reads of the process and of a thread (tens of ms
+        # beside load) makes the two differ, by a thread's share of that shift: 5 % (25 ms of a
+        # 0.5 s window; 2.218 s shown against 2.153 s counted in one run beside the storm)
         waited = sum(a - b for a, b in zip(after, before)) / 1e9
         in_windows = sum(v / 100 * d["interval"] for v, d in zip(shown, docs))
-        check(in_windows <= waited + 0.02, f"the samples show {in_windows:.3f} s of waiting, schedstat {waited:.3f} s")
+        check(in_windows <= waited * 1.05 + 0.02,
+              f"the samples show {in_windows:.3f} s of waiting, schedstat {waited:.3f} s")
         # a wait is counted when it ends, so a busy machine that holds a spinner off for
         # longer than a window makes the windows lumpy: the rates agree when the run was
         # the samples' windows and little more
         outside = run_s - sum(d["interval"] for d in docs)
-        # and what they miss is at most what two spinners can wait outside them
-        check(in_windows >= waited - len(tids) * outside - 0.02,
+        # and what they miss is at most what two spinners can wait outside them (and the 5 %
+        # of the shift between the reads, as above)
+        check(in_windows >= waited * 0.95 - len(tids) * outside - 0.02,
               f"the samples show {in_windows:.3f} s of waiting, schedstat {waited:.3f} s, "
               f"{outside:.2f} s of the run outside the samples' windows")
         # the rate: schedstat over the run counts the waits outside the windows too (up to two
