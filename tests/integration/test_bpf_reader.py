@@ -72,8 +72,23 @@ def workload():
     w = Workload("--sleepers", "2", "--spin", "1", "--ticker", "200", "--name", "tv-bpf")
     # a niced thread: the priority and nice columns must follow
     os.setpriority(os.PRIO_PROCESS, w.threads["sleeper-2"], 7)
-    time.sleep(0.5)  # the spinner is preempted, the ticker sleeps and wakes
+    # until the spinner was preempted and the ticker slept and woke a few times (beside load
+    # that takes longer than the 50 ms it takes alone)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        ticker = switches(w.pid, w.threads["ticker"])
+        spinner = switches(w.pid, w.threads["spin-1"])
+        if ticker[0] > 20 and spinner[1] > 0:
+            break
+        time.sleep(0.05)
     return w
+
+
+def switches(pid, tid):
+    """A thread's voluntary and involuntary switches, from its status."""
+    with open(f"/proc/{pid}/task/{tid}/status") as f:
+        st = dict(line.split(":", 1) for line in f if ":" in line)
+    return int(st["voluntary_ctxt_switches"]), int(st["nonvoluntary_ctxt_switches"])
 
 
 def test_same_figures_both_readers():
