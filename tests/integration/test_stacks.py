@@ -102,13 +102,21 @@ def growth_run(w, tid):
     p = subprocess.Popen([TASKVIEW, "-b", "--format", "json", "-H", "-p", str(w.pid), "-d", "0.3", "-n", "12",
                           "-o", COLS], stdout=subprocess.PIPE, text=True)
     try:
-        docs = [json.loads(p.stdout.readline())]
+        # until a sample has found the thread's stack (one found running at each look has none yet)
+        docs = []
+        for line in p.stdout:
+            docs.append(json.loads(line))
+            if next(t["stack_rss"] for t in docs[-1]["tasks"] if t["pid"] == tid) is not None:
+                break
         os.kill(w.pid, signal.SIGUSR1)
         docs += [json.loads(line) for line in p.stdout]
     finally:
         p.wait(timeout=60)
     check(p.returncode == 0 and len(docs) == 12, f"taskview: {p.returncode}, {len(docs)} samples")
-    return docs, [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+    rss = [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+    known = [r for r in rss if r is not None]
+    check(known and rss[-1] is not None, f"the stack found: {rss}")
+    return docs, known
 
 
 def test_growth_seen():
