@@ -124,12 +124,32 @@ static void gone_matching(struct snapshot *s, const struct filter *f)
 	s->ngone = k;
 }
 
+/* -F and -c keep the live processes they name (matched by the view, not
+ * the sampler: the name, command line and thread names are read first), so
+ * that a recording holds the selection its header names. */
+static void procs_matching(struct snapshot *s, const struct filter *f)
+{
+	if (!f->text && !f->cgroup)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct tv_task *p = &s->procs[i];
+		const struct tv_cgroup *g = p->cgroup;
+		if (filter_matches_task(f, p) && filter_matches_cgroup(f, g ? g->path : NULL, g ? g->unit : NULL))
+			s->procs[k++] = s->procs[i];
+		else
+			task_clear(&s->procs[i], s->npvals);
+	}
+	s->nprocs = k;
+}
+
 /* Records s as sampled, before anything is derived from it; its times are
  * rounded as the recording keeps them, so that what is printed now is what
  * a replay prints. */
 static int record_append(struct rec_writer *w, const struct app *a, const struct cli_opts *o, struct snapshot *s)
 {
 	rec_round_times(s);
+	procs_matching(s, &o->filter);
 	gone_matching(s, &o->filter);
 	struct rec_sample rs = {.s = *s};
 	rs.delay_state = app_delay_state(a, &rs.delay_message);

@@ -26,7 +26,7 @@ def lines(out):
     return [json.loads(line) for line in out.splitlines()]
 
 
-def record(path, *args, timeout=120):
+def record(path, *args, timeout=180):
     """Records with -b --format json: returns the live samples printed."""
     r = run("-w", path, "-b", "--format", "json", *args, timeout=timeout)
     check(r.returncode == 0, f"recording failed ({r.returncode}): {r.stderr}")
@@ -246,7 +246,7 @@ def test_recorder_without_b_records_threads():
             Workload("--sleepers", "3", "--sleeper-name", "tv-recthr", "--churn", "30:5") as w:
         for how, args in (("without -b", []), ("with -b", ["-b", "--format", "json"])):
             path = os.path.join(d, f"r{len(args)}.tvr")
-            r = run("-w", path, "-H", "-d", "0.5", "-n", "4", *args, timeout=120)
+            r = run("-w", path, "-H", "-d", "0.5", "-n", "4", *args, timeout=180)
             check(r.returncode == 0, f"{how}: recording failed ({r.returncode}): {r.stderr}")
             docs = lines(replay(path, "-H").stdout)
             rows = [t for doc in docs for t in doc["tasks"] if t["kind"] == "thread" and t["tgid"] == w.pid]
@@ -258,6 +258,25 @@ def test_recorder_without_b_records_threads():
             if is_root() and docs[-1]["exits"]["watched"]:
                 ended = [t for t in rows if t.get("exited") and t["comm"] == "churn-child"]
                 check(len(ended) >= 3, f"{how}: ended churn threads replayed: {len(ended)}")
+
+
+def test_recording_keeps_the_text_filter():
+    """-w PATH -F PATTERN records the processes the pattern names (by name,
+    command line or a thread's name) and no others, with -b or without, as
+    taskview(1) says of -w; a replay without -F shows that selection."""
+    with tempfile.TemporaryDirectory() as d, \
+            Workload("--sleepers", "2", "--sleeper-name", "tv-recsel", "--name", "tv-recf-a") as a, \
+            Workload("--sleepers", "1", "--name", "tv-recf-b") as b:
+        for pattern, want in (("tv-recf-b", {b.pid}), ("tv-recsel", {a.pid})):
+            for how, args in (("without -b", []), ("with -b", ["-b", "--format", "json"])):
+                path = os.path.join(d, f"f{len(args)}-{pattern}.tvr")
+                r = run("-w", path, "-F", pattern, "-d", "0.3", "-n", "3", *args)
+                check(r.returncode == 0, f"-F {pattern} {how}: recording failed ({r.returncode}): {r.stderr}")
+                docs = lines(replay(path).stdout)
+                live = [{t["pid"] for t in doc["tasks"] if t["kind"] == "process" and not t.get("exited")}
+                        for doc in docs]
+                check(len(docs) == 3 and all(p == want for p in live),
+                      f"-F {pattern} {how}: only {want} recorded, replayed {live}")
 
 
 def frames_of(path):
@@ -372,7 +391,14 @@ def test_daily_directory():
         # a second recorder on the same file is refused while the first writes
         first = subprocess.Popen([os.environ.get("TASKVIEW", "taskview"), "-w", d, "-d", "0.2", "-u", "0"])
         try:
-            time.sleep(1)
+            # once the first holds its lock (/proc/locks: its pid and the file's inode)
+            ino = f":{os.stat(os.path.join(d, files[0])).st_ino} "
+            end = time.monotonic() + 120
+            while time.monotonic() < end and first.poll() is None:
+                with open("/proc/locks") as f:
+                    if any(f" {first.pid} " in ln and ino in ln for ln in f):
+                        break
+                time.sleep(0.05)
             r = run("-w", os.path.join(d, files[0]), "-n", "1", "-d", "0.2")
             check(r.returncode == 1 and "another taskview" in r.stderr, f"refused: {r.returncode} {r.stderr!r}")
         finally:
@@ -383,7 +409,7 @@ def test_daily_directory():
         fifo = os.path.join(fifos, time.strftime("taskview-%Y-%m-%d.tvr"))
         os.mkfifo(fifo)
         for args in (("-w", fifos, "-n", "1", "-d", "0.2"), ("-r", fifos, "-b"), ("-r", fifo, "-b")):
-            r = run(*args, timeout=20)
+            r = run(*args)
             if args[0] == "-w" and not os.path.basename(fifo) == time.strftime("taskview-%Y-%m-%d.tvr"):
                 continue  # midnight came between: the recorder wrote the next day's file
             check(r.returncode == 1 and "not a regular file" in r.stderr, f"{args}: {r.returncode} {r.stderr!r}")
@@ -516,6 +542,7 @@ if __name__ == "__main__":
         test_exited_tasks_are_marked,
         test_exited_threads_named_once,
         test_recorder_without_b_records_threads,
+        test_recording_keeps_the_text_filter,
         test_damage_is_skipped_and_reported,
         test_ranges_and_longer_intervals,
         test_daily_directory,
