@@ -263,7 +263,7 @@ def screen(t, line, env, cwd, expect, what):
     try:
         t.wait(name, lambda x: "F10Quit" in x and expect(x), what, timeout=30)
         t.keys(name, "q")
-        rc, text = t.wait_exit(name, timeout=15)
+        rc, text = t.wait_exit(name, timeout=60)
         check(rc == 0, f"{line.text}: exit status {rc}")
     finally:
         t.cmd("kill-session", "-t", name, check=False)

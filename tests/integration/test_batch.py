@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import Workload, check, is_root, main, reachable, run, run_json, Skip  # noqa: E402
+from tvtest import Workload, check, is_root, main, reachable, run, run_json, wait_state, Skip  # noqa: E402
 
 # the nice value this test started at (builds and CI runners run tests under nice); its children inherit it
 BASE_NICE = os.getpriority(os.PRIO_PROCESS, 0)
@@ -171,13 +171,12 @@ def test_kernel_threads_unknown_memory():
 
 def test_zombie_listed():
     import subprocess
-    import time
     parent = subprocess.Popen(["python3", "-c",
                                "import os,sys,time\npid=os.fork()\nif pid==0: os._exit(0)\n"
-                               "print(pid, flush=True); time.sleep(30)"], stdout=subprocess.PIPE, text=True)
+                               "print(pid, flush=True); time.sleep(600)"], stdout=subprocess.PIPE, text=True)
     try:
         zpid = int(parent.stdout.readline())
-        time.sleep(0.2)
+        wait_state(zpid, "Z")
         doc = run_json("-p", str(zpid), "-d", "0.2")[0]
         t = doc["tasks"][0]
         check(t["state"] == "Z" and t["vm_size"] is None, f"zombie: {t}")

@@ -168,7 +168,7 @@ def test_header_names_reader():
             s = t.start(["-H", "--no-plugins", "-d", "0.3"], env=env)
             t.wait(s, lambda text: any("Own cost:" in line and line.rstrip().endswith(", " + word)
                                        for line in text.split("\n")),
-                   f"own cost ending with {word}", timeout=20)
+                   f"own cost ending with {word}", timeout=60)
             t.quit(s)
     finally:
         t.kill_server()

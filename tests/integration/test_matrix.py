@@ -59,7 +59,7 @@ class Ctx:
             return cmd
         return ["runuser", "-u", "nobody", "--", *cmd]
 
-    def run(self, *args, timeout=120):
+    def run(self, *args, timeout=180):
         r = subprocess.run(self.as_user([self.tv, *args]), capture_output=True, text=True, timeout=timeout,
                            errors="surrogateescape", cwd=self.tmp)
         check(r.returncode == 0, f"taskview {' '.join(args)}: exit {r.returncode}: {r.stderr}")
@@ -186,7 +186,7 @@ class Screen:
         if self.c.user is not None:
             os.chown(cfg, self.c.user, self.c.user)
         self.s = self.t.start(list(args), wrap=wrap, env={"XDG_CONFIG_HOME": cfg, "NO_COLOR": "1"})
-        self.t.wait(self.s, lambda x: re.search(r"\bPID\b", x) or "EXIT=" in x, "the table", timeout=20)
+        self.t.wait(self.s, lambda x: re.search(r"\bPID\b", x) or "EXIT=" in x, "the table", timeout=60)
         return self
 
     def keys(self, *k):
@@ -195,7 +195,7 @@ class Screen:
     def type(self, text):
         self.t.keys(self.s, "-l", text)
 
-    def wait(self, pred, what, timeout=10):
+    def wait(self, pred, what, timeout=30):
         return self.t.wait(self.s, pred, what, timeout)
 
     def panel_until(self, head, needle, what):

@@ -196,7 +196,7 @@ def read_samples(cmd, n, textfile, user=None):
         for i in range(n):
             line = proc.stdout.readline()
             if not line:
-                proc.wait(timeout=30)
+                proc.wait(timeout=180)
                 raise AssertionError(f"taskview ended early (exit {proc.returncode}): {proc.stderr.read()}")
             last = i == n - 1
             if not last:
@@ -208,7 +208,7 @@ def read_samples(cmd, n, textfile, user=None):
                 if not last:
                     os.kill(proc.pid, signal.SIGCONT)
             out.append((json.loads(line), content))
-        if proc.wait(timeout=120) != 0:
+        if proc.wait(timeout=180) != 0:
             raise AssertionError(f"taskview exit {proc.returncode}: {proc.stderr.read()}")
     finally:
         if proc.poll() is None:
@@ -526,7 +526,7 @@ def test_node_exporter_serves_textfile():
                 check("# HELP taskview_group_cpu_seconds_total CPU time" in body, "help text kept")
                 time.sleep(0.2)
             tv.send_signal(signal.SIGTERM)
-            tv.wait(timeout=10)
+            tv.wait(timeout=60)
             with open(path, encoding="utf-8") as f:
                 want = parse_text(f.read())
             _, tp = parsers()
@@ -755,7 +755,7 @@ def test_series_stable_under_churn():
         churners = [start_in(d, ["sh", "-c", CHURN]) for _ in range(2)]
         try:
             r = run("-b", "--format", "openmetrics", "-c", os.path.basename(g.base), "-n", "30", "-d", "0.3",
-                    "--top", "5", timeout=120)
+                    "--top", "5", timeout=180)
         finally:
             for c in churners:
                 stop_session(c)
@@ -891,7 +891,7 @@ def test_prometheus_rate_matches_cpu_stat():
             check(err and err[0]["value"][1] == "0", f"node_exporter (nobody) read the file: {err}")
         finally:
             tv.terminate()
-            tv.wait(timeout=10)
+            tv.wait(timeout=60)
             for p in servers:
                 p.terminate()
                 try:

@@ -96,24 +96,34 @@ def test_sorted_by_stack_not_shown():
 
 
 def growth_run(w, tid):
-    """The stack_rss of thread tid in twelve samples at -d 0.3; the workload (--grow-signal)
-    grows its stacks once the first sample is out: a busy machine may bring that sample at
-    any time after the start, so no time is assumed."""
-    p = subprocess.Popen([TASKVIEW, "-b", "--format", "json", "-H", "-p", str(w.pid), "-d", "0.3", "-n", "12",
+    """The stack_rss of thread tid in samples at -d 0.3; the workload (--grow-signal)
+    grows its stacks once a sample has found the stack, and the run ends at the first
+    sample that shows 2 MiB or more: a busy machine may bring either at any time, so
+    no time is assumed (200 samples at most, a guard)."""
+    p = subprocess.Popen([TASKVIEW, "-b", "--format", "json", "-H", "-p", str(w.pid), "-d", "0.3", "-n", "200",
                           "-o", COLS], stdout=subprocess.PIPE, text=True)
+
+    def rss_of(doc):
+        return next(t["stack_rss"] for t in doc["tasks"] if t["pid"] == tid)
+
     try:
         # until a sample has found the thread's stack (one found running at each look has none yet)
         docs = []
         for line in p.stdout:
             docs.append(json.loads(line))
-            if next(t["stack_rss"] for t in docs[-1]["tasks"] if t["pid"] == tid) is not None:
+            if rss_of(docs[-1]) is not None:
                 break
         os.kill(w.pid, signal.SIGUSR1)
-        docs += [json.loads(line) for line in p.stdout]
+        signalled = len(docs)
+        for line in p.stdout:
+            docs.append(json.loads(line))
+            if (rss_of(docs[-1]) or 0) >= 2048:
+                break
     finally:
+        p.terminate()
         p.wait(timeout=60)
-    check(p.returncode == 0 and len(docs) == 12, f"taskview: {p.returncode}, {len(docs)} samples")
-    rss = [next(t["stack_rss"] for t in d["tasks"] if t["pid"] == tid) for d in docs]
+    check(len(docs) > signalled, f"samples after the stack grew: {len(docs)}, {signalled} before")
+    rss = [rss_of(d) for d in docs]
     known = [r for r in rss if r is not None]
     check(known and rss[-1] is not None, f"the stack found: {rss}")
     return docs, known

@@ -122,6 +122,21 @@ def check(cond, msg):
         raise AssertionError(msg)
 
 
+def wait_state(pid, state, timeout=60):
+    """Waits until /proc/PID/stat shows state (e.g. "Z"): a busy machine can hold an exit back."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                now = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            now = None
+        if now == state or time.monotonic() > end:
+            break
+        time.sleep(0.05)
+    check(now == state, f"{pid} in state {state} within {timeout} s: {now}")
+
+
 def is_root():
     return os.geteuid() == 0
 

@@ -98,19 +98,27 @@ def hangup_case(home, wrap, what, args=("-d", "0.5"), keys=(), ready=None, befor
             t.wait_for(s, ready)
         helpers = descendants(pid)
         t.kill_server()
-        # it ends within seconds; until then, it must not spin
-        end = time.monotonic() + 5
+        # it ends (a guard of 60 s: the time it takes is measured in bench/, beside a
+        # storm); until then it must not spin
+        start_t = time.monotonic()
+        end = start_t + 60
         first = cpu_ticks(pid)
-        while time.monotonic() < end and cpu_ticks(pid) is not None:
+        last = first
+        while time.monotonic() < end:
+            now = cpu_ticks(pid)
+            if now is None:
+                break
+            last = now
             time.sleep(0.05)
-        last = cpu_ticks(pid)
-        if last is None:
-            print(f"  {what}: ended {time.monotonic() - (end - 5):.2f} s after the server was killed")
-        else:
+        took = time.monotonic() - start_t
+        hz = os.sysconf("SC_CLK_TCK")
+        used = (last - first) / hz if first is not None and last is not None else 0.0
+        if cpu_ticks(pid) is not None:
             os.kill(pid, 9)
-            hz = os.sysconf("SC_CLK_TCK")
-            raise AssertionError(f"{what}: taskview {pid} still runs 5 s after its terminal went away, "
-                                 f"having used {(last - first) / hz:.2f} s of CPU meanwhile")
+            raise AssertionError(f"{what}: taskview {pid} still runs {took:.0f} s after its terminal went away, "
+                                 f"having used {used:.2f} s of CPU meanwhile")
+        print(f"  {what}: ended {took:.2f} s after the server was killed, {used:.2f} s of CPU meanwhile")
+        assert used <= 0.5 * took + 0.5, f"{what}: it spun before it ended: {used:.2f} s of CPU in {took:.2f} s"
         for h in helpers:
             assert pid_gone(h), f"{what}: {comm(h)} {h}, started by taskview, still runs"
     finally:
@@ -140,7 +148,7 @@ def test_terminal_gone(t):
 
 # ---- htop's keys ----
 
-def pid_gone(pid, timeout=6.0):
+def pid_gone(pid, timeout=60.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if cpu_ticks(pid) is None:
@@ -473,7 +481,7 @@ def check_size(t, w, h):
         t.keys(s, "Home", key)
         t.wait_for(s, ready)
         from tmuxlib import table_rows
-        end = time.monotonic() + 6
+        end = time.monotonic() + 60
         while True:
             text = t.text(s)
             rows = table_rows(text)

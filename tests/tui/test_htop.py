@@ -246,7 +246,7 @@ def test_tree(t, w, h):
     parent = subprocess.Popen(["sh", "-c", f"{WORKLOAD} --sleepers 1 --name tv-treekid --seconds 120 & "
                                             "sh -c 'while :; do :; done' & wait"], stdout=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60
         while len(children_of(parent.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         kids = children_of(parent.pid)
@@ -312,7 +312,7 @@ def test_search_filter_user(t, w, h):
         # the workload is in the sample, though on a busy machine its row may be below the screen
         t.wait(s, lambda x: row_pids(x), "the table")
         # a thread name inside a folded process: found, unfolded on Enter
-        end = time.monotonic() + 10
+        end = time.monotonic() + 60
         while True:
             t.keys(s, "/")
             type_text(t, s, "tvsrchnap-2")
@@ -385,7 +385,7 @@ def test_kill_and_renice(t, w, h):
         t.wait_for(s, f"Send SIGTERM to 2 tagged tasks: {victims[0].pid} (sleep), {victims[1].pid} (sleep)?")
         t.keys(s, "y")
         for v in victims:
-            v.wait(timeout=5)
+            v.wait(timeout=60)
             assert v.returncode == -signal.SIGTERM, v.returncode
         t.wait_for(s, "sent SIGTERM to 2 tasks")
         # renice: every thread of the process
@@ -411,7 +411,7 @@ def test_kill_and_renice(t, w, h):
         t.keys(s, "F9", "Enter")
         t.wait_for(s, "default action ends the whole")
         t.keys(s, "t")
-        wl.proc.wait(timeout=5)
+        wl.proc.wait(timeout=60)
         assert wl.proc.returncode == -signal.SIGTERM, "SIGTERM to one thread ends the process, as said"
         t.quit(s)
     finally:

@@ -240,7 +240,7 @@ def test_selection_tags_and_f9_follow_the_task(t, home):
         t.keys(s, "Enter")
         t.wait(s, lambda z: re.search(rf"Send SIGTERM to (process )?{y} ", z), f"SIGTERM offered for {y}")
         t.keys(s, "y")
-        w.procs[1].wait(timeout=5)
+        w.procs[1].wait(timeout=60)
         assert w.procs[1].returncode == -signal.SIGTERM, w.procs[1].returncode
         assert w.procs[0].poll() is None, "the other process was signalled"
         t.quit(s)
