@@ -377,6 +377,18 @@ int settings_load(const char *path, struct settings *out, settings_warn_fn warn,
 		return -1;
 	}
 	close(fd);
+	/* a line with a NUL byte cannot be kept as text: read, the file would
+	 * be written back without it (garbage, or a file that is not ours) */
+	if (memchr(buf, '\0', len)) {
+		/* TRANSLATORS: %s is the settings file */
+		const char *fmt = _("cannot read %s: it holds binary data (a NUL byte)");
+		size_t n = strlen(fmt) + strlen(path) + 1;
+		*err = malloc(n);
+		if (*err)
+			snprintf(*err, n, fmt, path);
+		free(buf);
+		return -1;
+	}
 	int rc = settings_parse(buf, len, out, warn, ctx);
 	free(buf);
 	return rc;

@@ -212,26 +212,29 @@ def test_large_settings_kept(t):
 
 
 def test_oversized_settings_not_written(t):
-    # past what is read at all: an error at the start, and the file is not
+    # past what is read at all, or holding binary data (a NUL byte: 15 MiB of it
+    # was once written back as 25 KB): an error at the start, and the file is not
     # written over on quit, with a message saying so
     rc = os.path.join(t.home, "cfg", "taskview", "taskviewrc")
     os.makedirs(os.path.dirname(rc), exist_ok=True)
-    with open(rc, "w") as f:
-        f.write("version=1\nsort=pid\n")
-        f.write(("# " + "x" * 1021 + "\n") * (17 * 1024))
-    before = os.stat(rc)
-    try:
-        s = t.start([])
-        t.wait_for(s, "PID")
-        t.keys(s, "I")
-        text = t.quit(s)
-        after = os.stat(rc)
-        assert (after.st_ino, after.st_size, after.st_mtime_ns) == \
-            (before.st_ino, before.st_size, before.st_mtime_ns), "the settings file was written over"
-        flat = " ".join(text.split())
-        assert "settings not saved" in flat and "File too large" in flat, text
-    finally:
-        os.unlink(rc)
+    cases = (("File too large", ("# " + "x" * 1021 + "\n") * (17 * 1024)),
+             ("binary", "# mine\n" + "blob\0\x01\x02\n" * 1000 + "# also mine\n"))
+    for why, body in cases:
+        with open(rc, "w") as f:
+            f.write("version=1\nsort=pid\n" + body)
+        before = os.stat(rc)
+        try:
+            s = t.start([])
+            t.wait_for(s, "PID")
+            t.keys(s, "I")
+            text = t.quit(s)
+            after = os.stat(rc)
+            assert (after.st_ino, after.st_size, after.st_mtime_ns) == \
+                (before.st_ino, before.st_size, before.st_mtime_ns), f"{why}: the settings file was written over"
+            flat = " ".join(text.split())
+            assert "settings not saved" in flat and why in flat, text
+        finally:
+            os.unlink(rc)
 
 
 def test_invisible_characters_escaped(t):

@@ -422,8 +422,15 @@ START_TEST(large_file_read_whole)
 	ck_assert_ptr_null(s.sort);
 	ck_assert_uint_eq(s.nextra, 0);
 	settings_free(&s);
-	/* at the limit exactly: read */
-	ck_assert_int_eq(truncate(path, 16 * 1024 * 1024), 0);
+	/* at the limit exactly: read (text to the last byte: a NUL is binary data) */
+	ck_assert_int_eq(truncate(path, 0), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("sort=vm_pte\n#", f);
+	for (long i = (long)strlen("sort=vm_pte\n#"); i < 16 * 1024 * 1024 - 1; i++)
+		fputc('x', f);
+	fputc('\n', f);
+	ck_assert_int_eq(fclose(f), 0);
 	settings_init(&s);
 	err = NULL;
 	ck_assert_int_eq(settings_load(path, &s, NULL, NULL, &err), 0);
