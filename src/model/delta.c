@@ -303,7 +303,7 @@ static void sums_add_exited(struct sums *s, const struct change *ch)
 #define CPU_SUM_SLACK_PCT 2.0   /* of one CPU */
 #define CPU_SUM_SLACK_REL 0.03  /* of the process's own rate */
 
-static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s, bool clock, double bound)
+static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s, bool clock, double bound, bool records_lost)
 {
 	if (isnan(p->cpu_pct))
 		return true;
@@ -319,20 +319,21 @@ static bool cpu_sum_stands(const struct tv_task *p, const struct sums *s, bool c
 	 * process's own clock, read once, does not */
 	if (sum > bound && p->cpu_pct <= bound)
 		return false;
-	/* no thread ended in the interval, seen or not (a churn mark says one may
-	 * have): the clock and the sum count the same threads, and only the
-	 * moments of their reads differ, by as long as taskview was held off
-	 * between them on a busy machine: the sum is the rows' */
+	/* no thread ended in the interval, seen or not: the clock and the sum
+	 * count the same threads, and only the moments of their reads differ,
+	 * by as long as taskview was held off between them on a busy machine:
+	 * the sum is the rows'. Unseen ends leave a churn mark without exit
+	 * records; with them, a record lost in the interval may have been one */
 	bool churned = p->partial & (TV_PART_BIT(TV_PART_CTXT_VOL_RATE) | TV_PART_BIT(TV_PART_DELAY + TV_DELAY_CPU));
-	if (p->nexited == 0 && p->nexited_unlisted == 0 && !churned)
+	if (p->nexited == 0 && p->nexited_unlisted == 0 && !churned && !records_lost)
 		return true;
 	return fabs(sum - p->cpu_pct) <= CPU_SUM_SLACK_PCT + CPU_SUM_SLACK_REL * p->cpu_pct;
 }
 
 /* The process's rates are its sums where every live thread's part is known. */
-static void sums_apply(struct tv_task *p, const struct sums *s, bool clock, double bound)
+static void sums_apply(struct tv_task *p, const struct sums *s, bool clock, double bound, bool records_lost)
 {
-	if (s->cpu_ok && cpu_sum_stands(p, s, clock, bound)) {
+	if (s->cpu_ok && cpu_sum_stands(p, s, clock, bound, records_lost)) {
 		p->cpu_pct = s->cpu / 1e9 * 100.0;
 		p->partial |= s->partial & TV_PART_BIT(TV_PART_CPU);
 	}
@@ -431,7 +432,7 @@ static void process_rates(struct interval *iv, struct tv_task *p)
 	}
 	/* what every online CPU gives; the clock's own rate is bounded later */
 	double bound = iv->cur->ncpus > 0 ? (double)iv->cur->ncpus * 100.0 : INFINITY;
-	sums_apply(p, &s, iv->cur->cpu_clock, bound);
+	sums_apply(p, &s, iv->cur->cpu_clock, bound, iv->cur->exits_watched && iv->cur->exits_lost > 0);
 }
 
 /* Share of the interval stalled, from the change of a pressure total (µs). */

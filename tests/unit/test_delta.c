@@ -389,6 +389,15 @@ START_TEST(own_cpu_beats_a_sum_short_of_it)
 	delta_apply(&p.prev, &p.cur, &p.cs);
 	ck_assert_double_eq_tol(pc->cpu_pct, 50.0, 1e-6);
 	pc->nexited_unlisted = 0;
+	/* exit records watched, some lost in the interval: a thread's may be among them */
+	p.cur.exits_watched = true;
+	p.cur.exits_lost = 1;
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(pc->cpu_pct, 50.0, 1e-6);
+	p.cur.exits_lost = 0;
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(pc->cpu_pct, 10.0, 1e-6);
+	p.cur.exits_watched = false;
 	/* replayed from a file made before the clock was read: the sum, as it showed */
 	p.cur.cpu_clock = false;
 	delta_apply(&p.prev, &p.cur, &p.cs);
