@@ -86,6 +86,10 @@ static void describe_filter(struct buf *b, const struct filter *f)
 		buf_adds(b, b->len ? " -F " : "-F ");
 		buf_adds(b, f->text);
 	}
+	if (f->cgroup) {
+		buf_adds(b, b->len ? " -c " : "-c ");
+		buf_adds(b, f->cgroup);
+	}
 }
 
 static struct rec_writer *record_open(const struct app *a, const struct cli_opts *o)
@@ -111,12 +115,13 @@ static struct rec_writer *record_open(const struct app *a, const struct cli_opts
 }
 
 /* -F keeps the ended processes whose name matches: their name is all that
- * is known of them (the sampler applies -p and -u). */
+ * is known of them (the sampler applies -p and -u). Their control group is
+ * not known (its file went with them): -c keeps none, as the view shows none. */
 static void gone_matching(struct snapshot *s, const struct filter *f)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < s->ngone; i++) {
-		if (filter_matches_text(f, task_comm(&s->gone[i]), NULL))
+		if (!f->cgroup && filter_matches_text(f, task_comm(&s->gone[i]), NULL))
 			s->gone[k++] = s->gone[i];
 		else
 			task_clear(&s->gone[i], 0);
@@ -124,18 +129,17 @@ static void gone_matching(struct snapshot *s, const struct filter *f)
 	s->ngone = k;
 }
 
-/* -F and -c keep the live processes they name (matched by the view, not
- * the sampler: the name, command line and thread names are read first), so
- * that a recording holds the selection its header names. */
+/* -F keeps the live processes it names (matched by the view, not the
+ * sampler: the name, command line and thread names are read first; the
+ * sampler applies -p, -u and -c), so that a recording holds the selection
+ * its header names. */
 static void procs_matching(struct snapshot *s, const struct filter *f)
 {
-	if (!f->text && !f->cgroup)
+	if (!f->text)
 		return;
 	size_t k = 0;
 	for (size_t i = 0; i < s->nprocs; i++) {
-		const struct tv_task *p = &s->procs[i];
-		const struct tv_cgroup *g = p->cgroup;
-		if (filter_matches_task(f, p) && filter_matches_cgroup(f, g ? g->path : NULL, g ? g->unit : NULL))
+		if (filter_matches_task(f, &s->procs[i]))
 			s->procs[k++] = s->procs[i];
 		else
 			task_clear(&s->procs[i], s->npvals);

@@ -419,6 +419,31 @@ def test_membership_follows_moves():
             check(pid in group_rows(doc)[got]["pids"], f"{got} does not list {pid}")
 
 
+def test_recording_keeps_the_group_filter():
+    """-w PATH -c GROUP records the group's processes and nothing else: no live
+    process of another group, and no process that ended (its group went with it,
+    so it cannot be told to be the group's), while processes come and go beside."""
+    mount = need_root_mount()
+    with Groups(mount) as g, tempfile.TemporaryDirectory() as d:
+        a = g.make("a")
+        pid = g.start(a, "--sleepers", "1", "--name", "tv-recgrp")
+        other = g.start(g.make("b"), "--name", "tv-recother")
+        # processes that come and go outside the group, through the whole recording
+        churn = subprocess.Popen(["sh", "-c", "while :; do /bin/true; done"])
+        try:
+            path = os.path.join(d, "g.tvr")
+            r = run("-w", path, "-c", g.rel(a), "-d", "0.3", "-n", "4")
+            check(r.returncode == 0, f"recording failed ({r.returncode}): {r.stderr}")
+            docs = json_lines(run("-r", path, "-b", "--format", "json").stdout)
+        finally:
+            churn.kill()
+            churn.wait()
+        live = [{t["pid"] for t in doc["tasks"] if t["kind"] == "process" and not t.get("exited")} for doc in docs]
+        ended = [t["comm"] for doc in docs for t in doc["tasks"] if t["kind"] == "process" and t.get("exited")]
+        check(len(docs) == 4 and all(p == {pid} for p in live), f"only {pid} of the group recorded, not {other}: {live}")
+        check(not ended, f"ended processes of unknown groups recorded: {ended[:10]}")
+
+
 def test_long_paths():
     """Groups nested deeper than a path of 4 KiB: the kernel cuts such a path in
     /proc/PID/cgroup (at 4095 bytes), and the cut path names no group. A process
@@ -578,6 +603,7 @@ if __name__ == "__main__":
         test_group_sums_and_pressure,
         test_memory_pressure_child,
         test_membership_follows_moves,
+        test_recording_keeps_the_group_filter,
         test_long_paths,
         test_no_cgroup_hierarchy,
         test_cgroup2_mount_hidden,
