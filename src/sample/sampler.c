@@ -553,6 +553,8 @@ static void delays_unknown_while_off(const struct sampler *s, struct snapshot *o
 		for (size_t j = 0; j < p->nexited; j++)
 			task_delays_unknown(&p->exited[j]);
 	}
+	for (size_t i = 0; i < out->ngone; i++)
+		task_delays_unknown(&out->gone[i]);
 }
 
 int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err)

@@ -324,11 +324,13 @@ def main():
                 later = [x for x in times if x >= at]
                 if later or time.monotonic() > end:
                     check(later, f"{path}: a sample at or after {at}, recorded at {times}")
-                    return later[0]
+                    return later[0] if later else None
                 time.sleep(2)
 
         def replay_screen(line, path):
             first = recorded_at(path, "03:10:00")
+            if first is None:
+                return
             s = window(line)
             text = t.wait(s, lambda x: "Sample:" in x or "EXIT=" in x, "the replay", 30)
             m = re.search(r"Time: \S+ (\d\d:\d\d:\d\d)", text)

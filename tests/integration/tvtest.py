@@ -4,6 +4,7 @@ import atexit
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -11,6 +12,10 @@ import time
 import traceback
 
 TASKVIEW = os.environ.get("TASKVIEW", "taskview")
+
+# meson ends a test past its time with SIGTERM: as an exit, so that the finally
+# blocks run (a host setting switched off for a test is put back)
+signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))
 WORKLOAD = os.environ.get("WORKLOAD", "tv-workload")
 
 
