@@ -3,10 +3,12 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/format.h"
 #include "util/json.h"
+#include "view/noted.h"
 
 static void json_value(struct buf *out, const struct column *col, const struct tv_value *v)
 {
@@ -104,11 +106,13 @@ static void json_render_pressure(struct buf *out, const struct snapshot *s)
 }
 
 /* Delay steps rejected as kernel counter jumps: the values are null, and this says why. */
-static void json_render_rejects(struct buf *out, const struct snapshot *s)
+static void json_render_rejects(struct buf *out, const struct snapshot *s, const struct rows *rows)
 {
 	buf_adds(out, ", \"rejected\": [");
-	for (size_t i = 0; i < s->nrejects; i++) {
-		const struct tv_reject *r = &s->rejects[i];
+	size_t *noted = s->nrejects ? malloc(s->nrejects * sizeof(*noted)) : NULL;
+	size_t nnoted = noted ? noted_pick(s, rows, noted) : 0;
+	for (size_t i = 0; i < nnoted; i++) {
+		const struct tv_reject *r = &s->rejects[noted[i]];
 		const char *column = r->cpu ? "cpu" : format_delay_id(r->cls);
 		if (r->cgroup) {
 			buf_addf(out, "%s{\"kind\": \"group\", \"cgroup\": ", i ? ", " : "");
@@ -123,6 +127,7 @@ static void json_render_rejects(struct buf *out, const struct snapshot *s)
 		json_add_double(out, r->bound_s, 3);
 		buf_addc(out, '}');
 	}
+	free(noted);
 	buf_addc(out, ']');
 }
 
@@ -242,6 +247,6 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 		buf_adds(out, "]}");
 	}
 	buf_addc(out, ']');
-	json_render_rejects(out, s);
+	json_render_rejects(out, s, rows);
 	buf_adds(out, "}\n");
 }

@@ -11,6 +11,7 @@
 #include "render/table.h"
 #include "util/i18n.h"
 #include "util/text.h"
+#include "view/noted.h"
 
 static void text_header(struct buf *out, const struct snapshot *s, const struct rows *rows,
 			const struct text_opts *o)
@@ -127,10 +128,13 @@ void text_render_sample(struct buf *out, const struct snapshot *s, const struct 
 		buf_addc(out, '\n');
 	}
 	free(widths);
-	for (size_t i = 0; i < s->nrejects; i++) {
+	size_t *noted = s->nrejects ? malloc(s->nrejects * sizeof(*noted)) : NULL;
+	size_t nnoted = noted ? noted_pick(s, rows, noted) : 0;
+	for (size_t i = 0; i < nnoted; i++) {
 		/* TRANSLATORS: batch output, a line after the table */
 		buf_adds(out, _("note: "));
-		format_reject(out, &s->rejects[i]);
+		format_reject(out, &s->rejects[noted[i]]);
 		buf_addc(out, '\n');
 	}
+	free(noted);
 }

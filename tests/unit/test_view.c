@@ -16,6 +16,7 @@
 #include "model/task.h"
 #include "sample/tracked.h"
 #include "view/filter.h"
+#include "view/noted.h"
 #include "view/rows.h"
 #include "view/sort.h"
 
@@ -452,6 +453,40 @@ START_TEST(rows_view_filters)
 }
 END_TEST
 
+/* A kernel counter jump is told where its task is shown, not in a view that leaves it out. */
+START_TEST(rejects_noted_where_shown)
+{
+	snap.nrejects = 3;
+	snap.rejects = calloc(snap.nrejects, sizeof(*snap.rejects));
+	ck_assert_ptr_nonnull(snap.rejects);
+	snap.rejects[0] = (struct tv_reject){.tid = 3, .tgid = 2, .is_thread = true, .cls = TV_DELAY_IO};
+	snap.rejects[1] = (struct tv_reject){.tid = 6, .tgid = 4, .is_thread = true, .cls = TV_DELAY_IO};
+	snap.rejects[2] = (struct tv_reject){.tid = 7, .tgid = 7, .cls = TV_DELAY_CPU};
+	struct filter f;
+	filter_init(&f);
+	struct view_opts vo = opts("pid", false, false);
+	vo.filter = &f;
+	struct rows r;
+	size_t idx[3];
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_uint_eq(noted_pick(&snap, &r, idx), 3);
+	ck_assert_uint_eq(idx[0], 0);
+	ck_assert_uint_eq(idx[2], 2);
+	rows_free(&r);
+	ck_assert_int_eq(filter_set_text(&f, "browser"), 0);
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_str_eq(rows_str(&r), "p4");
+	ck_assert_uint_eq(noted_pick(&snap, &r, idx), 1);
+	ck_assert_uint_eq(idx[0], 1);
+	rows_free(&r);
+	ck_assert_int_eq(filter_set_text(&f, "no-such-task"), 0);
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert_uint_eq(noted_pick(&snap, &r, idx), 0);
+	rows_free(&r);
+	filter_free(&f);
+}
+END_TEST
+
 START_TEST(rows_kernel_threads_hidden)
 {
 	struct filter f;
@@ -721,6 +756,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, rows_single_thread_not_repeated);
 	tcase_add_test(tc, rows_view_filters);
 	tcase_add_test(tc, rows_kernel_threads_hidden);
+	tcase_add_test(tc, rejects_noted_where_shown);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("tree");

@@ -4,6 +4,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -19,6 +20,7 @@
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
+#include "view/noted.h"
 
 int tui_dialog_key_live(struct tui *t, bool *sampled)
 {
@@ -48,6 +50,15 @@ int tui_dialog_key(void)
 }
 
 /* The name of the selected user as the sampler resolved it, else the number. */
+/* The first rejected step among the rows shown (a filter's view is not told of others). */
+static void status_reject(const struct tui *t, struct buf *b)
+{
+	size_t *noted = malloc(t->cur.nrejects * sizeof(*noted));
+	if (noted && noted_pick(&t->cur, &t->rows, noted))
+		format_reject(b, &t->cur.rejects[noted[0]]);
+	free(noted);
+}
+
 static void status_user(const struct tui *t, struct buf *b)
 {
 	const char *name = NULL;
@@ -109,7 +120,7 @@ static void tui_default_status(struct tui *t, struct buf *b)
 		/* TRANSLATORS: status line: how many tasks are tagged */
 		buf_addf(b, P_("%zu tagged (U untags) ", "%zu tagged (U untags) ", t->tags.n), t->tags.n);
 	if (t->have_cur && t->cur.nrejects)
-		format_reject(b, &t->cur.rejects[0]);
+		status_reject(t, b);
 }
 
 static void tui_draw_status(struct tui *t)
