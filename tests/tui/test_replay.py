@@ -48,7 +48,14 @@ def record(home):
     path = os.path.join(home, "rec.tvr")
     rec = subprocess.Popen([TASKVIEW, "-w", path, "-d", "1", "-n", "6"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    # once the recording holds a sample: the recorder (and, as root, its exit
+    # listener) is up before the short process starts, however late it came
+    end = time.monotonic() + 60
+    while time.monotonic() < end and rec.poll() is None:
+        r = subprocess.run([TASKVIEW, "-r", path, "-b", "--format", "json"], capture_output=True, text=True)
+        if r.stdout.strip():
+            break
+        time.sleep(0.2)
     subprocess.run([short, "1.5"], check=True)
     _, err = rec.communicate(timeout=60)
     assert rec.returncode == 0, f"recording failed: {err}"
