@@ -129,8 +129,10 @@ def test_filter_leaves_out_its_own_command_line():
     lines = r.stdout.splitlines()
     check(len(lines) == 2, f"-F {pattern} matches nothing on this host, yet printed:\n{r.stdout}")
     check("shown: 0 processes, 0 threads" in lines[0], f"the header: {lines[0]}")
-    with Workload("--sleepers", "2", "--name", "tvcounted") as w:
-        r = run("-b", "-F", "tvcounted", "-H", "-d", "0.2")
+    # a name of this run's own: another build's suite may run this test beside it
+    name = f"tvcnt{os.getpid()}"
+    with Workload("--sleepers", "2", "--name", name) as w:
+        r = run("-b", "-F", name, "-H", "-d", "0.2")
         lines = r.stdout.splitlines()
         # the table, then notes on counter jumps: of the tasks shown only (a machine's other
         # tasks may have one when delay accounting is switched on while they wait)
@@ -263,7 +265,7 @@ def test_thread_state_with_taskstats_columns():
             r = run("-b", "-H", "-p", str(w.pid), "-d", "0.3", "-n", "3", "-o", cols)
             check(r.returncode == 0, r.stderr)
             rows = [ln.split() for ln in r.stdout.splitlines()
-                    if ln and not ln.startswith("taskview ") and not ln.split()[0] == "PID"]
+                    if ln and not ln.startswith(("taskview ", "note: ")) and not ln.split()[0] == "PID"]
             check(len(rows) == 3 * 10, f"{cols}: 3 samples of a process and 9 threads: {r.stdout}")
             unknown = [ln for ln in rows if ln[1] not in "RSD"]
             check(not unknown, f"{cols}: rows without a state: {unknown}")

@@ -203,10 +203,11 @@ def test_exited_tasks_are_marked():
         # (their CPU share; the time column is rounded to 10 ms, about what one loop takes)
         check(any(t["cpu"] is not None and t["cpu"] > 0 for t in procs), f"the busy loops used CPU time: {procs[:3]}")
         check(len(threads) >= 5, f"churn threads replayed as ended under their process: {len(threads)}")
-        # final counters from the exit records: each made five short sleeps
-        # (a sleep of a microsecond does not always switch)
+        # final counters from the exit records: each made five short sleeps, a voluntary
+        # switch each, unless its microsecond passed before the thread slept (preempted
+        # on a busy CPU, as CI's hogs make it: a run saw 0 of 5 for one thread of 78)
         counts = [t["ctxt_vol"] for t in threads]
-        check(all(c is not None and c >= 1 for c in counts) and counts.count(5) > len(counts) / 2,
+        check(all(c is not None and c >= 0 for c in counts) and counts.count(5) > len(counts) / 2,
               f"final switch counts: {counts}")
         text = replay(path, "-H", "-o", "pid,state,cpu,comm", fmt="text").stdout
         check("(exited) sh" in text, "text marks ended processes")
@@ -264,10 +265,12 @@ def test_recording_keeps_the_text_filter():
     """-w PATH -F PATTERN records the processes the pattern names (by name,
     command line or a thread's name) and no others, with -b or without, as
     taskview(1) says of -w; a replay without -F shows that selection."""
+    # names of this run's own: another build's suite may run this test beside it
+    sel, fb = f"tvsel{os.getpid()}", f"tvrfb{os.getpid()}"
     with tempfile.TemporaryDirectory() as d, \
-            Workload("--sleepers", "2", "--sleeper-name", "tv-recsel", "--name", "tv-recf-a") as a, \
-            Workload("--sleepers", "1", "--name", "tv-recf-b") as b:
-        for pattern, want in (("tv-recf-b", {b.pid}), ("tv-recsel", {a.pid})):
+            Workload("--sleepers", "2", "--sleeper-name", sel, "--name", "tv-recf-a") as a, \
+            Workload("--sleepers", "1", "--name", fb) as b:
+        for pattern, want in ((fb, {b.pid}), (sel, {a.pid})):
             for how, args in (("without -b", []), ("with -b", ["-b", "--format", "json"])):
                 path = os.path.join(d, f"f{len(args)}-{pattern}.tvr")
                 r = run("-w", path, "-F", pattern, "-d", "0.3", "-n", "3", *args)

@@ -29,7 +29,8 @@ def plugin_args(name, *more):
 
 
 def uptime(text):
-    m = re.search(r"Uptime: (\S+)", text)
+    # "03:04:05", from a day on "3d 03:04:05": the clock, which moves every second
+    m = re.search(r"Uptime: ((?:\d+d )?\d+:\d\d:\d\d)", text)
     return m.group(1) if m else None
 
 

@@ -38,7 +38,7 @@ def pid_order(text, pids):
 
 
 def uptime(text):
-    m = re.search(r"Uptime: (?:(\d+) days?, )?(\d+):(\d\d):(\d\d)", text)
+    m = re.search(r"Uptime: (?:(\d+)d )?(\d+):(\d\d):(\d\d)", text)  # from a day on "3d 03:04:05"
     if not m:
         return None
     d, h, mi, s = (int(x or 0) for x in m.groups())
