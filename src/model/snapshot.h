@@ -22,6 +22,9 @@ struct tv_reject {
 	double step_s, bound_s;
 };
 
+/* A count of the system's tasks that is not known (struct snapshot's sys_threads, sys_running). */
+#define TV_COUNT_UNKNOWN SIZE_MAX
+
 /* Which reader read the threads: unknown in a recording made before it was kept. */
 enum tv_reader { TV_READER_UNKNOWN, TV_READER_PROC, TV_READER_BPF };
 
@@ -54,7 +57,11 @@ struct snapshot {
 	 * a view can tell whether this sample carries what it needs */
 	unsigned needs;
 	bool thread_names;
-	/* the whole system, whatever the filter: for headers */
+	/* the whole system, whatever the filter: for headers. Where /proc
+	 * lists no kernel thread (a container's PID namespace, hidepid), the
+	 * tasks it lists, as /proc/loadavg counts the host's: threads from the
+	 * processes' stat, running only when each has one thread; either is
+	 * TV_COUNT_UNKNOWN when a filter left processes unread */
 	size_t sys_procs, sys_threads, sys_running;
 	/* taskstats exit records: threads that ended since the previous refresh
 	 * (also the ones that lived less than a refresh), and the kernel's drops */

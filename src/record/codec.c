@@ -130,6 +130,9 @@ static bool get_int(const void *rec, const struct rec_bind *b, size_t npv, int64
 	case REC_C_SIZE:
 		*v = (int64_t)*CFIELD(rec, b->off, size_t);
 		return true;
+	case REC_C_COUNT:
+		*v = (int64_t)*CFIELD(rec, b->off, size_t);
+		return *CFIELD(rec, b->off, size_t) != TV_COUNT_UNKNOWN;
 	case REC_C_PV_I: {
 		const struct tv_pvalue *pv = pv_at(rec, b->off, npv);
 		*v = pv && pv->known ? pv->i : 0;
@@ -216,6 +219,11 @@ static int set_int(void *rec, const struct rec_bind *b, size_t npv, int64_t v, b
 		if (!known || (v != 0 && v != 1))
 			return -1;
 		*FIELD(rec, b->off, bool) = v;
+		return 0;
+	case REC_C_COUNT:
+		if (known && (v < 0 || (uint64_t)v >= TV_COUNT_UNKNOWN))
+			return -1;
+		*FIELD(rec, b->off, size_t) = known ? (size_t)v : TV_COUNT_UNKNOWN;
 		return 0;
 	case REC_C_SIZE:
 		if (!known || v < 0 || (uint64_t)v > SIZE_MAX)

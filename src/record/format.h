@@ -67,6 +67,7 @@ enum rec_ctype {
 	REC_C_CHAR,
 	REC_C_BOOL,
 	REC_C_SIZE,
+	REC_C_COUNT,      /* size_t, TV_COUNT_UNKNOWN when unknown */
 	REC_C_DBL,        /* double; NaN when unknown */
 	REC_C_TIME,       /* double seconds; 0 when not read */
 	REC_C_CSTR,       /* char *, owned; NULL when unknown */

@@ -200,3 +200,12 @@ const char *format_tree_prefix(bool last, bool utf8)
 		return last ? "\xe2\x94\x94\xe2\x94\x80 " : "\xe2\x94\x9c\xe2\x94\x80 "; /* └─ ├─ */
 	return last ? "`- " : "|- ";
 }
+
+const char *format_count(char *buf, size_t size, size_t n)
+{
+	if (n == TV_COUNT_UNKNOWN)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%zu", n);
+	return buf;
+}

@@ -34,6 +34,14 @@ size_t format_col_width(const struct column *col, bool utf8);
 /* The column id of a delay class's percentage ("io_delay"). */
 const char *format_delay_id(enum tv_delay_class c);
 
+/* A count of tasks as text into buf (24 bytes suffice): "-" when TV_COUNT_UNKNOWN. Returns buf. */
+const char *format_count(char *buf, size_t size, size_t n);
+/* The number that picks a count's plural form (any plural one when unknown). */
+static inline unsigned long format_count_plural(size_t n)
+{
+	return n == TV_COUNT_UNKNOWN ? 2 : (unsigned long)n;
+}
+
 /* One sentence on a delay step rejected as a kernel counter jump (translated). */
 void format_reject(struct buf *out, const struct tv_reject *r);
 

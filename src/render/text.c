@@ -27,12 +27,17 @@ static void text_header(struct buf *out, const struct snapshot *s, const struct 
 		nthreads += rows->v[i].is_thread;
 		nprocs += !rows->v[i].is_thread && !rows->v[i].group;
 	}
-	char procs[48], running[48], threads[48], sprocs[48], sthreads[48];
+	char procs[48], running[48], threads[48], sprocs[48], sthreads[48], a[24], b[24];
 	snprintf(procs, sizeof(procs), P_("%zu process", "%zu processes", s->sys_procs), s->sys_procs);
-	snprintf(running, sizeof(running), P_("%zu running", "%zu running", s->sys_running), s->sys_running);
-	snprintf(threads, sizeof(threads), P_("%zu thread", "%zu threads", s->sys_threads), s->sys_threads);
+	/* TRANSLATORS: %s is a number, or "-" when it is not known */
+	snprintf(running, sizeof(running), P_("%s running", "%s running", format_count_plural(s->sys_running)),
+		 format_count(a, sizeof(a), s->sys_running));
+	/* TRANSLATORS: %s is a number, or "-" when it is not known */
+	snprintf(threads, sizeof(threads), P_("%s thread", "%s threads", format_count_plural(s->sys_threads)),
+		 format_count(b, sizeof(b), s->sys_threads));
 	snprintf(sprocs, sizeof(sprocs), P_("%zu process", "%zu processes", nprocs), nprocs);
-	snprintf(sthreads, sizeof(sthreads), P_("%zu thread", "%zu threads", nthreads), nthreads);
+	snprintf(sthreads, sizeof(sthreads), P_("%s thread", "%s threads", nthreads),
+		 format_count(b, sizeof(b), nthreads));
 	/* TRANSLATORS: first line of batch text output. In order: version, date and time,
 	   interval in seconds, "N processes", "N threads", "N running" (threads, on a CPU
 	   or waiting for one) on the system, then "N processes", "N threads" shown below */

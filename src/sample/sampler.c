@@ -38,6 +38,19 @@ static char *strdup_printf(const char *fmt, const char *arg)
 	return strdup(tmp);
 }
 
+/*
+ * Whether /proc lists the kernel's threads (kthreadd is PID 2 of the initial
+ * PID namespace). A container's /proc (its own PID namespace) and one that
+ * hides other users' processes list none: their task counts are not those
+ * of /proc/loadavg, which are the host's.
+ */
+static bool lists_kernel_threads(struct sampler *s)
+{
+	struct proc_stat st;
+	ssize_t n = sampler_read(s, NULL, "2/stat");
+	return n > 0 && proc_parse_stat(s->buf, (size_t)n, &st) == 0 && (st.flags & PROC_PF_KTHREAD);
+}
+
 struct sampler *sampler_new(char **err)
 {
 	*err = NULL;
@@ -68,6 +81,7 @@ struct sampler *sampler_new(char **err)
 		*err = strdup(_("out of memory"));
 		goto fail;
 	}
+	s->counts_listed = !lists_kernel_threads(s);
 	return s;
 fail:
 	sampler_free(s);
@@ -285,6 +299,29 @@ static void system_counts(struct sampler *s, struct snapshot *out)
 	}
 }
 
+/* The counts of the tasks /proc lists (sampler.counts_listed), from the
+ * processes read: all of them unless a filter skipped some. */
+static void listed_counts(struct snapshot *out, bool all_read)
+{
+	out->sys_threads = out->sys_running = TV_COUNT_UNKNOWN;
+	if (!all_read)
+		return;
+	size_t threads = 0, running = 0;
+	bool one_each = true;
+	for (size_t i = 0; i < out->nprocs; i++) {
+		const struct tv_task *p = &out->procs[i];
+		if (p->nthreads < 1)
+			return;
+		threads += (size_t)p->nthreads;
+		/* a process's stat gives its leader's state only */
+		one_each = one_each && p->nthreads == 1;
+		running += p->state == 'R';
+	}
+	out->sys_threads = threads;
+	if (one_each)
+		out->sys_running = running;
+}
+
 /* Fills what the leader's stat says of a process; its CPU time is read next, from its CPU clock. */
 static void task_from_stat(struct tv_task *t, const struct proc_stat *st)
 {
@@ -391,7 +428,7 @@ static void stat_path(char *path, size_t n, int32_t pid)
 	snprintf(path, n, "%d/task/%d/stat", pid, pid);
 }
 
-/* Reads one process's stat and status. Returns -1 when it is gone or filtered out. */
+/* Reads one process's stat and status. Returns -1 when it is gone, -2 when the filter leaves it out. */
 static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const struct filter *sel,
 			struct lead_status *lead)
 {
@@ -429,7 +466,7 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 		proc_parse_status("", 0, ps); /* unreadable: every field unknown */
 	tp->seen = true; /* kept even when filtered out: its files are read again next time */
 	if (!filter_wants_uid(sel, ps->euid))
-		return -1;
+		return -2;
 	t->uid = ps->euid;
 	t->user = ps->euid != TV_UNKNOWN ? users_name(s->users, ps->euid) : NULL;
 	sampler_memory_from_status(t, ps);
@@ -602,13 +639,18 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		ts_refresh_state(s->ts); /* the sysctl may change while we run */
 	tracked_unsee(&s->tr);
 	size_t k = 0;
+	bool all_read = true; /* no process left unread by a filter */
 	for (size_t i = 0; i < npids && !atomic_load_explicit(&s->cancel, memory_order_relaxed); i++) {
 		int32_t pid = pids[i];
-		if (!filter_wants_pid(sel, pid))
+		if (!filter_wants_pid(sel, pid)) {
+			all_read = false;
 			continue;
+		}
 		struct tv_task *t = &out->procs[k];
 		struct lead_status lead;
-		if (process_read(s, pid, t, sel, &lead) < 0 || (cg && !process_cgroup(s, t, o->filter))) {
+		int r = process_read(s, pid, t, sel, &lead);
+		if (r < 0 || (cg && !process_cgroup(s, t, o->filter))) {
+			all_read = all_read && r == -1; /* gone is not left out */
 			task_clear(t, 0);
 			continue;
 		}
@@ -617,6 +659,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	}
 	free(pids);
 	out->nprocs = k;
+	if (s->counts_listed)
+		listed_counts(out, all_read);
 	if (atomic_load(&s->cancel)) {
 		/* stopped: what was read is dropped, the tracked tasks stay as they were */
 		if (cg)

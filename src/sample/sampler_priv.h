@@ -51,6 +51,7 @@ struct sampler {
 	struct cgroups *cg;
 	int fd_pressure[3];      /* /proc/pressure/{cpu,io,memory} kept open, or -1 */
 	int fd_loadavg;
+	bool counts_listed;      /* /proc lists no kernel thread: count its tasks (snapshot.sys_threads) */
 	struct tracked tr;
 	double hz;
 	char *buf;

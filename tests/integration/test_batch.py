@@ -2,10 +2,14 @@
 """taskview batch mode against a real workload: grouping, memory, switch rates, sums."""
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import Workload, check, is_root, main, reachable, run, run_json, wait_state, Skip  # noqa: E402
+from tvtest import TASKVIEW, WORKLOAD, Workload, check, is_root, main, reachable, run, run_json, wait_state, Skip  # noqa: E402
 
 # the nice value this test started at (builds and CI runners run tests under nice); its children inherit it
 BASE_NICE = os.getpriority(os.PRIO_PROCESS, 0)
@@ -142,6 +146,45 @@ def test_filter_leaves_out_its_own_command_line():
         tids = [w.pid, *w.threads.values()]
         notes = [ln for ln in lines if ln.startswith("note: ")]
         check(all(any(f" {t}: " in n for t in tids) for n in notes), f"notes on tasks not shown:\n{r.stdout}")
+
+
+def test_counts_in_a_pid_namespace():
+    """In a PID namespace of its own (a container) /proc lists that namespace's tasks and
+    /proc/loadavg counts the host's: the header counts the tasks listed, the threads of its
+    processes, and no running count while a process has several threads (its stat tells one
+    thread's state); a recording made there replays the same."""
+    if not is_root() or not shutil.which("unshare"):
+        raise Skip("needs root and unshare")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "ns.tvr")
+        args = ["-d", "0.2", "-n", "2", "-o", "pid,state,threads,comm"]
+        # sh (the namespace's first process) and taskview in batch; then a workload of three
+        # threads beside them, and taskview recording
+        ready = os.path.join(d, "ready")
+        script = (f'"$0" -b "$@" || exit 1; "{WORKLOAD}" --sleepers 2 --seconds 60 >{ready} & '
+                  f'while [ ! -s {ready} ]; do sleep 0.05; done; "$0" -w {path} -b "$@" >/dev/null')
+        r = subprocess.run(["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "sh", "-c", script,
+                            TASKVIEW, *args], capture_output=True, text=True, timeout=180)
+        check(r.returncode == 0, f"in the namespace: {r.returncode}: {r.stderr}")
+        replayed = run("-r", path, "-b", *args[-2:])
+        check(replayed.returncode == 0, replayed.stderr)
+        for where, out in (("live", r.stdout), ("replayed", replayed.stdout)):
+            samples = out.split("taskview ")[1:]
+            check(len(samples) == 2 or (where == "replayed" and samples), f"{where}: the samples: {out}")
+            for sample in samples:
+                head, _, *table = sample.splitlines()
+                m = re.search(r", (\d+) process(?:es)?, (\S+) threads? \((\S+) running\)", head)
+                check(m, f"{where}: the header: {head}")
+                rows = [ln.split() for ln in table if ln.strip() and not ln.startswith("note: ")
+                        and "(exited)" not in ln]
+                threads = sum(int(x[2]) for x in rows)
+                check(m.group(1) == str(len(rows)) and {x[3] for x in rows} >= {"sh", "taskview"},
+                      f"{where}: the namespace's processes: {sample}")
+                check(m.group(2) == str(threads), f"{where}: their {threads} threads, not the host's: {sample}")
+                running = "-" if any(int(x[2]) > 1 for x in rows) else str(sum(x[1] == "R" for x in rows))
+                check(m.group(3) == running, f"{where}: the running count is {running}: {sample}")
+                # single-threaded processes live, the workload's three threads in the recording
+                check((running == "-") == (where == "replayed"), f"{where}: the processes: {sample}")
 
 
 def test_cgroup_without_a_match_said():
@@ -389,6 +432,7 @@ if __name__ == "__main__":
         test_tid_selects_its_process,
         test_filter_matches_thread_names,
         test_filter_leaves_out_its_own_command_line,
+        test_counts_in_a_pid_namespace,
         test_cgroup_without_a_match_said,
         test_user_filter,
         test_kernel_threads_unknown_memory,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "render/format.h"
 #include "sample/taskstats/taskstats.h"
 #include "tui/screen/draw.h"
 #include "tui/screen/header.h"
@@ -204,9 +205,11 @@ static void header_tasks(struct tui *t)
 	if (y < 0)
 		return;
 	char v[128];
-	/* TRANSLATORS: the task counts of the header: processes, threads, running */
-	snprintf(v, sizeof(v), _("%zu, %zu thr; %zu running"), t->cur.sys_procs, t->cur.sys_threads,
-		 t->cur.sys_running);
+	char nthr[24], nrun[24];
+	/* TRANSLATORS: the task counts of the header: processes, threads, running
+	   (the last two are numbers, or "-" when not known) */
+	snprintf(v, sizeof(v), _("%zu, %s thr; %s running"), t->cur.sys_procs,
+		 format_count(nthr, sizeof(nthr), t->cur.sys_threads), format_count(nrun, sizeof(nrun), t->cur.sys_running));
 	char load[64], upv[64];
 	const double *ld = t->sys_cur.load;
 	if (ld[0] >= 0)
@@ -423,9 +426,11 @@ static void header_replay(struct tui *t)
 	}
 	if (l->tasks_row >= 0) {
 		x = 0;
-		/* TRANSLATORS: the task counts of the header: processes, threads, running */
-		snprintf(v, sizeof(v), _("%zu, %zu thr; %zu running"), t->cur.sys_procs, t->cur.sys_threads,
-			 t->cur.sys_running);
+		char nthr[24], nrun[24];
+		/* TRANSLATORS: the task counts of the header: processes, threads, running
+		   (the last two are numbers, or "-" when not known) */
+		snprintf(v, sizeof(v), _("%zu, %s thr; %s running"), t->cur.sys_procs,
+			 format_count(nthr, sizeof(nthr), t->cur.sys_threads), format_count(nrun, sizeof(nrun), t->cur.sys_running));
 		header_pair(l->tasks_row, &x, _("Tasks:"), t->have_cur ? v : "-");
 		tui_replay_time(a, sizeof(a), t->have_cur ? t->cur.wall : NAN);
 		/* TRANSLATORS: replay header label: the recorded date and time of the sample shown */
