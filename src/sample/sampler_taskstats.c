@@ -147,6 +147,30 @@ static bool thread_asked(const struct tv_task *p, const struct tv_task *t, int32
 	return !p->threads_bpf || t->tid == peaks_tid;
 }
 
+/*
+ * A process whose threads the BPF pass read: its switch totals are their sum
+ * at that pass. A group reply sums the same (the live threads' counts), but
+ * at its own moment: its process row and its thread rows then disagreed.
+ */
+static void switches_of_pass(struct tv_task *p)
+{
+	if (!p->threads_bpf || !p->threads_complete || !p->nthreads_read)
+		return;
+	int64_t vol = 0, invol = 0;
+	double when = 0;
+	for (size_t j = 0; j < p->nthreads_read; j++) {
+		const struct tv_task *t = &p->threads[j];
+		if (t->ctxt_vol == TV_UNKNOWN || t->ctxt_invol == TV_UNKNOWN)
+			return;
+		vol += t->ctxt_vol;
+		invol += t->ctxt_invol;
+		when = t->t_ctxt > when ? t->t_ctxt : when;
+	}
+	p->ctxt_vol = vol;
+	p->ctxt_invol = invol;
+	p->t_ctxt = when;
+}
+
 void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct snapshot *out)
 {
 	/* group replies for the processes' switches and delays; thread rows
@@ -210,6 +234,8 @@ void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct sn
 		k += p->nthreads_read;
 		drop_failed(tg.s, p, ok);
 	}
+	for (size_t i = 0; i < out->nprocs; i++)
+		switches_of_pass(&out->procs[i]);
 out:
 	free(req);
 	free(tg.task);

@@ -127,6 +127,27 @@ def test_same_figures_both_readers():
         w.stop()
 
 
+def test_process_switches_are_its_threads_sum():
+    """With the BPF pass reading the threads, a process's switch totals are the sum of its
+    thread rows, read at the same pass (a group query's, a moment apart, differed by up to 72),
+    while its threads switch thousands of times a second."""
+    if not bpf_expected():
+        raise Skip("the BPF reader does not run here")
+    # -F: every process is read, by the pass (-p reads a few threads from /proc)
+    name = f"tvsum{os.getpid()}"
+    with Workload("--ping", "--sleepers", "2", "--name", name):
+        r = run("-b", "--format", "json", "--no-plugins", "-H", "-d", "0.2", "-n", "10", "-F", name,
+                "-o", "pid,ctxt_vol,ctxt_invol", env=dict(os.environ, TASKVIEW_READER="bpf"))
+        check(r.returncode == 0, r.stderr)
+        for doc in json_lines(r.stdout):
+            check(doc["self"]["reader"] == "bpf", f"the reader: {doc['self']}")
+            proc = [t for t in doc["tasks"] if t["kind"] == "process"]
+            threads = [t for t in doc["tasks"] if t["kind"] == "thread"]
+            check(len(proc) == 1 and len(threads) == 5, f"the process and its 5 threads: {doc['tasks']}")
+            for k in ("ctxt_vol", "ctxt_invol"):
+                check(proc[0][k] == sum(t[k] for t in threads), f"{k}: {proc[0][k]} against {[t[k] for t in threads]}")
+
+
 def test_pass_only_when_worth_it():
     """A pass reads every task of the machine: for a few threads (-p), /proc reads them after the first refresh."""
     if not bpf_expected():
@@ -178,6 +199,7 @@ def test_header_names_reader():
 if __name__ == "__main__":
     sys.exit(main([
         test_same_figures_both_readers,
+        test_process_switches_are_its_threads_sum,
         test_pass_only_when_worth_it,
         test_falls_back_silently,
         test_header_names_reader,
