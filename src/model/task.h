@@ -90,6 +90,7 @@ enum tv_stack_why {
 	TV_STACK_RUNNING,  /* the thread was running at each read: no stack pointer yet */
 	TV_STACK_NOTFOUND, /* no mapping holds its stack pointer (gone meanwhile) */
 	TV_STACK_KERNEL,   /* a kernel thread has no user stack */
+	TV_STACK_ELSEWHERE, /* its stack pointer is in the heap or a file mapping: a stack the program made */
 };
 
 /* A start time that was not read. */

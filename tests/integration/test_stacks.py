@@ -203,6 +203,37 @@ def test_own_process_as_user():
         check(proc["stack_size"] is not None, f"process as its owner: {proc}")
 
 
+def heap_kib(pid):
+    """The [heap] mapping's size, from maps."""
+    with open(f"/proc/{pid}/maps") as f:
+        for line in f:
+            if line.rstrip().endswith(" [heap]"):
+                lo, hi = line.split()[0].split("-")
+                return (int(hi, 16) - int(lo, 16)) // 1024
+    return None
+
+
+def test_heap_is_no_stack():
+    """A thread on a stack the program allocated in its heap (as a coroutine's is) has no stack
+    figures: unknown, never the heap's size, and the process's sum is marked as a lower bound."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with Workload("--stacks", "64", "--heap-stack") as w:
+        tid = w.threads["stk-heap"]
+        with open(f"/proc/{w.pid}/task/{tid}/syscall") as f:
+            sp = int(f.read().split()[-2], 16)
+        check(heap_kib(w.pid) is not None, "the workload has a heap")
+        for n in ("1", "3"):
+            proc, threads = rows(last_sample(w, "-n", n), w.pid)
+            heap = [t for t in threads if t["pid"] == tid]
+            check(heap and heap[0]["stack_size"] is None and heap[0]["stack_rss"] is None,
+                  f"the thread on the heap (stack pointer {sp:#x}, heap {heap_kib(w.pid)} KiB): {heap}")
+            known = [t for t in threads if t["pid"] != tid]
+            check(all(t["stack_size"] is not None for t in known), f"the others: {known}")
+            check(proc["stack_size"] == sum(t["stack_size"] for t in known) and "stack_size" in proc["partial"],
+                  f"the process: the others' sum, a lower bound: {proc}")
+
+
 def test_recorded_and_replayed():
     """A recording keeps the stacks; a file written before them replays them unknown."""
     if not is_root():
@@ -230,5 +261,6 @@ if __name__ == "__main__":
         test_growth_seen_rss_even,
         test_unknown_without_permission,
         test_own_process_as_user,
+        test_heap_is_no_stack,
         test_recorded_and_replayed,
     ]))

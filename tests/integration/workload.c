@@ -457,6 +457,7 @@ static void usage(void)
 	     "                   [--fork-churn N:US (N processes a second, each burning US us of CPU)]\n"
 	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]\n"
 	     "                   [--stacks KIB,... (threads stk-KIB touch KIB of their default stack)]\n"
+	     "                   [--heap-stack (thread stk-heap runs on 64 KiB of the heap)]\n"
 	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
 	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]\n"
 	     "                   [--wake-ms MS (stack and idle threads wake every MS)]\n"
@@ -484,13 +485,14 @@ int main(int argc, char **argv)
 		{"small-stack", required_argument, NULL, 'k'}, {"idle", required_argument, NULL, 'I'},
 		{"grow-ms", required_argument, NULL, 'G'}, {"wake-ms", required_argument, NULL, 'W'},
 		{"grow-even", no_argument, NULL, 'E'}, {"storm", required_argument, NULL, 'Z'},
-		{"grow-signal", no_argument, NULL, 'g'},
+		{"grow-signal", no_argument, NULL, 'g'}, {"heap-stack", no_argument, NULL, 'H'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
 	long map_mib = 0, touch_mib = 0;
 	const char *fsync_dir = NULL, *name = NULL, *sleeper_name = "sleeper", *stacks = NULL;
 	long small_kib = 0, idle = 0;
+	int heap_stack = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -511,6 +513,7 @@ int main(int argc, char **argv)
 		case 'W': wake_ms = atol(optarg); break;
 		case 'E': grow_even = 1; break;
 		case 'g': grow_signal = 1; break;
+		case 'H': heap_stack = 1; break;
 		case 'Z':
 			if (sscanf(optarg, "%ld:%ld", &storm_threads, &storm_per_s) < 1 || storm_threads <= 0 ||
 			    storm_per_s < 0) {
@@ -654,11 +657,25 @@ int main(int argc, char **argv)
 		sw[nsw] = (struct stack_worker){.w = {.name = "stk-small", .cpu = -1}};
 		nsw++;
 	}
+	int heap_at = -1; /* a stack the program allocated in its heap, as a coroutine's is */
+	if (heap_stack && nsw < MAX_THREADS / 2) {
+		sw[nsw] = (struct stack_worker){.w = {.name = "stk-heap", .cpu = -1}, .touch_kib = 16};
+		heap_at = nsw++;
+	}
 	for (int i = 0; i < nsw; i++) {
 		pthread_attr_t a;
 		pthread_attr_init(&a);
-		if (small_kib > 0 && i == nsw - 1)
+		if (small_kib > 0 && i == (heap_at >= 0 ? nsw - 2 : nsw - 1))
 			pthread_attr_setstacksize(&a, (size_t)small_kib << 10);
+		if (i == heap_at) {
+			/* 64 KiB, below malloc's mmap threshold: carved from [heap] */
+			void *st = NULL;
+			if (posix_memalign(&st, 4096, 64 << 10) != 0) {
+				perror("posix_memalign");
+				return 1;
+			}
+			pthread_attr_setstack(&a, st, 64 << 10);
+		}
 		if (pthread_create(&sw[i].w.th, &a, stack_main, &sw[i]) != 0) {
 			perror("pthread_create");
 			return 1;

@@ -79,6 +79,27 @@ START_TEST(maps_lines)
 }
 END_TEST
 
+/* Where no thread's stack can be: the heap, a file, a kernel-named area; anonymous memory may hold one. */
+START_TEST(maps_not_stacks)
+{
+	struct maps_line m;
+	ck_assert_int_eq(line_of("561daa1ac000-561daa1de000 rw-p 00000000 00:00 0                          [heap]\n", &m), 0);
+	ck_assert(m.not_stack && !m.is_stack);
+	ck_assert_int_eq(line_of("400000-401000 r-xp 00000000 08:01 12 /usr/bin/x\n", &m), 0);
+	ck_assert(m.not_stack);
+	ck_assert_int_eq(line_of("7ffd1000-7ffd3000 r-xp 00000000 00:00 0 [vdso]\n", &m), 0);
+	ck_assert(m.not_stack);
+	ck_assert_int_eq(line_of("7f2d42dff000-7f2d435ff000 rw-p 00000000 00:00 0 \n", &m), 0);
+	ck_assert(!m.not_stack);
+	ck_assert_int_eq(line_of("7f0000000000-7f0000800000 rw-p 00000000 00:00 0 [anon:coro]\n", &m), 0);
+	ck_assert(!m.not_stack);
+	ck_assert_int_eq(line_of("7fff2cc06000-7fff2cc27000 rw-p 00000000 00:00 0 [stack]\n", &m), 0);
+	ck_assert(!m.not_stack);
+	ck_assert_int_eq(line_of("7f2d42dff000-7f2d435ff000 rw-p 00000000 00:00 0 [stack:4242]\n", &m), 0);
+	ck_assert(!m.not_stack && !m.is_stack);
+}
+END_TEST
+
 START_TEST(maps_junk)
 {
 	struct maps_line m;
@@ -98,6 +119,7 @@ static Suite *stack_suite(void)
 	tcase_add_test(tc, syscall_forms);
 	tcase_add_test(tc, syscall_running_and_junk);
 	tcase_add_test(tc, maps_lines);
+	tcase_add_test(tc, maps_not_stacks);
 	tcase_add_test(tc, maps_junk);
 	suite_add_tcase(s, tc);
 	return s;

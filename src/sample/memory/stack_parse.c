@@ -74,5 +74,7 @@ int stack_parse_maps_line(const char *line, size_t n, struct maps_line *out)
 	while (p < end && *p == ' ')
 		p++;
 	out->is_stack = end - p == 7 && memcmp(p, "[stack]", 7) == 0;
+	/* "[stack:TID]": a thread's stack on kernels before 4.5 */
+	out->not_stack = p < end && !(end - p >= 6 && (memcmp(p, "[anon:", 6) == 0 || memcmp(p, "[stack", 6) == 0));
 	return 0;
 }

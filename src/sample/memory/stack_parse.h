@@ -21,6 +21,11 @@ enum stack_sp stack_parse_syscall(const char *buf, size_t n, uint64_t *sp);
 struct maps_line {
 	uint64_t lo, hi;   /* [lo, hi) */
 	bool is_stack;     /* the main thread's "[stack]" */
+	/* no thread's stack: "[heap]" (a coroutine's stack from malloc), a
+	 * file, or another area the kernel names ("[vdso]"); an anonymous
+	 * mapping, named by the program ("[anon:...]") or not, may be one, as
+	 * "[stack:TID]" is (kernels before 4.5) */
+	bool not_stack;
 };
 
 /* Parses one line (without or with its newline); -1 when malformed. */

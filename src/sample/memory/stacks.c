@@ -57,11 +57,12 @@ static int cmp_sp(const void *a, const void *b)
 
 /*
  * One pass over maps (addresses ascending) gives each waiting thread, sorted
- * by stack pointer, the mapping that holds it, and lead the [stack] one.
- * Returns 0 or -errno.
+ * by stack pointer, the mapping that holds it, and lead the [stack] one. A
+ * stack pointer in a mapping that is no stack (the heap, a file) finds none:
+ * *elsewhere counts those. Returns 0 or -errno.
  */
 static int maps_find(struct sampler *s, int32_t pid, struct stack_map **wait, size_t nwait,
-		     struct stack_map *lead)
+		     struct stack_map *lead, size_t *elsewhere)
 {
 	char path[32];
 	snprintf(path, sizeof(path), "%d/maps", pid);
@@ -98,6 +99,10 @@ static int maps_find(struct sampler *s, int32_t pid, struct stack_map **wait, si
 				while (j < nwait && wait[j]->sp < m.lo)
 					j++; /* in no mapping */
 				for (; j < nwait && wait[j]->sp < m.hi; j++) {
+					if (m.not_stack) {
+						(*elsewhere)++;
+						continue;
+					}
 					wait[j]->lo = m.lo;
 					wait[j]->hi = m.hi;
 				}
@@ -421,9 +426,12 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 			why = w;
 	}
 	if (nwait || lead) {
-		int err = maps_find(s, tp->pid, wait, nwait, lead);
+		size_t elsewhere = 0;
+		int err = maps_find(s, tp->pid, wait, nwait, lead, &elsewhere);
 		if (err < 0 && why == TV_STACK_OK)
 			why = why_of_errno(err);
+		if (elsewhere && why == TV_STACK_OK)
+			why = TV_STACK_ELSEWHERE;
 		if (lead && lead->hi)
 			tp->stk_main_kib = vmstk;
 	}
