@@ -203,6 +203,50 @@ def test_own_process_as_user():
         check(proc["stack_size"] is not None, f"process as its owner: {proc}")
 
 
+def smaps_ranges(pid):
+    """[(lo, hi, Rss KiB)] of every mapping, from smaps: the kernel's own count of resident pages."""
+    out = []
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            head = line.split()[0]
+            if "-" in head and not head.endswith(":"):
+                lo, hi = (int(x, 16) for x in head.split("-"))
+                out.append([lo, hi, None])
+            elif head == "Rss:" and out:
+                out[-1][2] = int(line.split()[1])
+    return out
+
+
+def test_every_stack_matches_smaps():
+    """Each thread's STACK and STKRES are the Size and Rss smaps gives the mapping that holds its
+    stack pointer: every byte counted once, for each of the threads (a resident figure once
+    counted a thread's 64 KiB twice)."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with workload() as w:
+        tids = [int(t) for t in os.listdir(f"/proc/{w.pid}/task")]
+        sps = {}
+        for tid in tids:
+            with open(f"/proc/{w.pid}/task/{tid}/syscall") as f:
+                fields = f.read().split()
+            if len(fields) > 2:
+                sps[tid] = int(fields[-2], 16)
+        before = smaps_ranges(w.pid)
+        proc, threads = rows(last_sample(w, "-n", "3"), w.pid)
+        after = smaps_ranges(w.pid)
+        compared = 0
+        for t in threads:
+            sp = sps.get(t["pid"])
+            held = [(a, b) for a, b in zip(before, after) if sp is not None and a[0] <= sp < a[1]]
+            if not held or held[0][0] != held[0][1]:
+                continue  # running when read, or its stack changed meanwhile
+            lo, hi, rss = held[0][0]
+            check(t["stack_size"] == (hi - lo) // 1024 and t["stack_rss"] == rss,
+                  f"{t['comm']} {t['pid']}: {t['stack_size']}/{t['stack_rss']} KiB, smaps {(hi - lo) // 1024}/{rss}")
+            compared += 1
+        check(compared >= len(threads) - 2, f"threads compared with smaps: {compared} of {len(threads)}")
+
+
 def heap_kib(pid):
     """The [heap] mapping's size, from maps."""
     with open(f"/proc/{pid}/maps") as f:
@@ -262,5 +306,6 @@ if __name__ == "__main__":
         test_unknown_without_permission,
         test_own_process_as_user,
         test_heap_is_no_stack,
+        test_every_stack_matches_smaps,
         test_recorded_and_replayed,
     ]))
