@@ -45,7 +45,8 @@ struct tracked_thread {
  * while the stack columns are shown, so apart from tracked_thread. */
 struct stack_map {
 	int32_t tid;
-	uint64_t lo, hi;  /* 0, 0: not found yet */
+	uint64_t lo, hi;  /* the mapping that holds its stack; 0, 0: not found yet */
+	uint64_t at;      /* its stack pointer when the mapping was found: where a shared one is split */
 	uint64_t sp;      /* a stack pointer read this refresh, to look up in maps (scratch) */
 	int64_t size, rss; /* KiB found in the last refresh, TV_UNKNOWN when not */
 };

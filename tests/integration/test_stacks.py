@@ -247,6 +247,34 @@ def test_every_stack_matches_smaps():
         check(compared >= len(threads) - 2, f"threads compared with smaps: {compared} of {len(threads)}")
 
 
+def test_shared_mapping_counted_once():
+    """Four stacks carved from one mapping (as a runtime carves them) are split at their threads'
+    stack pointers: each byte once, so the threads' STACK and STKRES add up to the mapping's Size
+    and Rss in smaps (each thread showed the whole mapping), and each keeps the pages it touched."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with Workload("--shared-stacks", "4") as w:
+        tids = [w.threads[f"stk-sh-{i}"] for i in range(1, 5)]
+        sps = []
+        for tid in tids:
+            with open(f"/proc/{w.pid}/task/{tid}/syscall") as f:
+                sps.append(int(f.read().split()[-2], 16))
+        for n in ("1", "3"):
+            before = smaps_ranges(w.pid)
+            proc, threads = rows(last_sample(w, "-n", n), w.pid)
+            after = smaps_ranges(w.pid)
+            held = [m for m in before if m[0] <= min(sps) and max(sps) < m[1]]
+            check(held and held == [m for m in after if m[0] <= min(sps) and max(sps) < m[1]],
+                  f"one mapping holds the four stacks, the same before and after: {held}")
+            lo, hi, rss = held[0]
+            mine = [t for t in threads if t["pid"] in tids]
+            check(len(mine) == 4 and all(t["stack_size"] is not None for t in mine), f"the four: {mine}")
+            check(sum(t["stack_size"] for t in mine) == (hi - lo) // 1024 and sum(t["stack_rss"] for t in mine) == rss,
+                  f"the four add up to the mapping ({(hi - lo) // 1024} KiB, {rss} resident): {mine}")
+            check(all(t["stack_rss"] >= 16 for t in mine), f"each has the 16 KiB it touched: {mine}")
+            check(proc["stack_size"] == sum(t["stack_size"] for t in threads), f"the process: {proc}")
+
+
 def heap_kib(pid):
     """The [heap] mapping's size, from maps."""
     with open(f"/proc/{pid}/maps") as f:
@@ -307,5 +335,6 @@ if __name__ == "__main__":
         test_own_process_as_user,
         test_heap_is_no_stack,
         test_every_stack_matches_smaps,
+        test_shared_mapping_counted_once,
         test_recorded_and_replayed,
     ]))

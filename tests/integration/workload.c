@@ -458,6 +458,7 @@ static void usage(void)
 	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]\n"
 	     "                   [--stacks KIB,... (threads stk-KIB touch KIB of their default stack)]\n"
 	     "                   [--heap-stack (thread stk-heap runs on 64 KiB of the heap)]\n"
+	     "                   [--shared-stacks N (threads stk-sh-1... on 256 KiB each of one mapping)]\n"
 	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
 	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]\n"
 	     "                   [--wake-ms MS (stack and idle threads wake every MS)]\n"
@@ -486,13 +487,14 @@ int main(int argc, char **argv)
 		{"grow-ms", required_argument, NULL, 'G'}, {"wake-ms", required_argument, NULL, 'W'},
 		{"grow-even", no_argument, NULL, 'E'}, {"storm", required_argument, NULL, 'Z'},
 		{"grow-signal", no_argument, NULL, 'g'}, {"heap-stack", no_argument, NULL, 'H'},
+		{"shared-stacks", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
 	long map_mib = 0, touch_mib = 0;
 	const char *fsync_dir = NULL, *name = NULL, *sleeper_name = "sleeper", *stacks = NULL;
 	long small_kib = 0, idle = 0;
-	int heap_stack = 0;
+	int heap_stack = 0, shared = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -514,6 +516,7 @@ int main(int argc, char **argv)
 		case 'E': grow_even = 1; break;
 		case 'g': grow_signal = 1; break;
 		case 'H': heap_stack = 1; break;
+		case 'D': shared = atoi(optarg); break;
 		case 'Z':
 			if (sscanf(optarg, "%ld:%ld", &storm_threads, &storm_per_s) < 1 || storm_threads <= 0 ||
 			    storm_per_s < 0) {
@@ -657,6 +660,21 @@ int main(int argc, char **argv)
 		sw[nsw] = (struct stack_worker){.w = {.name = "stk-small", .cpu = -1}};
 		nsw++;
 	}
+	/* stacks carved from one mapping, 256 KiB each, as a runtime's are */
+	int shared_at = nsw;
+	char *carved = NULL;
+	if (shared > 0 && shared <= MAX_THREADS / 4) {
+		carved = mmap(NULL, (size_t)shared << 18, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (carved == MAP_FAILED) {
+			perror("mmap");
+			return 1;
+		}
+		for (int i = 0; i < shared; i++) {
+			sw[nsw] = (struct stack_worker){.w = {.cpu = -1}, .touch_kib = 16};
+			snprintf(sw[nsw].w.name, sizeof(sw[nsw].w.name), "stk-sh-%d", i + 1);
+			nsw++;
+		}
+	}
 	int heap_at = -1; /* a stack the program allocated in its heap, as a coroutine's is */
 	if (heap_stack && nsw < MAX_THREADS / 2) {
 		sw[nsw] = (struct stack_worker){.w = {.name = "stk-heap", .cpu = -1}, .touch_kib = 16};
@@ -667,6 +685,8 @@ int main(int argc, char **argv)
 		pthread_attr_init(&a);
 		if (small_kib > 0 && i == (heap_at >= 0 ? nsw - 2 : nsw - 1))
 			pthread_attr_setstacksize(&a, (size_t)small_kib << 10);
+		if (carved && i >= shared_at && i < shared_at + shared)
+			pthread_attr_setstack(&a, carved + ((size_t)(i - shared_at) << 18), 1 << 18);
 		if (i == heap_at) {
 			/* 64 KiB, below malloc's mmap threshold: carved from [heap] */
 			void *st = NULL;

@@ -105,6 +105,7 @@ static int maps_find(struct sampler *s, int32_t pid, struct stack_map **wait, si
 					}
 					wait[j]->lo = m.lo;
 					wait[j]->hi = m.hi;
+					wait[j]->at = wait[j]->sp;
 				}
 			}
 			used += len + (nl != NULL);
@@ -147,13 +148,43 @@ static int64_t resident_pages(struct sampler *s, int fd, uint64_t lo, uint64_t h
 
 struct stack_ref {
 	uint64_t lo, hi;
+	uint64_t at; /* the stack pointer it was found by */
 	struct tv_stack *t;
 };
 
 static int cmp_ref(const void *a, const void *b)
 {
 	const struct stack_ref *x = a, *y = b;
-	return (x->lo > y->lo) - (x->lo < y->lo);
+	if (x->lo != y->lo)
+		return (x->lo > y->lo) - (x->lo < y->lo);
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/*
+ * Stacks carved from one mapping (a runtime's, or neighbours the kernel
+ * merged) are split at their threads' stack pointers, so that each byte
+ * counts once: a stack grows down from its top, which is at most where the
+ * next one's lowest page is, so a thread takes the pages from its pointer
+ * up to the next thread's (the first also those below it, the last up to
+ * the end). r is sorted (cmp_ref).
+ */
+static void refs_split(struct stack_ref *r, size_t n, uint64_t page)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && r[j].lo == r[i].lo && r[j].hi == r[i].hi)
+			j++;
+		uint64_t lo = r[i].lo, hi = r[i].hi;
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			r[k].lo = k == i ? lo : r[k].at & ~(page - 1);
+			r[k].hi = k + 1 == j ? hi : r[k + 1].at & ~(page - 1);
+			if (r[k].lo < lo || r[k].lo > hi)
+				r[k].lo = lo; /* a pointer outside the mapping: not split there */
+			if (r[k].hi < r[k].lo || r[k].hi > hi)
+				r[k].hi = r[k].lo;
+		}
+		i = j;
+	}
 }
 
 /* The size and the resident KiB of r. */
@@ -457,9 +488,11 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 				why = TV_STACK_NOTFOUND;
 			continue;
 		}
-		refs[nrefs++] = (struct stack_ref){th->lo, th->hi, &v[i]};
+		refs[nrefs++] = (struct stack_ref){th->lo, th->hi, th->at, &v[i]};
 	}
 	if (refs) {
+		qsort(refs, nrefs, sizeof(*refs), cmp_ref);
+		refs_split(refs, nrefs, page);
 		int err = resident_all(s, fd, refs, nrefs, page);
 		if (err < 0 && why == TV_STACK_OK)
 			why = why_of_errno(err);
