@@ -6,6 +6,7 @@ import resource
 import signal
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tvtest import TASKVIEW, Workload, check, is_root, main, run_json, Skip  # noqa: E402
@@ -275,6 +276,34 @@ def test_shared_mapping_counted_once():
             check(proc["stack_size"] == sum(t["stack_size"] for t in threads), f"the process: {proc}")
 
 
+def test_stacks_after_execve():
+    """A process that runs execve keeps its PID and start time and gets a new address space: the
+    stacks are found again in it (the pagemap kept open was the old one's, and every later
+    refresh showed -)."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with Workload("--stacks", "64", "--exec-ms", "1000") as w:
+        tv = subprocess.Popen([TASKVIEW, "-b", "--format", "json", "-H", "-p", str(w.pid), "-d", "0.3", "-n", "1000",
+                               "-o", COLS], stdout=subprocess.PIPE, text=True)
+        try:
+            again = json.loads(w.proc.stdout.readline())  # the new image's ready line
+            ran_again = time.time()
+            docs = []
+            while len([d for d in docs if d["timestamp"] > ran_again]) < 3:
+                line = tv.stdout.readline()
+                check(line, "taskview ended early")
+                docs.append(json.loads(line))
+        finally:
+            tv.terminate()
+            tv.wait(timeout=60)
+        check(again["pid"] == w.pid, f"the same process: {again}")
+        for d in [d for d in docs if d["timestamp"] > ran_again][1:]:
+            proc, threads = rows(d, w.pid)
+            mine = [t for t in threads if t["pid"] == again["threads"]["stk-64"]]
+            check(proc["stack_size"] is not None and mine and mine[0]["stack_size"] is not None
+                  and mine[0]["stack_rss"] >= 64, f"after execve: {proc}, {mine}")
+
+
 def heap_kib(pid):
     """The [heap] mapping's size, from maps."""
     with open(f"/proc/{pid}/maps") as f:
@@ -336,5 +365,6 @@ if __name__ == "__main__":
         test_heap_is_no_stack,
         test_every_stack_matches_smaps,
         test_shared_mapping_counted_once,
+        test_stacks_after_execve,
         test_recorded_and_replayed,
     ]))

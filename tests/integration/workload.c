@@ -459,6 +459,7 @@ static void usage(void)
 	     "                   [--stacks KIB,... (threads stk-KIB touch KIB of their default stack)]\n"
 	     "                   [--heap-stack (thread stk-heap runs on 64 KiB of the heap)]\n"
 	     "                   [--shared-stacks N (threads stk-sh-1... on 256 KiB each of one mapping)]\n"
+	     "                   [--exec-ms MS (runs itself again, without it, after MS)]\n"
 	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
 	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]\n"
 	     "                   [--wake-ms MS (stack and idle threads wake every MS)]\n"
@@ -487,7 +488,7 @@ int main(int argc, char **argv)
 		{"grow-ms", required_argument, NULL, 'G'}, {"wake-ms", required_argument, NULL, 'W'},
 		{"grow-even", no_argument, NULL, 'E'}, {"storm", required_argument, NULL, 'Z'},
 		{"grow-signal", no_argument, NULL, 'g'}, {"heap-stack", no_argument, NULL, 'H'},
-		{"shared-stacks", required_argument, NULL, 'D'},
+		{"shared-stacks", required_argument, NULL, 'D'}, {"exec-ms", required_argument, NULL, 'X'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
@@ -495,6 +496,13 @@ int main(int argc, char **argv)
 	const char *fsync_dir = NULL, *name = NULL, *sleeper_name = "sleeper", *stacks = NULL;
 	long small_kib = 0, idle = 0;
 	int heap_stack = 0, shared = 0;
+	long exec_ms = 0;
+	/* the arguments as given (getopt reorders argv), for --exec-ms */
+	char *given[256];
+	int ngiven = 0;
+	for (int i = 0; i < argc && ngiven < 255; i++)
+		given[ngiven++] = argv[i];
+	given[ngiven] = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -517,6 +525,7 @@ int main(int argc, char **argv)
 		case 'g': grow_signal = 1; break;
 		case 'H': heap_stack = 1; break;
 		case 'D': shared = atoi(optarg); break;
+		case 'X': exec_ms = atol(optarg); break;
 		case 'Z':
 			if (sscanf(optarg, "%ld:%ld", &storm_threads, &storm_per_s) < 1 || storm_threads <= 0 ||
 			    storm_per_s < 0) {
@@ -728,6 +737,24 @@ int main(int argc, char **argv)
 	/* the process lives on in its other threads; the leader is a zombie */
 	if (leader_exit)
 		pthread_exit(NULL);
+	if (exec_ms > 0) {
+		/* the same program again in this process, without --exec-ms: a new address space */
+		usleep((useconds_t)exec_ms * 1000);
+		char *again[256];
+		int k = 0;
+		for (int i = 0; i < ngiven; i++) {
+			if (strcmp(given[i], "--exec-ms") == 0 && i + 1 < ngiven) {
+				i++;
+				continue;
+			}
+			if (strncmp(given[i], "--exec-ms=", 10) != 0)
+				again[k++] = given[i];
+		}
+		again[k] = NULL;
+		execv("/proc/self/exe", again);
+		perror("execv");
+		return 1;
+	}
 	for (;;)
 		pause();
 }

@@ -385,6 +385,21 @@ static int64_t process_faults(struct sampler *s, int32_t pid)
 	return (int64_t)((st.minflt + st.majflt) & INT64_MAX);
 }
 
+/*
+ * A kept pagemap that fails belongs to an address space that is gone: the
+ * process ran execve (its PID and start time stay). Its mappings went with
+ * it: the next refresh opens pagemap again and looks each stack up anew.
+ */
+static void stacks_forget(struct sampler *s, struct tracked_proc *tp)
+{
+	fd_budget_close(&s->tr.fds, &tp->fd_pagemap);
+	for (size_t i = 0; i < tp->nstk; i++) {
+		tp->stk[i].lo = tp->stk[i].hi = tp->stk[i].at = 0;
+		tp->stk[i].size = tp->stk[i].rss = TV_UNKNOWN;
+	}
+	tp->stk_main_kib = TV_UNKNOWN;
+}
+
 bool stacks_quiet(const struct tracked_proc *tp)
 {
 	int64_t cpu = process_cpu_ns(tp->pid);
@@ -496,6 +511,8 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 		int err = resident_all(s, fd, refs, nrefs, page);
 		if (err < 0 && why == TV_STACK_OK)
 			why = why_of_errno(err);
+		if (err < 0 && fd == tp->fd_pagemap)
+			stacks_forget(s, tp);
 	}
 	free(refs);
 	if (own >= 0)
