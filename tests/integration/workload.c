@@ -19,6 +19,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -697,12 +698,13 @@ int main(int argc, char **argv)
 		if (carved && i >= shared_at && i < shared_at + shared)
 			pthread_attr_setstack(&a, carved + ((size_t)(i - shared_at) << 18), 1 << 18);
 		if (i == heap_at) {
-			/* 64 KiB, below malloc's mmap threshold: carved from [heap] */
-			void *st = NULL;
-			if (posix_memalign(&st, 4096, 64 << 10) != 0) {
-				perror("posix_memalign");
+			/* 64 KiB of [heap], by sbrk: a sanitizer's malloc takes its memory elsewhere */
+			char *st = sbrk((64 << 10) + 4096);
+			if (st == (void *)-1) {
+				perror("sbrk");
 				return 1;
 			}
+			st = (char *)(((uintptr_t)st + 4095) & ~(uintptr_t)4095);
 			pthread_attr_setstack(&a, st, 64 << 10);
 		}
 		if (pthread_create(&sw[i].w.th, &a, stack_main, &sw[i]) != 0) {
