@@ -90,6 +90,9 @@ bool sampler_threads_shown(const struct sample_opts *o, int32_t tgid);
  */
 ssize_t sampler_read(struct sampler *s, int *fd, const char *path);
 void sampler_memory_from_status(struct tv_task *t, const struct proc_status *ps);
+/* The process's switch counts as the sums over its threads read, timed at the
+ * latest read; unchanged when a thread's are unknown or none was read. */
+void sampler_switch_sums(struct tv_task *p);
 /* The command line from the cache (never waits): unknown while it is being read. */
 void sampler_cmdline_fill(struct cmdline_cache *c, struct tv_task *t, double max_age);
 /* sampler_rows.c: what is read only for rows shown; sampled_at: the

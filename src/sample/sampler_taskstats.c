@@ -154,21 +154,8 @@ static bool thread_asked(const struct tv_task *p, const struct tv_task *t, int32
  */
 static void switches_of_pass(struct tv_task *p)
 {
-	if (!p->threads_bpf || !p->threads_complete || !p->nthreads_read)
-		return;
-	int64_t vol = 0, invol = 0;
-	double when = 0;
-	for (size_t j = 0; j < p->nthreads_read; j++) {
-		const struct tv_task *t = &p->threads[j];
-		if (t->ctxt_vol == TV_UNKNOWN || t->ctxt_invol == TV_UNKNOWN)
-			return;
-		vol += t->ctxt_vol;
-		invol += t->ctxt_invol;
-		when = t->t_ctxt > when ? t->t_ctxt : when;
-	}
-	p->ctxt_vol = vol;
-	p->ctxt_invol = invol;
-	p->t_ctxt = when;
+	if (p->threads_bpf && p->threads_complete)
+		sampler_switch_sums(p);
 }
 
 void sampler_taskstats(struct sampler *s, const struct sample_opts *o, struct snapshot *out)

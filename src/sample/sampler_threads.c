@@ -328,20 +328,33 @@ static bool ended_unseen(struct tracked_proc *tp, const struct tv_task *p)
 	return ended;
 }
 
-/* The process's switch counts and CPU wait as sums over its live threads. */
-static void sums_from_threads(struct tv_task *p)
+void sampler_switch_sums(struct tv_task *p)
 {
-	int64_t vol = 0, invol = 0, cnt = 0, tot = 0;
-	bool ok_ctxt = p->nthreads_read > 0, ok_cpu = ok_ctxt;
+	int64_t vol = 0, invol = 0;
 	double when = 0;
 	for (size_t i = 0; i < p->nthreads_read; i++) {
 		const struct tv_task *t = &p->threads[i];
 		if (t->ctxt_vol == TV_UNKNOWN || t->ctxt_invol == TV_UNKNOWN)
-			ok_ctxt = false;
-		else {
-			vol += t->ctxt_vol;
-			invol += t->ctxt_invol;
-		}
+			return;
+		vol += t->ctxt_vol;
+		invol += t->ctxt_invol;
+		when = t->t_ctxt > when ? t->t_ctxt : when;
+	}
+	if (!p->nthreads_read)
+		return;
+	p->ctxt_vol = vol;
+	p->ctxt_invol = invol;
+	p->t_ctxt = when;
+}
+
+/* The process's switch counts and CPU wait as sums over its live threads. */
+static void sums_from_threads(struct tv_task *p)
+{
+	int64_t cnt = 0, tot = 0;
+	bool ok_cpu = p->nthreads_read > 0;
+	double when = 0;
+	for (size_t i = 0; i < p->nthreads_read; i++) {
+		const struct tv_task *t = &p->threads[i];
 		const struct tv_delay *d = &t->delay[TV_DELAY_CPU];
 		if (d->count == TV_UNKNOWN || d->total_ns == TV_UNKNOWN)
 			ok_cpu = false;
@@ -352,11 +365,7 @@ static void sums_from_threads(struct tv_task *p)
 		when = t->t_ctxt > when ? t->t_ctxt : when;
 	}
 	p->live_sums = true;
-	if (ok_ctxt) {
-		p->ctxt_vol = vol;
-		p->ctxt_invol = invol;
-		p->t_ctxt = when;
-	}
+	sampler_switch_sums(p);
 	if (ok_cpu) {
 		p->delay[TV_DELAY_CPU] = (struct tv_delay){cnt, tot};
 		p->t_delay = when;
