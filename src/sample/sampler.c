@@ -109,6 +109,8 @@ void sampler_free(struct sampler *s)
 	if (s->procfd >= 0)
 		close(s->procfd);
 	free(s->pending);
+	free(s->pending_room);
+	free(s->slots);
 	free(s->buf);
 	free(s);
 }

@@ -62,8 +62,9 @@ static void slot_put(struct exit_index *x, int32_t tid, uint32_t proc, uint32_t 
 	x->v[i] = (struct exit_slot){tid, proc, idx, final};
 }
 
-/* Room for the exited threads listed so far and one per record; false when out of memory. */
-static bool index_build(struct exit_index *x, const struct snapshot *out, size_t nrecs)
+/* Room for the exited threads listed so far and one per record, in the
+ * sampler's slots (kept from refresh to refresh); false when out of memory. */
+static bool index_build(struct sampler *s, struct exit_index *x, const struct snapshot *out, size_t nrecs)
 {
 	size_t n = nrecs;
 	for (size_t i = 0; i < out->nprocs; i++)
@@ -71,10 +72,18 @@ static bool index_build(struct exit_index *x, const struct snapshot *out, size_t
 	size_t cap = 64;
 	while (cap < 2 * n)
 		cap *= 2;
-	x->v = calloc(cap, sizeof(*x->v));
+	/* a storm that ended gives its room back */
+	if (cap > s->nslots || cap * 8 < s->nslots) {
+		free(s->slots);
+		s->nslots = 0;
+		if (!(s->slots = malloc(cap * sizeof(*s->slots))))
+			return false;
+		s->nslots = cap;
+	}
+	cap = s->nslots;
+	x->v = s->slots;
+	memset(x->v, 0, cap * sizeof(*x->v));
 	x->mask = cap - 1;
-	if (!x->v)
-		return false;
 	for (size_t i = 0; i < out->nprocs; i++)
 		for (size_t j = 0; j < out->procs[i].nexited; j++)
 			if (out->procs[i].exited[j].tid > 0)
@@ -133,7 +142,7 @@ static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_ex
 		out->gone = v;
 	}
 	struct tv_task *g = &out->gone[out->ngone++];
-	const struct ts_final *grp = alone ? &rec->r : &rec->g;
+	const struct ts_final *grp = alone ? &rec->r : ts_exit_group(rec);
 	task_init(g);
 	g->tid = g->tgid = alone ? rec->tgid : rec->end_tgid;
 	g->ppid = rec->ppid;
@@ -234,9 +243,72 @@ static int32_t *group_ends(const struct ts_exit_rec *a, size_t na, const struct 
 	return v;
 }
 
+/* Keeps a record (its entries) for the next refresh; dropped when out of memory, as the listener drops them. */
+static void pending_add(struct sampler *s, const struct ts_exit_rec *rec)
+{
+	size_t k = ts_exit_entries(rec);
+	if (s->npending + k > s->pending_cap) {
+		size_t cap = s->pending_cap ? s->pending_cap * 2 : 16;
+		struct ts_exit_rec *v = realloc(s->pending, cap * sizeof(*v));
+		if (!v)
+			return;
+		s->pending = v;
+		s->pending_cap = cap;
+	}
+	memcpy(&s->pending[s->npending], rec, k * sizeof(*rec));
+	s->npending += k;
+}
+
+/* How many of the n entries of v fit in budget entries, a record's entries kept
+ * together; the records left out are added to *lost. */
+static size_t entries_within(const struct ts_exit_rec *v, size_t n, size_t budget, uint64_t *lost)
+{
+	size_t keep = 0;
+	while (keep < n && keep + ts_exit_entries(&v[keep]) <= budget)
+		keep += ts_exit_entries(&v[keep]);
+	for (size_t i = keep; i < n; i += ts_exit_entries(&v[i]))
+		++*lost;
+	return keep;
+}
+
 bool sampler_exits_watched(const struct sampler *s)
 {
 	return s->listen != NULL && s->listen_passes > 0;
+}
+
+/* What this refresh's exit records are looked up with. */
+struct exit_pass {
+	struct sampler *s;
+	const struct sample_opts *o;
+	struct snapshot *out;
+	const struct filter *sel;
+	struct exit_index x;
+	const int32_t *ends; /* group_ends */
+	size_t nends;
+};
+
+static void exit_apply(struct exit_pass *ep, const struct ts_exit_rec *rec)
+{
+	struct snapshot *out = ep->out;
+	bool later = attach(out, &ep->x, rec, ep->o);
+	/* the group's last thread: the process ended, after this refresh
+	 * read it if it is in it (then the record is the next one's) */
+	bool group_end = rec->end_tgid > 0;
+	later |= group_end && snapshot_find(out, rec->end_tgid);
+	/* a process that never had a second thread: the kernel sends no
+	 * group totals, its own record ends it (a leader that exits before
+	 * its threads leaves its process listed, or a group record) */
+	const struct tv_task *live = snapshot_find(out, rec->tgid);
+	bool alone = !group_end && rec->tgid > 0 && rec->pid == rec->tgid && (!live || live->nthreads == 1) &&
+		     !bsearch(&rec->tgid, ep->ends, ep->nends, sizeof(*ep->ends), cmp_i32);
+	later |= alone && live;
+	int32_t tgid = alone ? rec->tgid : rec->end_tgid;
+	const struct filter *sel = ep->sel;
+	if (!later && (group_end || alone) && filter_wants_pid(sel, tgid) &&
+	    (!sel || sel->uid == TV_UNKNOWN || rec->uid == sel->uid))
+		gone_add(ep->s, out, rec, alone);
+	if (later)
+		pending_add(ep->s, rec);
 }
 
 void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapshot *out, const struct filter *sel)
@@ -249,65 +321,35 @@ void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapsh
 	struct ts_exit_rec *recs = NULL;
 	uint64_t lost = 0;
 	size_t n = ts_listen_take(s->listen, &recs, &lost);
+	/* last refresh's pending records are read from here; this refresh's go to the other array */
 	struct ts_exit_rec *old = s->pending;
-	size_t nold = s->npending;
-	s->pending = NULL;
+	size_t nold = s->npending, old_cap = s->pending_cap;
+	s->pending = s->pending_room;
+	s->pending_cap = s->pending_room_cap;
 	s->npending = 0;
+	s->pending_room = old;
+	s->pending_room_cap = old_cap;
 	/* the budget: the records waiting from the last refresh first, then the new ones in order */
-	if (nold > SAMPLER_EXITS_BUDGET) {
-		lost += nold - SAMPLER_EXITS_BUDGET;
-		nold = SAMPLER_EXITS_BUDGET;
-	}
-	if (nold + n > SAMPLER_EXITS_BUDGET) {
-		lost += nold + n - SAMPLER_EXITS_BUDGET;
-		n = SAMPLER_EXITS_BUDGET - nold;
-	}
+	nold = entries_within(old, nold, SAMPLER_EXITS_BUDGET, &lost);
+	n = entries_within(recs, n, SAMPLER_EXITS_BUDGET - nold, &lost);
 	out->exits_lost = lost;
-	out->nexits_seen = n;
-	struct exit_index x = {.probes = &s->io.exit_probes};
-	size_t nends = 0;
-	int32_t *ends = group_ends(old, nold, recs, n, &nends);
-	if (!ends || !index_build(&x, out, nold + n)) {
-		out->exits_lost += nold + n;
+	out->nexits_seen = 0;
+	struct exit_pass ep = {.s = s, .o = o, .out = out, .sel = sel, .x = {.probes = &s->io.exit_probes}};
+	int32_t *ends = group_ends(old, nold, recs, n, &ep.nends);
+	ep.ends = ends;
+	if (!ends || !index_build(s, &ep.x, out, nold + n)) {
+		for (size_t i = 0; i < nold + n; i += ts_exit_entries(i < nold ? &old[i] : &recs[i - nold]))
+			out->exits_lost++;
 		free(ends);
-		free(old);
-		free(recs);
 		return;
 	}
-	size_t cap = 0;
-	for (size_t i = 0; i < nold + n; i++) {
-		const struct ts_exit_rec *rec = i < nold ? &old[i] : &recs[i - nold];
-		bool later = attach(out, &x, rec, o);
-		/* the group's last thread: the process ended, after this refresh
-		 * read it if it is in it (then the record is the next one's) */
-		bool group_end = rec->end_tgid > 0;
-		later |= group_end && snapshot_find(out, rec->end_tgid);
-		/* a process that never had a second thread: the kernel sends no
-		 * group totals, its own record ends it (a leader that exits before
-		 * its threads leaves its process listed, or a group record) */
-		const struct tv_task *live = snapshot_find(out, rec->tgid);
-		bool alone = !group_end && rec->tgid > 0 && rec->pid == rec->tgid && (!live || live->nthreads == 1) &&
-			     !bsearch(&rec->tgid, ends, nends, sizeof(*ends), cmp_i32);
-		later |= alone && live;
-		int32_t tgid = alone ? rec->tgid : rec->end_tgid;
-		if (!later && (group_end || alone) && filter_wants_pid(sel, tgid) &&
-		    (!sel || sel->uid == TV_UNKNOWN || rec->uid == sel->uid))
-			gone_add(s, out, rec, alone);
-		if (!later)
-			continue;
-		if (s->npending == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct ts_exit_rec *v = realloc(s->pending, cap * sizeof(*v));
-			if (!v)
-				continue;
-			s->pending = v;
-		}
-		s->pending[s->npending++] = *rec;
+	for (size_t i = 0; i < nold; i += ts_exit_entries(&old[i]))
+		exit_apply(&ep, &old[i]);
+	for (size_t i = 0; i < n; i += ts_exit_entries(&recs[i])) {
+		exit_apply(&ep, &recs[i]);
+		out->nexits_seen++;
 	}
-	free(x.v);
 	free(ends);
-	free(old);
-	free(recs);
 }
 
 void sampler_partial_totals(struct sampler *s, struct snapshot *out)

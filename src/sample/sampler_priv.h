@@ -31,6 +31,7 @@ struct sampler_io {
 #define SAMPLER_EXITS_BUDGET TS_LISTEN_KEEP
 
 struct bpf_tasks;
+struct exit_slot;
 struct task_rec_key;
 
 struct sampler {
@@ -44,7 +45,11 @@ struct sampler {
 	unsigned listen_passes;  /* refreshes since the listener started: the first interval is incomplete */
 	const char *listen_why;
 	struct ts_exit_rec *pending;  /* exit records of threads still alive at our read: next refresh's */
-	size_t npending;
+	size_t npending, pending_cap;
+	struct ts_exit_rec *pending_room; /* the array pending was last refresh: this one reads it */
+	size_t pending_room_cap;
+	struct exit_slot *slots;      /* the exit records' index, kept for the next refresh (sampler_exits.c) */
+	size_t nslots;
 	struct plugin_host *ph;
 	size_t npvals;
 	struct cmdline_cache *cmd;

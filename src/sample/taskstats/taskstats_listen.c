@@ -32,6 +32,8 @@
 /* batches a take reads itself, at most: a storm of exits does not hold a
  * refresh up (the listening thread reads the rest, for the next take) */
 #define TL_TAKE_READS 16
+/* records' room kept between takes however few came (beyond, a quarter must be used) */
+#define TL_ROOM_KEEP 1024
 
 struct ts_listener {
 	struct nl_sock *sk;
@@ -40,10 +42,14 @@ struct ts_listener {
 	char cpus[64];
 	int stop[2];          /* a pipe: writing to it ends the thread */
 	pthread_t thread;
-	pthread_mutex_t lock; /* guards q, n, cap, lost */
+	pthread_mutex_t lock; /* guards q, n, cap, lost, given */
 	pthread_mutex_t read; /* guards reading the socket into batch */
-	struct ts_exit_rec *q;
+	struct ts_exit_rec *q; /* filling */
 	size_t n, cap;
+	/* the records the last take handed out, the next take's room: an exit storm
+	 * reuses two arrays instead of mapping megabytes afresh each refresh */
+	struct ts_exit_rec *given;
+	size_t given_cap;
 	uint64_t lost;
 	unsigned char rbuf[TL_RBUF]; /* registration's answers */
 	unsigned char batch[TL_BATCH][TL_SLOT];
@@ -116,13 +122,17 @@ void ts_exit_rec_from(struct ts_exit_rec *out, const struct ts_exit_msg *m, doub
 	memcpy(out->comm, m->r.comm, sizeof(out->comm));
 	out->comm[sizeof(out->comm) - 1] = '\0';
 	final_from(&out->r, &m->r);
-	final_from(&out->g, &m->g);
+	if (out->end_tgid > 0) {
+		out[1] = (struct ts_exit_rec){.mono = mono, .uid = TV_UNKNOWN, .etime_us = TV_UNKNOWN};
+		final_from(&out[1].r, &m->g);
+	}
 }
 
 static void tl_push(struct ts_listener *l, const struct ts_exit_msg *m, double now)
 {
+	size_t need = m->tgid > 0 ? 2 : 1; /* ts_exit_entries */
 	pthread_mutex_lock(&l->lock);
-	if (l->n == l->cap) {
+	if (l->n + need > l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
 		struct ts_exit_rec *q = cap <= TS_LISTEN_KEEP ? realloc(l->q, cap * sizeof(*q)) : NULL;
 		if (!q) {
@@ -133,7 +143,8 @@ static void tl_push(struct ts_listener *l, const struct ts_exit_msg *m, double n
 		l->q = q;
 		l->cap = cap;
 	}
-	ts_exit_rec_from(&l->q[l->n++], m, now);
+	ts_exit_rec_from(&l->q[l->n], m, now);
+	l->n += need;
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -283,6 +294,7 @@ void ts_listen_stop(struct ts_listener *l)
 	pthread_mutex_destroy(&l->lock);
 	pthread_mutex_destroy(&l->read);
 	free(l->q);
+	free(l->given);
 	free(l);
 }
 
@@ -299,8 +311,19 @@ size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t 
 	*out = l->q;
 	size_t n = l->n;
 	*lost = l->lost;
-	l->q = NULL;
-	l->n = l->cap = 0;
+	struct ts_exit_rec *room = l->given;
+	size_t room_cap = l->given_cap;
+	l->given = l->q;
+	l->given_cap = l->cap;
+	/* a storm that ended gives its room back */
+	if (room_cap > TL_ROOM_KEEP && room_cap / 4 > n) {
+		free(room);
+		room = NULL;
+		room_cap = 0;
+	}
+	l->q = room;
+	l->cap = room_cap;
+	l->n = 0;
 	l->lost = 0;
 	pthread_mutex_unlock(&l->lock);
 	return n;

@@ -23,20 +23,35 @@ struct ts_final {
 /*
  * One exit record as kept until a refresh takes it: what the sampler uses of
  * the kernel's message and no more (an exit storm queues tens of thousands).
+ * A record whose process ended with it takes two entries of an array: the
+ * second, with pid 0, holds the group's totals (ts_exit_group). Most records
+ * have none, and an entry is half what it would be with room for them.
  */
 struct ts_exit_rec {
 	double mono;          /* CLOCK_MONOTONIC seconds when it was received */
-	int32_t pid;          /* the thread that exited */
+	int32_t pid;          /* the thread that exited; 0: the entry of the group's totals */
 	int32_t tgid;         /* its process; 0 on kernels before 5.19 */
-	int32_t end_tgid;     /* > 0 when the process ended with it: g holds the group's totals */
+	int32_t end_tgid;     /* > 0 when the process ended with it: the next entry holds the group's totals */
 	int32_t ppid;         /* 0 when absent */
 	int64_t uid;          /* TV_UNKNOWN when absent */
 	int64_t etime_us;     /* the thread's age at its exit; TV_UNKNOWN when absent */
 	char comm[33];        /* raw, NUL-terminated */
-	struct ts_final r, g; /* the thread's own final counters; the group's */
+	struct ts_final r;    /* the thread's own final counters */
 };
 
-/* The record of one decoded exit message, received at mono. */
+/* Entries the record at rec takes: 2 with the group's totals. */
+static inline size_t ts_exit_entries(const struct ts_exit_rec *rec)
+{
+	return rec->end_tgid > 0 ? 2 : 1;
+}
+
+/* The group's totals of a record with end_tgid > 0. */
+static inline const struct ts_final *ts_exit_group(const struct ts_exit_rec *rec)
+{
+	return &rec[1].r;
+}
+
+/* The entries of one decoded exit message, received at mono: ts_exit_entries(out) of them. */
 void ts_exit_rec_from(struct ts_exit_rec *out, const struct ts_exit_msg *m, double mono);
 
 struct ts_listener;
@@ -51,11 +66,12 @@ struct ts_listener *ts_listen_start(const char **why);
 void ts_listen_stop(struct ts_listener *l);
 
 /*
- * Moves the records received since the last call into *out (malloc'd, the
- * caller frees it) and returns how many: every record the kernel sent before
+ * Points *out at the records received since the last call and returns how
+ * many entries hold them (ts_exit_entries). They stay the listener's, valid
+ * until the next call: every record the kernel sent before
  * the call (a thread's is sent before it leaves task/ and before a query of
  * it fails), unless a storm of exits left more than a bounded read waiting.
- * At most TS_LISTEN_KEEP records wait between two calls: the listener drops
+ * At most TS_LISTEN_KEEP entries wait between two calls: the listener drops
  * what comes beyond. *lost is set to the records dropped since the last call,
  * by the listener, plus the times the kernel dropped some (each time one or
  * more, of a number it does not say).
