@@ -10,7 +10,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->procs);
 	s->procs = NULL;
 	s->nprocs = 0;
-	for (size_t i = 0; i < s->ngone; i++)
+	for (size_t i = 0; s->gone && i < s->ngone; i++) /* no list: rec_decode_base */
 		task_release(&s->gone[i], 0);
 	free(s->gone);
 	s->gone = NULL;

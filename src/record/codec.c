@@ -1036,8 +1036,8 @@ static int dec_gone(struct dec *d, struct snapshot *s, const struct snapshot *bs
 	return 0;
 }
 
-int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
-		      struct rec_strings *st, struct rec_sample *out)
+static int decode(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
+		  struct rec_strings *st, struct rec_sample *out, bool gone)
 {
 	memset(out, 0, sizeof(*out));
 	struct rec_sample def;
@@ -1072,14 +1072,28 @@ int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, co
 	}
 	const struct snapshot *bs = base ? &base->s : NULL;
 	rc = dec_procs(&d, &out->s, bs, np);
-	if (rc == 0)
+	if (rc == 0 && gone)
 		rc = dec_gone(&d, &out->s, bs, ng);
+	else if (rc == 0)
+		out->s.ngone = ng; /* the count, a field the next sample is written against; no list */
 	pass_free(&d.ps);
-	if (rc < 0 || d.c.bad || rcur_left(&d.c) != 0) {
+	if (rc < 0 || d.c.bad || (gone && rcur_left(&d.c) != 0)) {
 		rec_sample_free(out);
 		return -1;
 	}
 	return 0;
+}
+
+int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
+		      struct rec_strings *st, struct rec_sample *out)
+{
+	return decode(p, n, l, base, st, out, true);
+}
+
+int rec_decode_base(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
+		    struct rec_strings *st, struct rec_sample *out)
+{
+	return decode(p, n, l, base, st, out, false);
 }
 
 void rec_sample_free(struct rec_sample *s)

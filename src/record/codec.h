@@ -26,6 +26,12 @@ int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct 
  * shared between samples go to st. */
 int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
 		      struct rec_strings *st, struct rec_sample *out);
+/* As rec_decode_sample, without the list of processes that ended (out->s.gone
+ * is NULL, out->s.ngone their number): what the next sample is written
+ * against, which looks up only live processes and threads. A recorder beside
+ * an exit storm decodes half as much. */
+int rec_decode_base(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
+		    struct rec_strings *st, struct rec_sample *out);
 
 /* Seconds to whole nanoseconds (the time in frame headers). */
 int64_t rec_sec_to_ns(double t);

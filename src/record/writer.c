@@ -366,8 +366,8 @@ int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **e
 	}
 	/* the next sample is written against this one as a reader will see it */
 	struct rec_sample seen;
-	if (rec_decode_sample((const uint8_t *)w->raw.data, w->raw.len, &w->layout, start ? NULL : &w->base,
-			      w->strings, &seen) < 0) {
+	if (rec_decode_base((const uint8_t *)w->raw.data, w->raw.len, &w->layout, start ? NULL : &w->base, w->strings,
+			    &seen) < 0) {
 		*err = strdup(_("cannot record a sample: it does not read back"));
 		return -1;
 	}

@@ -340,16 +340,16 @@ void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapsh
 	if (!ends || !index_build(s, &ep.x, out, nold + n)) {
 		for (size_t i = 0; i < nold + n; i += ts_exit_entries(i < nold ? &old[i] : &recs[i - nold]))
 			out->exits_lost++;
-		free(ends);
-		return;
-	}
-	for (size_t i = 0; i < nold; i += ts_exit_entries(&old[i]))
-		exit_apply(&ep, &old[i]);
-	for (size_t i = 0; i < n; i += ts_exit_entries(&recs[i])) {
-		exit_apply(&ep, &recs[i]);
-		out->nexits_seen++;
+	} else {
+		for (size_t i = 0; i < nold; i += ts_exit_entries(&old[i]))
+			exit_apply(&ep, &old[i]);
+		for (size_t i = 0; i < n; i += ts_exit_entries(&recs[i])) {
+			exit_apply(&ep, &recs[i]);
+			out->nexits_seen++;
+		}
 	}
 	free(ends);
+	ts_listen_give_back(s->listen, recs);
 }
 
 void sampler_partial_totals(struct sampler *s, struct snapshot *out)

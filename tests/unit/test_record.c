@@ -574,10 +574,12 @@ static void odd_sample(struct rec_sample *rs, int seed)
 	p->exited = calloc(2, sizeof(*p->exited));
 	odd_task(&p->exited[0], 50000, 40000, 5, 3);
 	odd_task(&p->exited[1], 40001, 40000, 1, 3); /* an id listed alive in the previous sample */
-	s->ngone = 2;
+	/* one or two: a count that differs from the sample it is written against */
+	s->ngone = 1 + (size_t)(seed % 2);
 	s->gone = calloc(2, sizeof(*s->gone));
 	odd_task(&s->gone[0], 9, 9, 3, 0);
-	odd_task(&s->gone[1], 2, 2, 6, 0);
+	if (s->ngone > 1)
+		odd_task(&s->gone[1], 2, 2, 6, 0);
 	odd_groups(s, seed);
 	rec_round_times(s);
 }

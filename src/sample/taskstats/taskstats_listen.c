@@ -32,8 +32,8 @@
 /* batches a take reads itself, at most: a storm of exits does not hold a
  * refresh up (the listening thread reads the rest, for the next take) */
 #define TL_TAKE_READS 16
-/* records' room kept between takes however few came (beyond, a quarter must be used) */
-#define TL_ROOM_KEEP 1024
+/* records' room kept however few come (beyond, an eighth must be used) */
+#define TL_ROOM_KEEP 4096
 
 struct ts_listener {
 	struct nl_sock *sk;
@@ -42,14 +42,11 @@ struct ts_listener {
 	char cpus[64];
 	int stop[2];          /* a pipe: writing to it ends the thread */
 	pthread_t thread;
-	pthread_mutex_t lock; /* guards q, n, cap, lost, given */
+	pthread_mutex_t lock; /* guards q, n, cap, lost, lent_* */
 	pthread_mutex_t read; /* guards reading the socket into batch */
 	struct ts_exit_rec *q; /* filling */
 	size_t n, cap;
-	/* the records the last take handed out, the next take's room: an exit storm
-	 * reuses two arrays instead of mapping megabytes afresh each refresh */
-	struct ts_exit_rec *given;
-	size_t given_cap;
+	size_t lent_n, lent_cap; /* the records a take lent out, and their room */
 	uint64_t lost;
 	unsigned char rbuf[TL_RBUF]; /* registration's answers */
 	unsigned char batch[TL_BATCH][TL_SLOT];
@@ -294,7 +291,6 @@ void ts_listen_stop(struct ts_listener *l)
 	pthread_mutex_destroy(&l->lock);
 	pthread_mutex_destroy(&l->read);
 	free(l->q);
-	free(l->given);
 	free(l);
 }
 
@@ -311,20 +307,31 @@ size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t 
 	*out = l->q;
 	size_t n = l->n;
 	*lost = l->lost;
-	struct ts_exit_rec *room = l->given;
-	size_t room_cap = l->given_cap;
-	l->given = l->q;
-	l->given_cap = l->cap;
-	/* a storm that ended gives its room back */
-	if (room_cap > TL_ROOM_KEEP && room_cap / 4 > n) {
-		free(room);
-		room = NULL;
-		room_cap = 0;
-	}
-	l->q = room;
-	l->cap = room_cap;
-	l->n = 0;
+	l->lent_n = n;
+	l->lent_cap = l->cap;
+	l->q = NULL;
+	l->n = l->cap = 0;
 	l->lost = 0;
 	pthread_mutex_unlock(&l->lock);
 	return n;
+}
+
+void ts_listen_give_back(struct ts_listener *l, struct ts_exit_rec *recs)
+{
+	pthread_mutex_lock(&l->lock);
+	size_t room = l->lent_cap, used = l->lent_n;
+	l->lent_n = l->lent_cap = 0;
+	/* what came since the take moves in: the room stays mapped, where a fresh
+	 * array would fault in megabytes each refresh of an exit storm; a storm
+	 * that ended gives it back */
+	if (recs && room >= l->n && !(room > TL_ROOM_KEEP && room / 8 > used)) {
+		if (l->n)
+			memcpy(recs, l->q, l->n * sizeof(*recs));
+		free(l->q);
+		l->q = recs;
+		l->cap = room;
+		recs = NULL;
+	}
+	pthread_mutex_unlock(&l->lock);
+	free(recs);
 }

@@ -67,8 +67,8 @@ void ts_listen_stop(struct ts_listener *l);
 
 /*
  * Points *out at the records received since the last call and returns how
- * many entries hold them (ts_exit_entries). They stay the listener's, valid
- * until the next call: every record the kernel sent before
+ * many entries hold them (ts_exit_entries). They are lent: the caller gives
+ * them back with ts_listen_give_back before it takes again. Every record: every record the kernel sent before
  * the call (a thread's is sent before it leaves task/ and before a query of
  * it fails), unless a storm of exits left more than a bounded read waiting.
  * At most TS_LISTEN_KEEP entries wait between two calls: the listener drops
@@ -78,5 +78,7 @@ void ts_listen_stop(struct ts_listener *l);
  */
 #define TS_LISTEN_KEEP 32768
 size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t *lost);
+/* Ends the loan of the last take's records (NULL: none), whose room the listener reuses. */
+void ts_listen_give_back(struct ts_listener *l, struct ts_exit_rec *recs);
 
 #endif

@@ -102,3 +102,9 @@ size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t 
 	*lost = 0;
 	return 0;
 }
+
+void ts_listen_give_back(struct ts_listener *l, struct ts_exit_rec *recs)
+{
+	(void)l;
+	(void)recs;
+}
