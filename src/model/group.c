@@ -80,6 +80,15 @@ void group_sum_merge(struct group_sum *g, const struct group_sum *src)
 	}
 }
 
+void group_sum_short_of_ended(struct group_sum *g)
+{
+	g->cpu.short_of = true;
+	g->ctxt_vol_rate.short_of = true;
+	g->ctxt_invol_rate.short_of = true;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		g->delay_pct[c].short_of = true;
+}
+
 static double acc_value(const struct group_acc *a)
 {
 	return a->known ? a->sum : NAN;

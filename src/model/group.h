@@ -33,6 +33,10 @@ void group_sum_init(struct group_sum *g);
 void group_sum_add(struct group_sum *g, const struct tv_task *t);
 /* Adds the members of src to g, as if each had been added to g itself. */
 void group_sum_merge(struct group_sum *g, const struct group_sum *src);
+/* Processes of the group that ended in the interval are not among its
+ * members: its CPU, switch and delay rates are lower bounds (the totals are
+ * those of the live members, and stay as they are). */
+void group_sum_short_of_ended(struct group_sum *g);
 /* Writes the sums into out (a copy of the group's head process): cpu_pct,
  * ctxt_vol/ctxt_invol, their rates, delay_pct and delay_avg_ms, and the
  * partial bits of those quantities. Every other field is left as it is. */

@@ -65,7 +65,11 @@ static void json_render_self(struct buf *out, const struct snapshot *s)
 	buf_adds(out, "}");
 	buf_addf(out, ", \"exits\": {\"watched\": %s, \"reason\": ", s->exits_watched ? "true" : "false");
 	json_opt_string(out, s->exits_watched ? NULL : s->exits_why);
-	buf_addf(out, ", \"records\": %zu, \"lost\": %" PRIu64 "}", s->nexits_seen, s->exits_lost);
+	buf_addf(out, ", \"records\": %zu, \"lost\": %" PRIu64 ", \"ended\": ", s->nexits_seen, s->exits_lost);
+	if (s->exits_watched)
+		buf_addf(out, "%zu}", s->ngone);
+	else
+		buf_adds(out, "null}");
 }
 
 static void json_psi_half(struct buf *out, const char *name, bool known, double avg10, double pct, int64_t total)

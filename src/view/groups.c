@@ -39,16 +39,12 @@ static size_t group_index(const struct snapshot *s, const struct tv_cgroup *g)
 /*
  * The group's CPU: its own cpu.stat where it has one (every task that ran in
  * it, those that lived less than a refresh too); else the sum of the
- * processes seen, a lower bound unless every process that ended in the
- * interval is known to have been seen (the exit listener ran and none ended).
+ * processes seen (a lower bound when snapshot_ended_left_out).
  */
-static void group_cpu(struct tv_task *t, const struct tv_cgroup *cg, const struct snapshot *s)
+static void group_cpu(struct tv_task *t, const struct tv_cgroup *cg)
 {
-	if (cg->cpu_usage_us == TV_UNKNOWN) {
-		if (!isnan(t->cpu_pct) && (!s->exits_watched || s->ngone > 0))
-			t->partial |= TV_PART_BIT(TV_PART_CPU);
+	if (cg->cpu_usage_us == TV_UNKNOWN)
 		return;
-	}
 	t->cpu_pct = cg->cpu_pct;
 	t->partial &= ~TV_PART_BIT(TV_PART_CPU);
 	t->cpu_ns = cg->cpu_usage_us * 1000;
@@ -56,8 +52,7 @@ static void group_cpu(struct tv_task *t, const struct tv_cgroup *cg, const struc
 }
 
 /* The row's values: the sums of its members, the group's own CPU and memory. */
-static void group_task(struct row_group *rg, const struct tv_cgroup *cg, const struct group_sum *sum, int64_t threads,
-		       const struct snapshot *s)
+static void group_task(struct row_group *rg, const struct tv_cgroup *cg, const struct group_sum *sum, int64_t threads)
 {
 	struct tv_task *t = &rg->task;
 	task_init(t);
@@ -65,7 +60,7 @@ static void group_task(struct row_group *rg, const struct tv_cgroup *cg, const s
 	t->cgroup = cg;
 	t->start_ticks = TV_START_UNKNOWN;
 	group_sum_apply(sum, t);
-	group_cpu(t, cg, s);
+	group_cpu(t, cg);
 	t->nthreads = threads;
 	/* memory.current counts pages: whole KiB */
 	struct tv_mem *m = cg->mem_bytes == TV_UNKNOWN && cg->swap_bytes == TV_UNKNOWN ? NULL : task_mem_mut(t);
@@ -105,9 +100,14 @@ static int gview_sums(struct gview *v, struct builder *b, const struct tv_task *
 		group_sum_merge(&sum[p], &sum[g]);
 		threads[p] = threads_add(threads[p], threads[g]);
 	}
-	for (size_t g = 0; g < v->ng; g++)
-		if (v->row[g] != NONE)
-			group_task(&b->out->groups[v->row[g]], v->s->cgroups[g], &sum[g], threads[g], v->s);
+	bool short_of = snapshot_ended_left_out(v->s);
+	for (size_t g = 0; g < v->ng; g++) {
+		if (v->row[g] == NONE)
+			continue;
+		if (short_of)
+			group_sum_short_of_ended(&sum[g]);
+		group_task(&b->out->groups[v->row[g]], v->s->cgroups[g], &sum[g], threads[g]);
+	}
 	free(sum);
 	free(threads);
 	return 0;

@@ -81,6 +81,7 @@ struct tree {
 	size_t *first, *count;         /* by snapshot index */
 	bool *wanted, *visited;
 	const struct tv_task *base;    /* s->procs */
+	bool ended_left_out;           /* snapshot_ended_left_out */
 };
 
 static size_t tree_id(const struct tree *tr, const struct tv_task *p)
@@ -143,6 +144,8 @@ static int tree_visit(void *ctx, struct builder *b, const struct tv_task *p, con
 		group_sum_init(&g);
 		if (tree_sum(tr, p, &g) < 0)
 			return -1;
+		if (tr->ended_left_out)
+			group_sum_short_of_ended(&g);
 		struct tv_task *sum = &b->out->sums[b->out->nsums++];
 		*sum = *p;
 		group_sum_apply(&g, sum);
@@ -168,7 +171,7 @@ static const struct walk_ops tree_ops = {.done = tree_done, .visit = tree_visit}
 static int rows_tree(struct builder *b, const struct snapshot *s, const struct tv_task **procs, size_t n)
 {
 	size_t np = s->nprocs;
-	struct tree tr = {.base = s->procs};
+	struct tree tr = {.base = s->procs, .ended_left_out = snapshot_ended_left_out(s)};
 	tr.kids = malloc((n ? n : 1) * sizeof(*tr.kids));
 	tr.first = calloc(np ? np : 1, sizeof(*tr.first));
 	tr.count = calloc(np ? np : 1, sizeof(*tr.count));

@@ -260,6 +260,48 @@ START_TEST(group_cpu_is_its_own_cpu_stat)
 }
 END_TEST
 
+START_TEST(ended_processes_make_rates_lower_bounds)
+{
+	/*
+	 * A group's members are its live processes: one that ended in the
+	 * interval (seen by the exit listener, or possibly unseen without it,
+	 * or among records lost) is not in the sums, and its switches, delays
+	 * and CPU are missing from them. Those rates are marked; the group's
+	 * own cpu.stat stays exact, and the totals are the live members'.
+	 */
+	struct tv_cgroup *a = snap.cgroups[2];
+	a->cpu_usage_us = 7500000;
+	a->cpu_pct = 80.0;
+	struct view_opts vo = opts();
+	const bool watched[] = {true, true, false, true};
+	const size_t gone[] = {0, 1, 0, 0};
+	const uint64_t lost[] = {0, 0, 0, 3};
+	for (int k = 0; k < 4; k++) {
+		snap.exits_watched = watched[k];
+		snap.ngone = gone[k];
+		snap.exits_lost = lost[k];
+		bool short_of = k > 0;
+		struct rows r;
+		ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+		const struct tv_task *t = group_row(&r, "b.service")->task;
+		ck_assert_double_eq_tol(t->ctxt_vol_rate, 10.0, 1e-9);
+		ck_assert_msg(!!(t->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE)) == short_of, "case %d", k);
+		ck_assert(!!(t->partial & TV_PART_BIT(TV_PART_DELAY + TV_DELAY_CPU)) == short_of);
+		ck_assert(!!(t->partial & TV_PART_BIT(TV_PART_CPU)) == short_of);
+		ck_assert(!(t->partial & TV_PART_BIT(TV_PART_CTXT_VOL)));
+		t = group_row(&r, "a.service")->task;
+		ck_assert(!(t->partial & TV_PART_BIT(TV_PART_CPU)));
+		ck_assert(!!(t->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE)) == short_of);
+		/* an average over missing events is not known */
+		ck_assert(isnan(t->delay_avg_ms[TV_DELAY_CPU]) == short_of);
+		rows_free(&r);
+	}
+	snap.ngone = 0;
+	snap.exits_lost = 0;
+	snap.exits_watched = true;
+}
+END_TEST
+
 START_TEST(group_row_columns)
 {
 	struct view_opts vo = opts();
@@ -520,6 +562,7 @@ static Suite *groups_suite(void)
 	tcase_add_test(tc, groups_nest_above_processes);
 	tcase_add_test(tc, group_sums_its_members);
 	tcase_add_test(tc, group_cpu_is_its_own_cpu_stat);
+	tcase_add_test(tc, ended_processes_make_rates_lower_bounds);
 	tcase_add_test(tc, group_row_columns);
 	tcase_add_test(tc, collapsed_group_keeps_its_sums);
 	tcase_add_test(tc, filters_pick_the_members);

@@ -303,7 +303,7 @@ START_TEST(sample_exact_line)
 		"\"self\": {\"cpu_ms\": null, \"rss_kib\": null, \"proc_opens\": 0, \"proc_reads\": 0, "
 		"\"taskstats_queries\": 0, \"kept_fds\": 0, \"cgroup_opens\": 0, \"cgroup_reads\": 0, "
 		"\"reader\": null, \"reader_why\": null}, "
-		"\"exits\": {\"watched\": false, \"reason\": null, \"records\": 0, \"lost\": 0}, "
+		"\"exits\": {\"watched\": false, \"reason\": null, \"records\": 0, \"lost\": 0, \"ended\": null}, "
 		"\"pressure\": {\"cpu\": {\"some\": null, \"full\": null}, \"io\": {\"some\": null, \"full\": null}, "
 		"\"memory\": {\"some\": null, \"full\": null}, \"reason\": null}, \"tasks\": ["
 		"{\"kind\": \"process\", \"pid\": 2, \"tgid\": 2, \"comm\": \"kthreadd\", \"command\": \"[kthreadd]\", "

@@ -649,15 +649,27 @@ START_TEST(tree_collapsed_sums)
 	ck_assert_double_eq_tol(tsnap.procs[3].cpu_pct, 2.0, 1e-9);
 	ck_assert(!(tsnap.procs[3].partial & TV_PART_BIT(TV_PART_CPU)));
 	rows_free(&r);
-	/* init collapsed: the whole tree below it, exact once vim is known */
+	/* init collapsed: the whole tree below it, exact once vim is known and
+	 * no process can have ended unseen (the exit listener saw none end) */
 	tsnap.procs[5].cpu_pct = 1.0;
 	vo.collapsed = collapse_1;
+	tsnap.exits_watched = true;
 	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
 	ck_assert_str_eq(tree_str(&r), "p1:0 p2:0 p3:1L p40:0 p60:0 p61:0L p50:0L p51:1L");
 	ck_assert_double_eq_tol(r.v[0].task->cpu_pct, 1 + 2 + 5 + 1 + 10 + 0.5, 1e-9);
 	ck_assert(!(r.v[0].task->partial & TV_PART_BIT(TV_PART_CPU)));
+	ck_assert(!(r.v[0].task->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE)));
 	ck_assert_int_eq(r.v[0].task->ctxt_vol, 600);
 	rows_free(&r);
+	/* a child that ended in the interval is in no sum: the rates are lower bounds */
+	tsnap.ngone = 1;
+	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+	ck_assert(r.v[0].task->partial & TV_PART_BIT(TV_PART_CPU));
+	ck_assert(r.v[0].task->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE));
+	ck_assert(!(r.v[0].task->partial & TV_PART_BIT(TV_PART_CTXT_VOL)));
+	rows_free(&r);
+	tsnap.ngone = 0;
+	tsnap.exits_watched = false;
 }
 END_TEST
 
