@@ -12,7 +12,8 @@ For each reader (BPF and /proc, TASKVIEW_READER) and mode, for --seconds at
 -d 1 (a 1 s refresh):
   json    batch JSON of every column: the intervals and own CPU its samples give
   screen  the -H screen in tmux at 200x50: a refresh is a change of the header's
-          "Own cost" (polled every 50 ms), own CPU from the process's CPU time
+          "Own cost" or "Tasks" line (polled every 50 ms), own CPU from the
+          process's CPU time
   record  the recorder (-w FILE -H): intervals from the recording's samples
 and its resident memory every second (first, largest, last), then how long it
 takes to end: q (screen), SIGTERM (json, record), and SIGHUP from a terminal that
@@ -121,12 +122,13 @@ def run_screen(tv, env, seconds, tmp):
     last = [None]
 
     def poll():
-        text = tm.text()
-        i = text.find("Own cost:")
-        cost = text[i:text.find("\n", i)] if i >= 0 else None
-        if cost and cost != last[0]:
+        # a refresh changes the sample's lines: its own cost and the task counts
+        # (one of them alone can read the same twice, and a refresh looked missed)
+        lines = [ln for ln in tm.text().splitlines() if "Own cost:" in ln or ln.startswith("Tasks:")]
+        key = "\n".join(lines) if len(lines) == 2 else None
+        if key and key != last[0]:
             changes.append(time.monotonic())
-            last[0] = cost
+            last[0] = key
     time.sleep(3)
     c0, t0 = tree_cpu_ticks(pid), time.monotonic()
     rss = watch(pid, seconds, poll)
