@@ -48,6 +48,7 @@ struct stack_map {
 	uint64_t lo, hi;  /* the mapping that holds its stack; 0, 0: not found yet */
 	uint64_t at;      /* its stack pointer when the mapping was found: where a shared one is split */
 	uint64_t sp;      /* a stack pointer read this refresh, to look up in maps (scratch) */
+	int64_t cpu_ns;   /* the thread's CPU time when its pointer was last read: one that ran may have moved */
 	int64_t size, rss; /* KiB found in the last refresh, TV_UNKNOWN when not */
 };
 

@@ -248,6 +248,28 @@ def test_every_stack_matches_smaps():
         check(compared >= len(threads) - 2, f"threads compared with smaps: {compared} of {len(threads)}")
 
 
+def test_moved_stack_seen():
+    """A thread that moves to another stack (here a signal stack it stays on, as a thread stays on
+    a coroutine's) is seen on it in the same run: its STACK and STKRES become the new mapping's
+    Size and Rss in smaps (they kept the old stack's for the rest of the run)."""
+    if not is_root():
+        raise Skip("reading another user's task/TID/syscall needs ptrace permission; the tests run as root")
+    with Workload("--move-stack") as w:
+        tid = w.threads["stk-move"]
+        docs, rss = growth_run(w, tid)
+        check(rss[0] <= SLACK, f"before moving: {rss[0]} KiB on its own stack")
+        with open(f"/proc/{w.pid}/task/{tid}/syscall") as f:
+            sp = int(f.read().split()[-2], 16)
+        held = [m for m in smaps_ranges(w.pid) if m[0] <= sp < m[1]]
+        check(len(held) == 1, f"the mapping of its stack pointer {sp:#x}: {held}")
+        lo, hi, smaps_rss = held[0]
+        row = next(t for t in docs[-1]["tasks"] if t["pid"] == tid)
+        check(row["stack_size"] == (hi - lo) // 1024 and row["stack_size"] >= 64 * 1024,
+              f"after moving: STACK {row['stack_size']} KiB, the 64 MiB mapping is {(hi - lo) // 1024} KiB")
+        check(4096 <= row["stack_rss"] <= 4096 + SLACK and abs(row["stack_rss"] - smaps_rss) <= 8,
+              f"after moving: STKRES {row['stack_rss']} KiB, 4096 touched, smaps {smaps_rss}")
+
+
 def test_shared_mapping_counted_once():
     """Four stacks carved from one mapping (as a runtime carves them) are split at their threads'
     stack pointers: each byte once, so the threads' STACK and STKRES add up to the mapping's Size
@@ -364,6 +386,7 @@ if __name__ == "__main__":
         test_own_process_as_user,
         test_heap_is_no_stack,
         test_every_stack_matches_smaps,
+        test_moved_stack_seen,
         test_shared_mapping_counted_once,
         test_stacks_after_execve,
         test_recorded_and_replayed,

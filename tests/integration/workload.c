@@ -361,6 +361,7 @@ static long report_ms;
 struct stack_worker {
 	struct worker w;
 	long touch_kib;
+	int move; /* --move-stack: moves to a stack of its own at the grow (stk-move) */
 };
 
 static long grow_ms; /* --grow-ms: after this, each stk-N thread touches N KiB more */
@@ -386,9 +387,51 @@ static void stack_rest(void)
 			pause();
 }
 
+/* --move-stack: the stack stk-move moves to, and what it touches there (a signal
+ * handler on it that never returns: the thread stays on it, as on a coroutine's) */
+#define MOVE_STACK_MIB 64
+#define MOVE_TOUCH_KIB 4096
+
+static void on_moved(int sig)
+{
+	(void)sig;
+	size_t len = (size_t)MOVE_TOUCH_KIB << 10;
+	char *p = alloca(len);
+	for (size_t off = 0; off < len; off += 4096)
+		((volatile char *)p)[off] = 1;
+	__asm__ volatile("" : : "r"(p) : "memory");
+	stack_rest();
+}
+
+static void stack_move(void)
+{
+	size_t len = (size_t)MOVE_STACK_MIB << 20;
+	char *st = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (st == MAP_FAILED) {
+		perror("mmap");
+		return;
+	}
+	stack_t ss = {.ss_sp = st, .ss_size = len};
+	struct sigaction sa = {.sa_handler = on_moved, .sa_flags = SA_ONSTACK};
+	sigemptyset(&sa.sa_mask);
+	if (sigaltstack(&ss, NULL) < 0 || sigaction(SIGUSR2, &sa, NULL) < 0) {
+		perror("sigaltstack");
+		return;
+	}
+	pthread_kill(pthread_self(), SIGUSR2);
+}
+
 static void *stack_main(void *arg)
 {
 	struct stack_worker *sw = arg;
+	if (sw->move) {
+		worker_start(&sw->w);
+		struct timespec tick = {0, 5 * 1000000L};
+		while (!grow_now)
+			nanosleep(&tick, NULL);
+		stack_move();
+		stack_rest();
+	}
 	if (sw->touch_kib > 0) {
 		size_t len = (size_t)sw->touch_kib << 10;
 		char *p = alloca(len);
@@ -459,6 +502,7 @@ static void usage(void)
 	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]\n"
 	     "                   [--stacks KIB,... (threads stk-KIB touch KIB of their default stack)]\n"
 	     "                   [--heap-stack (thread stk-heap runs on 64 KiB of the heap)]\n"
+	     "                   [--move-stack (thread stk-move moves to a 64 MiB stack at SIGUSR1, touches 4 MiB)]\n"
 	     "                   [--shared-stacks N (threads stk-sh-1... on 256 KiB each of one mapping)]\n"
 	     "                   [--exec-ms MS (runs itself again, without it, after MS)]\n"
 	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
@@ -489,6 +533,7 @@ int main(int argc, char **argv)
 		{"grow-ms", required_argument, NULL, 'G'}, {"wake-ms", required_argument, NULL, 'W'},
 		{"grow-even", no_argument, NULL, 'E'}, {"storm", required_argument, NULL, 'Z'},
 		{"grow-signal", no_argument, NULL, 'g'}, {"heap-stack", no_argument, NULL, 'H'},
+		{"move-stack", no_argument, NULL, 'M'},
 		{"shared-stacks", required_argument, NULL, 'D'}, {"exec-ms", required_argument, NULL, 'X'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
@@ -496,7 +541,7 @@ int main(int argc, char **argv)
 	long map_mib = 0, touch_mib = 0;
 	const char *fsync_dir = NULL, *name = NULL, *sleeper_name = "sleeper", *stacks = NULL;
 	long small_kib = 0, idle = 0;
-	int heap_stack = 0, shared = 0;
+	int heap_stack = 0, shared = 0, move_stack = 0;
 	long exec_ms = 0;
 	/* the arguments as given (getopt reorders argv), for --exec-ms */
 	char *given[256];
@@ -525,6 +570,7 @@ int main(int argc, char **argv)
 		case 'E': grow_even = 1; break;
 		case 'g': grow_signal = 1; break;
 		case 'H': heap_stack = 1; break;
+		case 'M': move_stack = grow_signal = 1; break;
 		case 'D': shared = atoi(optarg); break;
 		case 'X': exec_ms = atol(optarg); break;
 		case 'Z':
@@ -666,9 +712,10 @@ int main(int argc, char **argv)
 		p = strchr(p, ',');
 		p = p ? p + 1 : NULL;
 	}
+	int small_at = -1;
 	if (small_kib > 0 && nsw < MAX_THREADS / 2) {
 		sw[nsw] = (struct stack_worker){.w = {.name = "stk-small", .cpu = -1}};
-		nsw++;
+		small_at = nsw++;
 	}
 	/* stacks carved from one mapping, 256 KiB each, as a runtime's are */
 	int shared_at = nsw;
@@ -685,6 +732,10 @@ int main(int argc, char **argv)
 			nsw++;
 		}
 	}
+	if (move_stack && nsw < MAX_THREADS / 2) {
+		sw[nsw] = (struct stack_worker){.w = {.name = "stk-move", .cpu = -1}, .move = 1};
+		nsw++;
+	}
 	int heap_at = -1; /* a stack the program allocated in its heap, as a coroutine's is */
 	if (heap_stack && nsw < MAX_THREADS / 2) {
 		sw[nsw] = (struct stack_worker){.w = {.name = "stk-heap", .cpu = -1}, .touch_kib = 16};
@@ -693,7 +744,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nsw; i++) {
 		pthread_attr_t a;
 		pthread_attr_init(&a);
-		if (small_kib > 0 && i == (heap_at >= 0 ? nsw - 2 : nsw - 1))
+		if (i == small_at)
 			pthread_attr_setstacksize(&a, (size_t)small_kib << 10);
 		if (carved && i >= shared_at && i < shared_at + shared)
 			pthread_attr_setstack(&a, carved + ((size_t)(i - shared_at) << 18), 1 << 18);

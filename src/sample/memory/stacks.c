@@ -2,9 +2,10 @@
 /*
  * A thread's stack is the mapping that holds its stack pointer (the second
  * to last field of task/TID/syscall); the main thread's is "[stack]". Stacks
- * do not move, so each thread's mapping is looked up in maps once and kept;
+ * rarely move, so each thread's mapping is looked up in maps once and kept;
  * each refresh then reads only the present bits (bit 63) of its pages in
- * pagemap. The main stack grows: it is looked up again when VmStk changes.
+ * pagemap, and the stack pointer of a thread that ran, to find one that moved.
+ * The main stack grows: it is looked up again when VmStk changes.
  */
 #include "sample/memory/stacks.h"
 
@@ -463,9 +464,19 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 				lead = th;
 			continue;
 		}
-		if (th->hi)
+		int64_t ran_ns = p->threads[i].cpu_ns;
+		if (th->hi && ran_ns != TV_UNKNOWN && ran_ns == th->cpu_ns)
 			continue;
+		th->cpu_ns = ran_ns;
 		uint8_t w = thread_sp(s, tp, th);
+		/* a thread that ran may have moved to another stack (a coroutine's,
+		 * a mapping of its own): a pointer outside the mapping found looks
+		 * it up again; a running one's cannot be read, it keeps its own */
+		if (th->hi) {
+			if (w != TV_STACK_OK || (th->sp >= th->lo && th->sp < th->hi))
+				continue;
+			th->lo = th->hi = 0;
+		}
 		if (w == TV_STACK_OK)
 			wait[nwait++] = th;
 		else if (why == TV_STACK_OK)
