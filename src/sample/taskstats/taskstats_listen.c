@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ struct ts_listener {
 	uint16_t family;
 	char cpus[64];
 	int stop[2];          /* a pipe: writing to it ends the thread */
+	atomic_bool stopping; /* set with the write: a thread reading a storm's backlog ends too */
 	pthread_t thread;
 	pthread_mutex_t lock; /* guards q, n, cap, lost, lent_* */
 	pthread_mutex_t read; /* guards reading the socket into batch */
@@ -208,7 +210,7 @@ static void *tl_run(void *arg)
 		/* the lock for one batch at a time: a take waits for one, not
 		 * for a storm of exits to end */
 		bool more = true;
-		while (more) {
+		while (more && !atomic_load(&l->stopping)) {
 			pthread_mutex_lock(&l->read);
 			more = tl_read_batch(l);
 			pthread_mutex_unlock(&l->read);
@@ -280,6 +282,7 @@ void ts_listen_stop(struct ts_listener *l)
 	if (!l)
 		return;
 	ssize_t w;
+	atomic_store(&l->stopping, true);
 	do
 		w = write(l->stop[1], "x", 1);
 	while (w < 0 && errno == EINTR);

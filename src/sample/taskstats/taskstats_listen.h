@@ -68,9 +68,10 @@ void ts_listen_stop(struct ts_listener *l);
 /*
  * Points *out at the records received since the last call and returns how
  * many entries hold them (ts_exit_entries). They are lent: the caller gives
- * them back with ts_listen_give_back before it takes again. Every record: every record the kernel sent before
- * the call (a thread's is sent before it leaves task/ and before a query of
- * it fails), unless a storm of exits left more than a bounded read waiting.
+ * them back with ts_listen_give_back before it takes again. They are every
+ * record the kernel sent before the call (a thread's is sent before it
+ * leaves task/ and before a query of it fails), unless a storm of exits left
+ * more than a bounded read waiting.
  * At most TS_LISTEN_KEEP entries wait between two calls: the listener drops
  * what comes beyond. *lost is set to the records dropped since the last call,
  * by the listener, plus the times the kernel dropped some (each time one or
