@@ -35,14 +35,21 @@ def rows(doc, pid):
     return procs[0], threads
 
 
-def main_stack_kib(pid):
-    """The [stack] mapping's size, read here from maps, independently of taskview."""
+def mapping_kib(pid, name):
+    """The size of the mapping named name ("[stack]", "[heap]"), read here from maps,
+    independently of taskview; None when there is none."""
     with open(f"/proc/{pid}/maps") as f:
         for line in f:
-            if line.rstrip().endswith(" [stack]"):
+            if line.rstrip().endswith(" " + name):
                 lo, hi = line.split()[0].split("-")
                 return (int(hi, 16) - int(lo, 16)) // 1024
-    raise AssertionError("no [stack] mapping")
+    return None
+
+
+def main_stack_kib(pid):
+    kib = mapping_kib(pid, "[stack]")
+    check(kib is not None, "no [stack] mapping")
+    return kib
 
 
 def test_known_stacks():
@@ -326,16 +333,6 @@ def test_stacks_after_execve():
                   and mine[0]["stack_rss"] >= 64, f"after execve: {proc}, {mine}")
 
 
-def heap_kib(pid):
-    """The [heap] mapping's size, from maps."""
-    with open(f"/proc/{pid}/maps") as f:
-        for line in f:
-            if line.rstrip().endswith(" [heap]"):
-                lo, hi = line.split()[0].split("-")
-                return (int(hi, 16) - int(lo, 16)) // 1024
-    return None
-
-
 def test_heap_is_no_stack():
     """A thread on a stack the program allocated in its heap (as a coroutine's is) has no stack
     figures: unknown, never the heap's size, and the process's sum is marked as a lower bound."""
@@ -345,12 +342,13 @@ def test_heap_is_no_stack():
         tid = w.threads["stk-heap"]
         with open(f"/proc/{w.pid}/task/{tid}/syscall") as f:
             sp = int(f.read().split()[-2], 16)
-        check(heap_kib(w.pid) is not None, "the workload has a heap")
+        check(mapping_kib(w.pid, "[heap]") is not None, "the workload has a heap")
         for n in ("1", "3"):
             proc, threads = rows(last_sample(w, "-n", n), w.pid)
             heap = [t for t in threads if t["pid"] == tid]
+            heap_kib = mapping_kib(w.pid, "[heap]")
             check(heap and heap[0]["stack_size"] is None and heap[0]["stack_rss"] is None,
-                  f"the thread on the heap (stack pointer {sp:#x}, heap {heap_kib(w.pid)} KiB): {heap}")
+                  f"the thread on the heap (stack pointer {sp:#x}, heap {heap_kib} KiB): {heap}")
             known = [t for t in threads if t["pid"] != tid]
             check(all(t["stack_size"] is not None for t in known), f"the others: {known}")
             check(proc["stack_size"] == sum(t["stack_size"] for t in known) and "stack_size" in proc["partial"],
