@@ -225,7 +225,7 @@ def check_sum(group, members, col, doc):
     # each member's value is rounded to 2 decimals in JSON, as is the sum
     check(abs(group[col] - sum(known)) <= 0.006 * (len(known) + 1),
           f"{col}: group {group['cgroup']} {group[col]}, members {vals}")
-    short = len(known) < len(vals) or any(col in m["partial"] for m in members)  \
+    short = len(known) < len(vals) or any(col in m["partial"] for m in members) \
         or ended_left_out(doc)
     check((col in group["partial"]) == short,
           f"{col}: lower bound {col in group['partial']}, expected {short} (members {vals})")
