@@ -173,6 +173,21 @@ ssize_t sampler_read(struct sampler *s, int *fd, const char *path)
 	return proc_read_at(s->procfd, path, s->buf, SAMPLER_READ_CAP);
 }
 
+ssize_t sampler_read_timed(struct sampler *s, int *fd, const char *path, double *when)
+{
+	ssize_t n;
+	for (int i = 0;; i++) {
+		double t0 = clock_now(CLOCK_MONOTONIC);
+		n = sampler_read(s, fd, path);
+		double t1 = clock_now(CLOCK_MONOTONIC);
+		*when = (t0 + t1) / 2;
+		if (n < 0 || t1 - t0 <= SAMPLER_READ_SLACK_S || i + 1 == SAMPLER_READ_TRIES)
+			return n;
+		s->io.reads--;
+		s->io.rereads++;
+	}
+}
+
 static int cmp_i32(const void *a, const void *b);
 
 bool sampler_threads_shown(const struct sample_opts *o, int32_t tgid)
@@ -409,8 +424,7 @@ static int process_cpu(struct sampler *s, struct tv_task *t)
 	}
 	char path[32];
 	snprintf(path, sizeof(path), "%d/stat", t->tgid);
-	ssize_t n = sampler_read(s, NULL, path);
-	when = clock_now(CLOCK_MONOTONIC);
+	ssize_t n = sampler_read_timed(s, NULL, path, &when);
 	struct proc_stat st;
 	if (n < 0 || proc_parse_stat(s->buf, (size_t)n, &st) < 0 || st.start_ticks != t->start_ticks)
 		return -1;
@@ -460,8 +474,7 @@ static int process_read(struct sampler *s, int32_t pid, struct tv_task *t, const
 	/* memory, owner and the leader's switches; every selected process */
 	struct proc_status *ps = &lead->ps;
 	snprintf(path, sizeof(path), "%d/status", pid);
-	n = sampler_read(s, &tp->fd_status, path);
-	lead->when = clock_now(CLOCK_MONOTONIC);
+	n = sampler_read_timed(s, &tp->fd_status, path, &lead->when);
 	if (n == -ENOENT || n == -ESRCH)
 		return -1;
 	if (n < 0 || proc_parse_status(s->buf, (size_t)n, ps) < 0)

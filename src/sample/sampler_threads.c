@@ -128,8 +128,7 @@ static int thread_status(struct sampler *s, struct tracked_proc *tp, struct trac
 	if (th->tid != tp->pid || ps->ctxt_vol == TV_UNKNOWN) {
 		char path[64];
 		snprintf(path, sizeof(path), "%d/task/%d/status", tp->pid, th->tid);
-		ssize_t n = sampler_read(s, NULL, path);
-		when = clock_now(CLOCK_MONOTONIC);
+		ssize_t n = sampler_read_timed(s, NULL, path, &when);
 		if (n < 0 || proc_parse_status(s->buf, (size_t)n, &own) < 0)
 			return -1;
 		ps = &own;
@@ -162,10 +161,7 @@ int sampler_thread_schedstat(struct sampler *s, struct tracked_proc *tp, struct 
 {
 	char path[64];
 	snprintf(path, sizeof(path), "%d/task/%d/schedstat", tp->pid, th->tid);
-	/* the kernel prints the counters inside the read: time its middle */
-	double t0 = clock_now(CLOCK_MONOTONIC);
-	ssize_t n = sampler_read(s, &th->fd_sched, path);
-	*when = (t0 + clock_now(CLOCK_MONOTONIC)) / 2;
+	ssize_t n = sampler_read_timed(s, &th->fd_sched, path, when);
 	if (n < 0)
 		return -1;
 	if (proc_parse_schedstat(s->buf, (size_t)n, ss) < 0)
