@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* io: bytes a task made the storage layer read and write (/proc/PID/io). */
+/* io: bytes a task made the storage layer read and write (/proc/PID/io). An example of a
+ * plugin: taskview's own io_read_rate and io_write_rate columns read the same counters. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>

@@ -37,6 +37,8 @@ static struct tv_value name_value(const char *s)
 }
 
 static struct tv_value get_comm(const struct column *c, const struct tv_task *t) { (void)c; return name_value(t->is_group ? t->cgroup->unit : task_comm(t)); }
+static struct tv_value get_io_read_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(task_mem(t)->io_read_rate); }
+static struct tv_value get_io_write_rate(const struct column *c, const struct tv_task *t) { (void)c; return value_float(task_mem(t)->io_write_rate); }
 static struct tv_value get_delay_pct(const struct column *c, const struct tv_task *t) { return value_float(t->delay_pct[c->arg]); }
 static struct tv_value get_delay_avg(const struct column *c, const struct tv_task *t) { return value_float(t->delay_avg_ms[c->arg]); }
 
@@ -94,6 +96,7 @@ static struct tv_value get_pressure(const struct column *c, const struct tv_task
 #define COST_CTXT   N_("process rows: one taskstats TGID query, or without taskstats the status file of every thread that ran (interactive: of the rows on screen)")
 #define COST_PSI    N_("the group's pressure file, read once per refresh for each group")
 #define COST_STACK  N_("every thread of each shown process: its task/TID/syscall and maps once, then its stack's pagemap entries each refresh (needs ptrace permission)")
+#define COST_IO     N_("/proc/PID/io of every selected process (needs ptrace permission: as a user, only one's own)")
 #define COST_DELAY  N_("one taskstats query per shown row (TGID for processes, PID for threads)")
 
 /* Headers are translated; keep them short: a translated header may widen its
@@ -166,6 +169,12 @@ static const struct column builtin_columns[] = {
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"ctxt_invol_rate", N_("ICSW/s"), N_("Involuntary context switches per second (preempted)"),
 	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_invol_rate, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_INVOL_RATE + 1, COL_GROUP_TOO},
+	/* TRANSLATORS: column header, at most 7 characters */
+	{"io_read_rate", N_("IOR/s"), N_("Bytes a second the process fetched from storage (read_bytes of /proc/PID/io: every thread, dead ones included; not what the page cache served)"),
+	 COL_BYTES, 6, COL_ALIGN_RIGHT, true, false, NEED_IO, COST_IO, get_io_read_rate, 0, COL_ROWS_PROCESS, false, TV_PART_IO + 1, COL_GROUP_TOO},
+	/* TRANSLATORS: column header, at most 7 characters */
+	{"io_write_rate", N_("IOW/s"), N_("Bytes a second the process sent towards storage, counted when it dirtied the pages (write_bytes of /proc/PID/io)"),
+	 COL_BYTES, 6, COL_ALIGN_RIGHT, true, false, NEED_IO, COST_IO, get_io_write_rate, 0, COL_ROWS_PROCESS, false, TV_PART_IO + 1, COL_GROUP_TOO},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"cpu_delay", N_("CPUD%"),
 	 /* xgettext:no-c-format */

@@ -39,6 +39,7 @@ enum col_need {
 	NEED_CGROUP_PSI = 1u << 10, /* with NEED_CGROUP: each group's pressure files, once */
 	NEED_CGROUP_CPU = 1u << 11, /* with NEED_CGROUP: each group's cpu.stat, once (its CPU) */
 	NEED_STACK   = 1u << 12, /* every thread's stack: its mapping found once, its pagemap each refresh */
+	NEED_IO      = 1u << 13, /* /proc/PID/io of every selected process */
 };
 
 enum col_applies { COL_ROWS_BOTH, COL_ROWS_PROCESS, COL_ROWS_THREAD };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Rates between two snapshots. Every counter carries the time it was read
- * (tv_task.t_cpu, t_ctxt, t_delay): a rate is its change over the time
+ * (tv_task.t_cpu, t_ctxt, t_delay; tv_mem.t_io): a rate is its change over the time
  * between its own two reads. A process whose threads were read is the sum of
  * its threads' rates plus what its exited threads did in the interval; where
  * that is unknown, the sum is marked as a lower bound. Its CPU is its own CPU
@@ -375,6 +375,24 @@ static void exited_changes(struct interval *iv, const struct tv_task *old, const
 	changes(iv, before, &at, 1, ch);
 }
 
+/* The process's I/O rates, from its own counters (every thread, dead ones
+ * included); before NULL: it started in the interval, from zero as of since. */
+static void io_rates(const struct tv_task *before, double since, struct tv_task *p)
+{
+	const struct tv_mem *m = task_mem(p);
+	if (!(m->t_io > 0))
+		return; /* not read: unknown already */
+	const struct tv_mem *b = before ? task_mem(before) : NULL;
+	double dt = span(b ? b->t_io : since, m->t_io);
+	double r = delta_rate(b ? b->io_read : 0, m->io_read, dt);
+	double w = delta_rate(b ? b->io_write : 0, m->io_write, dt);
+	struct tv_mem *mm = task_mem_mut(p);
+	if (mm) {
+		mm->io_read_rate = (float)r;
+		mm->io_write_rate = (float)w;
+	}
+}
+
 static void process_rates(struct interval *iv, struct tv_task *p)
 {
 	const struct tv_task *old = same_task(snapshot_find(iv->prev, p->tgid), p);
@@ -391,6 +409,7 @@ static void process_rates(struct interval *iv, struct tv_task *p)
 			ch.vol = ch.invol = ch.dly[TV_DELAY_CPU] = ch.dtot[TV_DELAY_CPU] = NAN;
 		}
 		set_rates(p, &ch);
+		io_rates(before == &z ? NULL : before, iv->prev->mono, p);
 	}
 	plugin_rates(iv, old, before == &z, p);
 

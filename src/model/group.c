@@ -43,6 +43,9 @@ void group_sum_add(struct group_sum *g, const struct tv_task *t)
 	acc_int(&g->ctxt_invol, t->ctxt_invol, has_part(t, TV_PART_CTXT_INVOL));
 	acc_float(&g->ctxt_vol_rate, t->ctxt_vol_rate, has_part(t, TV_PART_CTXT_VOL_RATE));
 	acc_float(&g->ctxt_invol_rate, t->ctxt_invol_rate, has_part(t, TV_PART_CTXT_INVOL_RATE));
+	const struct tv_mem *m = task_mem(t);
+	acc_float(&g->io_read_rate, m->io_read_rate, has_part(t, TV_PART_IO));
+	acc_float(&g->io_write_rate, m->io_write_rate, has_part(t, TV_PART_IO));
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
 		double pct = t->delay_pct[c], avg = t->delay_avg_ms[c];
 		bool partial = has_part(t, (enum tv_part)(TV_PART_DELAY + c));
@@ -73,6 +76,8 @@ void group_sum_merge(struct group_sum *g, const struct group_sum *src)
 	acc_merge(&g->ctxt_invol, &src->ctxt_invol);
 	acc_merge(&g->ctxt_vol_rate, &src->ctxt_vol_rate);
 	acc_merge(&g->ctxt_invol_rate, &src->ctxt_invol_rate);
+	acc_merge(&g->io_read_rate, &src->io_read_rate);
+	acc_merge(&g->io_write_rate, &src->io_write_rate);
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
 		acc_merge(&g->delay_pct[c], &src->delay_pct[c]);
 		g->events[c] += src->events[c];
@@ -85,6 +90,7 @@ void group_sum_short_of_ended(struct group_sum *g)
 	g->cpu.short_of = true;
 	g->ctxt_vol_rate.short_of = true;
 	g->ctxt_invol_rate.short_of = true;
+	g->io_read_rate.short_of = g->io_write_rate.short_of = true;
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
 		g->delay_pct[c].short_of = true;
 }
@@ -127,4 +133,22 @@ void group_sum_apply(const struct group_sum *g, struct tv_task *out)
 		bool avg_known = g->n && !g->avg_unknown[c] && g->events[c] > 0 && !a->short_of;
 		out->delay_avg_ms[c] = avg_known ? a->sum / g->events[c] : NAN;
 	}
+}
+
+bool group_sum_has_io(const struct group_sum *g)
+{
+	return g->io_read_rate.known || g->io_write_rate.known;
+}
+
+void group_sum_io(const struct group_sum *g, struct tv_mem *m, uint32_t *partial)
+{
+	m->io_read_rate = (float)acc_value(&g->io_read_rate);
+	m->io_write_rate = (float)acc_value(&g->io_write_rate);
+	/* one bit for both: either falls short when a member does */
+	bool short_of = (g->io_read_rate.known && g->io_read_rate.short_of) ||
+			(g->io_write_rate.known && g->io_write_rate.short_of);
+	if (short_of)
+		*partial |= TV_PART_BIT(TV_PART_IO);
+	else
+		*partial &= ~TV_PART_BIT(TV_PART_IO);
 }

@@ -20,6 +20,7 @@ struct group_sum {
 	struct group_acc cpu;
 	struct group_acc ctxt_vol, ctxt_invol;
 	struct group_acc ctxt_vol_rate, ctxt_invol_rate;
+	struct group_acc io_read_rate, io_write_rate;
 	struct group_acc delay_pct[TV_DELAY_NCLASS];
 	/* averages are not sums: the group's is total delay over total events,
 	 * events_i = pct_i / avg_i; exact, or unknown when one member's is not */
@@ -41,5 +42,10 @@ void group_sum_short_of_ended(struct group_sum *g);
  * ctxt_vol/ctxt_invol, their rates, delay_pct and delay_avg_ms, and the
  * partial bits of those quantities. Every other field is left as it is. */
 void group_sum_apply(const struct group_sum *g, struct tv_task *out);
+/* Whether a member's I/O rates are known: the row's memory block then carries the sums. */
+bool group_sum_has_io(const struct group_sum *g);
+/* Writes the I/O rates' sums into m (the row's own block: a copy of a task
+ * borrows its process's) and their partial bit into *partial. */
+void group_sum_io(const struct group_sum *g, struct tv_mem *m, uint32_t *partial);
 
 #endif

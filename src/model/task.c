@@ -9,6 +9,7 @@ const struct tv_mem tv_mem_unknown = {
 	.size = TV_UNKNOWN, .rss = TV_UNKNOWN, .pte = TV_UNKNOWN, .swap = TV_UNKNOWN, .stk = TV_UNKNOWN, .hwm = TV_UNKNOWN,
 	.rss_anon = TV_UNKNOWN, .rss_file = TV_UNKNOWN, .rss_shmem = TV_UNKNOWN,
 	.stack_size = TV_UNKNOWN, .stack_rss = TV_UNKNOWN,
+	.io_read = TV_UNKNOWN, .io_write = TV_UNKNOWN, .io_read_rate = NAN, .io_write_rate = NAN,
 };
 
 static const struct tv_stack *thread_stack(const struct tv_task *t)

@@ -38,6 +38,7 @@ enum tv_part {
 	TV_PART_DELAY,            /* + enum tv_delay_class */
 	/* stack sizes: a sum over the threads whose stack was found, some were not */
 	TV_PART_STACK = TV_PART_DELAY + TV_DELAY_NCLASS,
+	TV_PART_IO,               /* I/O rates of a group or subtree: a member's unknown, or one ended */
 	TV_PART_NBITS
 };
 #define TV_PART_BIT(p) (1u << (p))
@@ -70,10 +71,18 @@ struct tv_stack {
 	int64_t size, rss;
 };
 
-/* Memory of one address space, KiB; each TV_UNKNOWN when unknown. */
+/* Memory of one address space, KiB, and its process's I/O; each TV_UNKNOWN when unknown. */
 struct tv_mem {
 	int64_t size, rss, pte, swap, stk, hwm; /* VmSize, VmRSS, VmPTE, VmSwap, VmStk, VmHWM */
 	int64_t rss_anon, rss_file, rss_shmem;  /* RssAnon, RssFile, RssShmem: what VmRSS is made of */
+	/* The process's bytes fetched from storage and sent towards it
+	 * (read_bytes, write_bytes of /proc/PID/io: every thread, dead ones
+	 * included, and children it waited for), read at t_io (0: not read);
+	 * their rates a second (model/delta.c; NAN when unknown). Here, not on
+	 * every task: only process rows have them. */
+	int64_t io_read, io_write;
+	double t_io;
+	float io_read_rate, io_write_rate;
 	/* Thread stacks (NEED_STACK): sums over the threads, and each thread's,
 	 * sorted by tid. Here rather than on every task, which would cost each
 	 * thread row 16 bytes when the columns are not shown. stacks is owned

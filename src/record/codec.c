@@ -51,6 +51,8 @@ static void round_task(struct tv_task *t)
 	t->t_cpu = round_us(t->t_cpu);
 	t->t_ctxt = round_us(t->t_ctxt);
 	t->t_delay = round_us(t->t_delay);
+	if (t->mem_own) /* once per block: threads borrow their process's */
+		t->mem->t_io = round_us(t->mem->t_io);
 	for (size_t i = 0; i < t->nthreads_read; i++)
 		round_task(&t->threads[i]);
 	for (size_t i = 0; i < t->nexited; i++)
@@ -291,6 +293,35 @@ static void set_dbl(void *rec, const struct rec_bind *b, size_t npv, double v, b
 	*FIELD(rec, b->off, double) = known ? v : NAN;
 }
 
+static bool is_time(const struct rec_bind *b)
+{
+	return b->kind == REC_K_TIME && (b->ctype == REC_C_TIME || b->ctype == REC_C_MEM_TIME);
+}
+
+/* A time field's value (0: not read). */
+static double get_time(const void *rec, const struct rec_bind *b)
+{
+	if (b->ctype == REC_C_MEM_TIME)
+		return *CFIELD(task_mem(rec), b->off, double);
+	return *CFIELD(rec, b->off, double);
+}
+
+/* Sets a time field; -1 when out of memory. */
+static int set_time(void *rec, const struct rec_bind *b, double v)
+{
+	if (b->ctype != REC_C_MEM_TIME) {
+		*FIELD(rec, b->off, double) = v;
+		return 0;
+	}
+	if (v == 0 && !((const struct tv_task *)rec)->mem)
+		return 0; /* not read already */
+	struct tv_mem *m = task_mem_mut(rec);
+	if (!m)
+		return -1;
+	*FIELD(m, b->off, double) = v;
+	return 0;
+}
+
 /* A string field's bytes, or NULL when unknown. */
 static const char *get_str(const void *rec, const struct rec_bind *b, size_t npv, size_t *len)
 {
@@ -474,7 +505,7 @@ static void enc_record(struct buf *out, const struct rec_bind *b, size_t n, cons
 		}
 		case REC_K_TIME: {
 			size_t slot = b[i].tslot;
-			double v = round_us(*CFIELD(cur, b[i].off, double));
+			double v = round_us(get_time(cur, &b[i]));
 			double b0 = time_base(b, i, tm, false), b1 = time_base(b, i, tm, true);
 			double got = b0;
 			if (bits_of(v) != bits_of(b0)) {
@@ -547,7 +578,7 @@ static int dec_record(struct rcur *c, const struct rec_bind *b, size_t n, void *
 	size_t next = next_tag(c, &prev, &unknown, n);
 	for (size_t i = 0; i < n && !c->bad; i++) {
 		bool written = i == next;
-		if (b[i].kind == REC_K_TIME && b[i].ctype == REC_C_TIME) {
+		if (is_time(&b[i])) {
 			size_t slot = b[i].tslot;
 			double v = time_base(b, i, tm, false);
 			if (written && unknown) {
@@ -556,7 +587,8 @@ static int dec_record(struct rcur *c, const struct rec_bind *b, size_t n, void *
 				uint64_t u = get_varint(c);
 				v = time_at(time_base(b, i, tm, u & 1), unzigzag(u >> 1));
 			}
-			*FIELD(cur, b[i].off, double) = v;
+			if (set_time(cur, &b[i], v) < 0)
+				c->bad = true;
 			tm->rt[slot] = v;
 			if (v != 0)
 				tm->last[slot] = v;
@@ -697,8 +729,8 @@ static int sample_times(struct times *tm, const struct rec_layout *l, const stru
 		return -1;
 	}
 	for (size_t i = 0; base && i < l->nsb; i++)
-		if (l->sb[i].kind == REC_K_TIME && l->sb[i].ctype == REC_C_TIME)
-			tm->last[l->sb[i].tslot] = *CFIELD(base, l->sb[i].off, double);
+		if (is_time(&l->sb[i]))
+			tm->last[l->sb[i].tslot] = get_time(base, &l->sb[i]);
 	return 0;
 }
 

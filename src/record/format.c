@@ -115,6 +115,10 @@ static const struct rec_field task_fields[] = {
 	M("rss_anon", rss_anon),
 	M("rss_file", rss_file),
 	M("rss_shmem", rss_shmem),
+	/* added after 0.1.0: a process's I/O counters (NEED_IO), read right after its stat */
+	M("io.read_bytes", io_read),
+	M("io.write_bytes", io_write),
+	{"t_io", REC_K_TIME, REC_C_MEM_TIME, MEMBER(struct tv_mem, t_io, "t_cpu", false)},
 };
 
 #define S(name, kind, ctype, member) {name, kind, ctype, MEMBER(struct rec_sample, member, NULL, false)}

@@ -70,6 +70,7 @@ enum rec_ctype {
 	REC_C_COUNT,      /* size_t, TV_COUNT_UNKNOWN when unknown */
 	REC_C_DBL,        /* double; NaN when unknown */
 	REC_C_TIME,       /* double seconds; 0 when not read */
+	REC_C_MEM_TIME,   /* the same in a task's struct tv_mem (off into it) */
 	REC_C_CSTR,       /* char *, owned; NULL when unknown */
 	REC_C_COMM,       /* a task's name: task_comm() and task_set_comm() */
 	REC_C_MEM,        /* int64_t in a task's struct tv_mem (off into it); TV_UNKNOWN when unknown */

@@ -64,6 +64,7 @@ static void proc_release(struct tracked *tr, struct tracked_proc *p)
 	fd_budget_close(&tr->fds, &p->fd_task);
 	fd_budget_close(&tr->fds, &p->fd_cgroup);
 	fd_budget_close(&tr->fds, &p->fd_pagemap);
+	fd_budget_close(&tr->fds, &p->fd_io);
 	free(p->stk);
 }
 
@@ -100,7 +101,7 @@ static void proc_blank(struct tracked_proc *p, int32_t pid)
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->start = TV_START_UNKNOWN;
-	p->fd_stat = p->fd_status = p->fd_task = p->fd_cgroup = p->fd_pagemap = -1;
+	p->fd_stat = p->fd_status = p->fd_task = p->fd_cgroup = p->fd_pagemap = p->fd_io = -1;
 	p->stk_faults = -1;
 }
 

@@ -55,7 +55,8 @@ struct stack_map {
 struct tracked_proc {
 	int32_t pid;
 	uint64_t start;
-	int fd_stat, fd_status, fd_task, fd_cgroup, fd_pagemap; /* kept open, or -1 */
+	int fd_stat, fd_status, fd_task, fd_cgroup, fd_pagemap, fd_io; /* kept open, or -1 */
+	bool io_denied;            /* its io file refused us (another user's): not tried again */
 	int64_t stk_main_kib;      /* VmStk when the main thread's [stack] was found: it grows */
 	struct stack_map *stk;     /* by tid: the threads read in the last refresh with stack columns */
 	size_t nstk;

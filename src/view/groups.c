@@ -60,6 +60,11 @@ static void group_task(struct row_group *rg, const struct tv_cgroup *cg, const s
 	t->cgroup = cg;
 	t->start_ticks = TV_START_UNKNOWN;
 	group_sum_apply(sum, t);
+	if (group_sum_has_io(sum)) {
+		struct tv_mem *m = task_mem_mut(t);
+		if (m)
+			group_sum_io(sum, m, &t->partial);
+	}
 	group_cpu(t, cg);
 	t->nthreads = threads;
 	/* memory.current counts pages: whole KiB */

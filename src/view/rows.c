@@ -146,9 +146,14 @@ static int tree_visit(void *ctx, struct builder *b, const struct tv_task *p, con
 			return -1;
 		if (tr->ended_left_out)
 			group_sum_short_of_ended(&g);
+		struct tv_mem *m = &b->out->sum_mems[b->out->nsums];
 		struct tv_task *sum = &b->out->sums[b->out->nsums++];
 		*sum = *p;
 		group_sum_apply(&g, sum);
+		*m = *task_mem(p); /* borrows its stacks, as the copy does */
+		group_sum_io(&g, m, &sum->partial);
+		sum->mem = m;
+		sum->mem_own = false;
 		shown = sum;
 	}
 	tr->visited[id] = true;
@@ -259,9 +264,11 @@ int rows_build(const struct snapshot *s, const struct view_opts *vo, struct rows
 	out->v = malloc((total ? total : 1) * sizeof(*out->v));
 	b.threads = malloc((maxthreads ? maxthreads : 1) * sizeof(*b.threads));
 	bool tree = vo->tree && !vo->groups;
-	if (tree)
+	if (tree) {
 		out->sums = malloc((nsel ? nsel : 1) * sizeof(*out->sums));
-	if (!out->v || !b.threads || (tree && !out->sums))
+		out->sum_mems = malloc((nsel ? nsel : 1) * sizeof(*out->sum_mems));
+	}
+	if (!out->v || !b.threads || (tree && (!out->sums || !out->sum_mems)))
 		goto fail;
 	if (vo->groups) {
 		if (rows_groups(&b, s, procs, nsel) < 0)
@@ -286,6 +293,7 @@ void rows_free(struct rows *r)
 {
 	free(r->v);
 	free(r->sums);
+	free(r->sum_mems);
 	for (size_t i = 0; i < r->ngroups; i++)
 		task_release(&r->groups[i].task, 0);
 	free(r->groups);

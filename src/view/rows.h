@@ -60,6 +60,9 @@ struct rows {
 	 * the snapshot's task (snapshot_task), never the copy. */
 	struct tv_task *sums;
 	size_t nsums;
+	/* their memory blocks: the process's, with the subtree's I/O rates (a
+	 * copy cannot write the block it borrows); sums[i].mem points here */
+	struct tv_mem *sum_mems;
 	/* the group view's groups (rows point into it) and their members */
 	struct row_group *groups;
 	size_t ngroups;

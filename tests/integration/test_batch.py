@@ -7,6 +7,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tvtest import TASKVIEW, WORKLOAD, Workload, check, is_root, main, reachable, run, run_json, wait_state, Skip  # noqa: E402
@@ -97,6 +99,76 @@ def test_folded_process_sums_switches():
             proc = doc["tasks"][0]
             check(proc["ctxt_vol_rate"] > 2000 and proc["ctxt_invol_rate"] is not None,
                   f"{user or 'root'}: sum of ping-pong rates: {proc}")
+
+
+def io_poller(pid, stop, out):
+    """The process's write_bytes and read_bytes every 10 ms, with the realtime of each read."""
+    while not stop.is_set():
+        t0 = time.time()
+        try:
+            with open(f"/proc/{pid}/io") as f:
+                kv = dict(line.split(": ") for line in f.read().splitlines())
+        except OSError:
+            return
+        out.append(((t0 + time.time()) / 2, int(kv["write_bytes"]), int(kv["read_bytes"])))
+        time.sleep(0.01)
+
+
+def check_io_rates(docs, pid, reads, who):
+    """Each sample's IOW/s lies between what the process wrote in the reads inside its window
+    and in the reads just outside it (the test's own, every 10 ms), with a window's slack for
+    the moment taskview's own read was made: a writer that fsyncs writes in bursts."""
+    good = 0
+    for d in docs:
+        row = [t for t in d["tasks"] if t["pid"] == pid][0]
+        check(row["io_write_rate"] is not None and row["io_read_rate"] is not None,
+              f"{who}: rates of a process of one's own: {row}")
+        end, start = d["timestamp"], d["timestamp"] - d["interval"]
+        inside = [r for r in reads if start <= r[0] <= end]
+        before = [r for r in reads if r[0] <= start]
+        after = [r for r in reads if r[0] >= end]
+        if len(inside) < 2 or not before or not after:
+            continue
+        low = (inside[-1][1] - inside[0][1]) / d["interval"]
+        high = (after[0][1] - before[-1][1]) / d["interval"]
+        shown = row["io_write_rate"]
+        check(low * 0.9 <= shown <= high * 1.1 + 4096,
+              f"{who}: IOW/s {shown:.0f} outside [{low:.0f}, {high:.0f}] (its own reads)")
+        good += 1
+    check(good >= len(docs) // 2, f"{who}: {good} of {len(docs)} samples judged")
+
+
+def test_io_rates_against_proc_io():
+    """IOR/s and IOW/s of a process writing with fdatasync, against its /proc/PID/io read by
+    the test over the same windows; as root, and as nobody of nobody's process. Another
+    user's process reads as unknown, never as 0."""
+    users = [None] + ([65534] if is_root() else [])
+    for user in users:
+        with Workload("--fsync", "/var/tmp", user=user) as w:
+            reads, stop = [], threading.Event()
+            poller = threading.Thread(target=io_poller, args=(w.pid, stop, reads))
+            poller.start()
+            try:
+                time.sleep(0.3)
+                docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "6", "-o", "pid,io_read_rate,io_write_rate",
+                                user=user)
+            finally:
+                stop.set()
+                poller.join()
+            who = "nobody" if user else "root"
+            if reads[-1][1] == reads[0][1]:
+                raise Skip(f"/var/tmp keeps no count of written bytes here ({who}: write_bytes did not move)")
+            check_io_rates(docs, w.pid, reads, who)
+            print(f"  {who}: IOW/s {[round(d['tasks'][0]['io_write_rate'] / 1e6, 2) for d in docs]} MB/s")
+    if is_root():
+        with Workload("--sleepers", "1") as w:
+            doc = run_json("-p", str(w.pid), "-d", "0.2", "-o", "pid,io_read_rate,io_write_rate", user=65534)[0]
+            row = doc["tasks"][0]
+            check(row["io_read_rate"] is None and row["io_write_rate"] is None,
+                  f"nobody: root's process is unknown, not 0: {row}")
+        doc = run_json("-p", "1", "-H", "-d", "0.2", "-o", "pid,io_write_rate")[0]
+        threads = [t for t in doc["tasks"] if t["kind"] == "thread"]
+        check(all(t["io_write_rate"] is None for t in threads), f"thread rows: unknown, {threads}")
 
 
 def test_first_sample_has_measured_rates():
@@ -428,6 +500,7 @@ if __name__ == "__main__":
         test_workload_grouping_memory_rates,
         test_workload_without_privileges,
         test_folded_process_sums_switches,
+        test_io_rates_against_proc_io,
         test_first_sample_has_measured_rates,
         test_tid_selects_its_process,
         test_filter_matches_thread_names,

@@ -121,21 +121,21 @@ END_TEST
 START_TEST(add_plugin_column)
 {
 	struct column col = {
-		.id = "io_read_rate", .header = "READ/s", .desc = "bytes read per second", .type = COL_RATE,
+		.id = "io.read_rate", .header = "READ/s", .desc = "bytes read per second", .type = COL_RATE,
 		.width = 6, .needs = NEED_PLUGIN, .cost = "/proc/PID/io", .arg = 0, .counter = true,
 	};
 	size_t before = cs.n;
 	ck_assert_int_eq(colset_add(&cs, &col), (int)before);
 	ck_assert_uint_eq(cs.n, before + 1);
 	ck_assert_uint_eq(cs.nbuiltin, before);
-	const struct column *c = colset_find(&cs, "io_read_rate");
+	const struct column *c = colset_find(&cs, "io.read_rate");
 	ck_assert_ptr_nonnull(c);
 	ck_assert(c->counter);
 	/* built-ins are still found after the table grew */
 	ck_assert_ptr_nonnull(colset_find(&cs, "pid"));
 	char *ids = colset_ids_joined(&cs);
 	ck_assert_ptr_nonnull(ids);
-	ck_assert_ptr_nonnull(strstr(ids, ", io_read_rate"));
+	ck_assert_ptr_nonnull(strstr(ids, ", io.read_rate"));
 	free(ids);
 }
 END_TEST

@@ -306,6 +306,42 @@ START_TEST(newborn_process)
 }
 END_TEST
 
+static void set_io(struct tv_task *t, double when, int64_t rd, int64_t wr)
+{
+	struct tv_mem *m = task_mem_mut(t);
+	ck_assert_ptr_nonnull(m);
+	m->io_read = rd;
+	m->io_write = wr;
+	m->t_io = when;
+}
+
+/* A process's I/O rates: its own counters' change over the time between
+ * their own two reads; from zero for one born in the interval; unknown
+ * where the file was not read. */
+START_TEST(io_rates_over_their_own_reads)
+{
+	struct pair p;
+	pair_init(&p, 2, 3);
+	for (int i = 0; i < 2; i++) {
+		set_task(&p.prev.procs[i], PREV_MONO, 10 * (i + 1), 10 * (i + 1), OLD_START, 0, 0, 0);
+		set_task(&p.cur.procs[i], CUR_MONO, 10 * (i + 1), 10 * (i + 1), OLD_START, 0, 0, 0);
+	}
+	set_io(&p.prev.procs[0], PREV_MONO + 0.1, 1000, 5000);
+	set_io(&p.cur.procs[0], CUR_MONO + 0.5, 1000 + 4800, 5000 + 2400); /* 2.4 s apart */
+	set_io(&p.prev.procs[1], PREV_MONO, 0, 0); /* and not read now */
+	set_task(&p.cur.procs[2], CUR_MONO, 30, 30, (uint64_t)PREV_BOOT + 150, 0, 0, 0);
+	set_io(&p.cur.procs[2], CUR_MONO, 8192, 0);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_double_eq_tol(task_mem(&p.cur.procs[0])->io_read_rate, 2000.0, 1e-3);
+	ck_assert_double_eq_tol(task_mem(&p.cur.procs[0])->io_write_rate, 1000.0, 1e-3);
+	ck_assert(isnan(task_mem(&p.cur.procs[1])->io_read_rate));
+	ck_assert(isnan(task_mem(&p.cur.procs[1])->io_write_rate));
+	ck_assert_double_eq_tol(task_mem(&p.cur.procs[2])->io_read_rate, 4096.0, 1e-3);
+	ck_assert_double_eq_tol(task_mem(&p.cur.procs[2])->io_write_rate, 0.0, 1e-3);
+	pair_free(&p);
+}
+END_TEST
+
 START_TEST(unseen_old_process_is_unknown)
 {
 	/* absent from the previous sample but older than it (e.g. it was not
@@ -720,7 +756,7 @@ START_TEST(plugin_counter_becomes_rate)
 {
 	struct pair p;
 	pair_init(&p, 4, 5);
-	ck_assert_int_ge(add_plugin_column(&p.cs, "io_read_rate", true, 0), 0);
+	ck_assert_int_ge(add_plugin_column(&p.cs, "io.read_rate", true, 0), 0);
 	ck_assert_int_ge(add_plugin_column(&p.cs, "fd_count", false, 1), 0);
 	p.prev.npvals = p.cur.npvals = 2;
 	for (int i = 0; i < 4; i++) {
@@ -804,6 +840,7 @@ static Suite *delta_suite(void)
 	tcase_add_test(tc, counter_reset_is_unknown);
 	tcase_add_test(tc, ticks_and_nanoseconds_do_not_mix);
 	tcase_add_test(tc, newborn_process);
+	tcase_add_test(tc, io_rates_over_their_own_reads);
 	tcase_add_test(tc, unseen_old_process_is_unknown);
 	suite_add_tcase(s, tc);
 

@@ -302,6 +302,40 @@ START_TEST(ended_processes_make_rates_lower_bounds)
 }
 END_TEST
 
+static void set_io(struct tv_task *t, float rd, float wr)
+{
+	struct tv_mem *m = task_mem_mut(t);
+	ck_assert_ptr_nonnull(m);
+	m->io_read_rate = rd;
+	m->io_write_rate = wr;
+}
+
+/* IOR/s and IOW/s of a group: its members' sums, a lower bound where a
+ * member's are unknown (another user's process) or one ended unseen. */
+START_TEST(group_io_rates_sum_its_members)
+{
+	set_io(&snap.procs[1], 2048, 1000); /* a.service */
+	set_io(&snap.procs[3], 4096, 0);    /* b.service; 11 in a.service not read */
+	struct view_opts vo = opts();
+	for (int k = 0; k < 2; k++) {
+		snap.ngone = (size_t)k;
+		struct rows r;
+		ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+		const struct tv_task *a = group_row(&r, "a.service")->task, *b = group_row(&r, "b.service")->task;
+		ck_assert_double_eq_tol(col("io_read_rate", a).f, 2048, 1e-9);
+		ck_assert_double_eq_tol(col("io_write_rate", a).f, 1000, 1e-9);
+		ck_assert(col("io_read_rate", a).partial && col("io_write_rate", a).partial);
+		ck_assert_double_eq_tol(col("io_read_rate", b).f, 4096, 1e-9);
+		ck_assert_int_eq(col("io_write_rate", b).partial, k == 1);
+		/* nested: system.slice sums both; a group with none known is unknown */
+		ck_assert_double_eq_tol(col("io_read_rate", group_row(&r, "system.slice")->task).f, 6144, 1e-9);
+		ck_assert_int_eq(col("io_read_rate", group_row(&r, "user.slice")->task).kind, TV_V_UNKNOWN);
+		rows_free(&r);
+	}
+	snap.ngone = 0;
+}
+END_TEST
+
 START_TEST(group_row_columns)
 {
 	struct view_opts vo = opts();
@@ -563,6 +597,7 @@ static Suite *groups_suite(void)
 	tcase_add_test(tc, group_sums_its_members);
 	tcase_add_test(tc, group_cpu_is_its_own_cpu_stat);
 	tcase_add_test(tc, ended_processes_make_rates_lower_bounds);
+	tcase_add_test(tc, group_io_rates_sum_its_members);
 	tcase_add_test(tc, group_row_columns);
 	tcase_add_test(tc, collapsed_group_keeps_its_sums);
 	tcase_add_test(tc, filters_pick_the_members);

@@ -342,6 +342,39 @@ START_TEST(stat_garbage)
 }
 END_TEST
 
+/* ---- io ---- */
+
+START_TEST(io_real_sample)
+{
+	static const char io[] = "rchar: 4157\nwchar: 1020\nsyscr: 11\nsyscw: 5\nread_bytes: 40960\n"
+				 "write_bytes: 1073741824000\ncancelled_write_bytes: 4096\n";
+	struct proc_io v;
+	ck_assert_int_eq(proc_parse_io(io, strlen(io), &v), 0);
+	ck_assert_int_eq(v.read_bytes, 40960); /* not rchar */
+	ck_assert_int_eq(v.write_bytes, 1073741824000LL);
+}
+END_TEST
+
+START_TEST(io_garbage_is_unknown)
+{
+	static const char *const bad[] = {
+		"", "read_bytes: 1\n", "write_bytes: 1\n", "read_bytes: x\nwrite_bytes: 1\n",
+		"read_bytes: -1\nwrite_bytes: 1\n", "read_bytes: 99999999999999999999\nwrite_bytes: 1\n",
+		"read_bytes 1\nwrite_bytes 2\n", "xread_bytes: 1\nwrite_bytes: 2\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct proc_io v;
+		ck_assert_msg(proc_parse_io(bad[i], strlen(bad[i]), &v) == -1, "accepted #%zu", i);
+		ck_assert_int_eq(v.read_bytes, TV_UNKNOWN);
+		ck_assert_int_eq(v.write_bytes, TV_UNKNOWN);
+	}
+	/* a last line without its newline */
+	struct proc_io v;
+	ck_assert_int_eq(proc_parse_io("read_bytes: 7\nwrite_bytes: 9", 28, &v), 0);
+	ck_assert_int_eq(v.write_bytes, 9);
+}
+END_TEST
+
 /* ---- status ---- */
 
 START_TEST(status_real_sample)
@@ -738,6 +771,8 @@ static Suite *proc_parse_suite(void)
 	tcase_add_test(tc, cmdline_truncated_to_capacity);
 	tcase_add_test(tc, cmdline_read_buffer_full_is_marked);
 	tcase_add_test(tc, cmdline_cut_keeps_utf8_whole);
+	tcase_add_test(tc, io_real_sample);
+	tcase_add_test(tc, io_garbage_is_unknown);
 	suite_add_tcase(s, tc);
 	return s;
 }

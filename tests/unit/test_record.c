@@ -95,6 +95,9 @@ static void same_task(const struct tv_task *a, const struct tv_task *b, size_t n
 	ck_assert_int_eq(task_mem(a)->swap, task_mem(b)->swap);
 	ck_assert_int_eq(task_mem(a)->stk, task_mem(b)->stk);
 	ck_assert_int_eq(task_mem(a)->hwm, task_mem(b)->hwm);
+	ck_assert_int_eq(task_mem(a)->io_read, task_mem(b)->io_read);
+	ck_assert_int_eq(task_mem(a)->io_write, task_mem(b)->io_write);
+	same_dbl(task_mem(a)->t_io, task_mem(b)->t_io, "t_io");
 	ck_assert_int_eq(a->ctxt_vol, b->ctxt_vol);
 	ck_assert_int_eq(a->ctxt_invol, b->ctxt_invol);
 	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
@@ -233,7 +236,7 @@ static size_t ctype_size(uint8_t ctype)
 	case REC_C_CHAR: return 1;
 	case REC_C_BOOL: return sizeof(bool);
 	case REC_C_SIZE: return sizeof(size_t);
-	case REC_C_DBL: case REC_C_TIME: return sizeof(double);
+	case REC_C_DBL: case REC_C_TIME: case REC_C_MEM_TIME: return sizeof(double);
 	case REC_C_CSTR: case REC_C_INTERN: case REC_C_CGROUP: return sizeof(void *);
 	default: return 0;
 	}
@@ -432,6 +435,11 @@ static void odd_task(struct tv_task *t, int32_t tid, int32_t tgid, int variant, 
 	t->nthreads = variant;
 	task_mem_mut(t)->size = variant == 2 ? TV_UNKNOWN : 1LL << 40;
 	task_mem_mut(t)->rss = -5; /* never read like this, but a value is a value */
+	if (variant % 3 != 2) { /* the I/O of a process, read after its CPU time; or not read */
+		task_mem_mut(t)->io_read = variant == 4 ? TV_UNKNOWN : (int64_t)variant << 33;
+		task_mem_mut(t)->io_write = INT64_MAX - variant;
+		task_mem_mut(t)->t_io = variant == 1 ? 4999.5 : 5000.123456789 + variant + 0.000003;
+	}
 	t->ctxt_vol = variant == 5 ? TV_UNKNOWN : INT64_MAX - variant;
 	for (int c = 0; c < TV_DELAY_NCLASS; c++)
 		t->delay[c] = (struct tv_delay){variant + c, (int64_t)(variant + c) * 999999937};

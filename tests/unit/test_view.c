@@ -649,6 +649,21 @@ START_TEST(tree_collapsed_sums)
 	ck_assert_double_eq_tol(tsnap.procs[3].cpu_pct, 2.0, 1e-9);
 	ck_assert(!(tsnap.procs[3].partial & TV_PART_BIT(TV_PART_CPU)));
 	rows_free(&r);
+	/* I/O rates sum the subtree into the row's own block, the process's stays
+	 * its own; vim's unknown makes the sum a lower bound */
+	for (int i = 3; i <= 5; i++) {
+		struct tv_mem *m = task_mem_mut(&tsnap.procs[i]);
+		ck_assert_ptr_nonnull(m);
+		m->io_write_rate = i == 5 ? NAN : 1000.0f * (float)i;
+	}
+	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+	const struct column *iow = colset_find(&cs, "io_write_rate");
+	struct tv_value v = column_value(iow, r.v[1].task);
+	ck_assert_double_eq_tol(v.f, 7000.0, 1e-9);
+	ck_assert(v.partial);
+	ck_assert_double_eq_tol(task_mem(&tsnap.procs[3])->io_write_rate, 3000.0, 1e-9);
+	ck_assert_int_eq(task_mem(r.v[1].task)->rss, task_mem(&tsnap.procs[3])->rss); /* memory is not summed */
+	rows_free(&r);
 	/* init collapsed: the whole tree below it, exact once vim is known and
 	 * no process can have ended unseen (the exit listener saw none end) */
 	tsnap.procs[5].cpu_pct = 1.0;

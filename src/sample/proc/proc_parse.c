@@ -232,6 +232,32 @@ int proc_parse_schedstat(const char *buf, size_t len, struct proc_schedstat *out
 	return 0;
 }
 
+int proc_parse_io(const char *buf, size_t len, struct proc_io *out)
+{
+	out->read_bytes = out->write_bytes = TV_UNKNOWN;
+	struct proc_io v = {TV_UNKNOWN, TV_UNKNOWN};
+	const char *p = buf, *end = buf + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *colon = memchr(p, ':', (size_t)(le - p));
+		if (colon) {
+			size_t klen = (size_t)(colon - p);
+#define KEY(k) (klen == sizeof(k) - 1 && memcmp(p, k, klen) == 0)
+			if (KEY("read_bytes"))
+				v.read_bytes = parse_num_field(colon + 1, le);
+			else if (KEY("write_bytes"))
+				v.write_bytes = parse_num_field(colon + 1, le);
+#undef KEY
+		}
+		p = le + 1;
+	}
+	if (v.read_bytes == TV_UNKNOWN || v.write_bytes == TV_UNKNOWN || v.read_bytes < 0 || v.write_bytes < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 size_t proc_parse_cmdline(const char *buf, size_t len, bool whole, char *out, size_t cap, bool *cut)
 {
 	if (cut)

@@ -51,6 +51,15 @@ struct proc_schedstat {
 /* Returns 0, or -1 when malformed (every field TV_UNKNOWN). */
 int proc_parse_schedstat(const char *buf, size_t len, struct proc_schedstat *out);
 
+/* /proc/PID/io: the bytes the process (every thread, dead ones included)
+ * fetched from storage and sent towards it (counted when pages are dirtied). */
+struct proc_io {
+	int64_t read_bytes, write_bytes;
+};
+
+/* Returns 0, or -1 when either line is missing or malformed (both TV_UNKNOWN). */
+int proc_parse_io(const char *buf, size_t len, struct proc_io *out);
+
 /* Ends a command line that was cut. */
 #define PROC_CMDLINE_CUT_MARK "..."
 
