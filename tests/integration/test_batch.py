@@ -143,15 +143,18 @@ def test_io_rates_against_proc_io():
     the test over the same windows; as root, and as nobody of nobody's process. Another
     user's process reads as unknown, never as 0."""
     users = [None] + ([65534] if is_root() else [])
+    cols = "pid,io_read_rate,io_write_rate"
     for user in users:
-        with Workload("--fsync", "/var/tmp", user=user) as w:
+        with Workload("--fsync", "/var/tmp", user=user) as w, tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o777)
+            rec = os.path.join(tmp, "io.tvr")
             reads, stop = [], threading.Event()
             poller = threading.Thread(target=io_poller, args=(w.pid, stop, reads))
             poller.start()
             try:
                 time.sleep(0.3)
-                docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "6", "-o", "pid,io_read_rate,io_write_rate",
-                                user=user)
+                # the samples printed are the ones recorded
+                docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "6", "-o", cols, "-w", rec, user=user)
             finally:
                 stop.set()
                 poller.join()
@@ -160,6 +163,10 @@ def test_io_rates_against_proc_io():
                 raise Skip(f"/var/tmp keeps no count of written bytes here ({who}: write_bytes did not move)")
             check_io_rates(docs, w.pid, reads, who)
             print(f"  {who}: IOW/s {[round(d['tasks'][0]['io_write_rate'] / 1e6, 2) for d in docs]} MB/s")
+            replayed = run_json("-r", rec, "-o", cols)
+            live = [[d["tasks"][0][k] for k in ("io_read_rate", "io_write_rate")] for d in docs]
+            again = [[d["tasks"][0][k] for k in ("io_read_rate", "io_write_rate")] for d in replayed]
+            check(again == live, f"{who}: replayed {again}, live {live}")
     if is_root():
         with Workload("--sleepers", "1") as w:
             doc = run_json("-p", str(w.pid), "-d", "0.2", "-o", "pid,io_read_rate,io_write_rate", user=65534)[0]
