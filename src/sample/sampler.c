@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "model/column.h"
+#include "sample/bpf/bpf_exits.h"
 #include "sample/bpf/bpf_tasks.h"
 #include "sample/proc/cmdline.h"
 #include "sample/proc/cpuclock.h"
@@ -93,6 +94,7 @@ void sampler_free(struct sampler *s)
 	if (!s)
 		return;
 	ts_listen_stop(s->listen);
+	bpf_exits_free(s->bexits);
 	bpf_tasks_free(s->bpf);
 	cmdline_free(s->cmd);
 	cgroups_free(s->cg);
@@ -119,9 +121,16 @@ void sampler_set_taskstats(struct sampler *s, struct ts_client *ts)
 {
 	s->ts = ts;
 	/* with permission to query, exit records are watched too */
-	if (ts && !s->listen && !s->listen_tried && sampler_ts_usable(s)) {
+	if (ts && !s->listen && !s->bexits && !s->listen_tried && sampler_ts_usable(s)) {
 		s->listen_tried = true;
-		s->listen = ts_listen_start(&s->listen_why);
+		/* the BPF program costs a refresh no netlink message per exit;
+		 * TASKVIEW_EXITS=netlink keeps the listener */
+		const char *e = getenv("TASKVIEW_EXITS");
+		const char *why;
+		if (!e || strcmp(e, "netlink") != 0)
+			s->bexits = bpf_exits_open(&why);
+		if (!s->bexits)
+			s->listen = ts_listen_start(&s->listen_why);
 	}
 }
 
@@ -138,7 +147,7 @@ struct cmdline_cache *sampler_cmdlines(struct sampler *s)
 
 const char *sampler_exits_unwatched(const struct sampler *s)
 {
-	if (s->listen)
+	if (s->listen || s->bexits)
 		return NULL;
 	if (s->listen_why)
 		return s->listen_why;

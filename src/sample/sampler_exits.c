@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sample/sampler_priv.h"
+#include "sample/bpf/bpf_exits.h"
 #include "sample/taskstats/taskstats.h"
 #include "sample/proc/users.h"
 #include "view/filter.h"
@@ -273,7 +274,7 @@ static size_t entries_within(const struct ts_exit_rec *v, size_t n, size_t budge
 
 bool sampler_exits_watched(const struct sampler *s)
 {
-	return s->listen != NULL && s->listen_passes > 0;
+	return (s->listen || s->bexits) && s->listen_passes > 0;
 }
 
 /* What this refresh's exit records are looked up with. */
@@ -315,12 +316,12 @@ void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapsh
 {
 	out->exits_watched = sampler_exits_watched(s);
 	out->exits_why = sampler_exits_unwatched(s);
-	if (!s->listen)
+	if (!s->listen && !s->bexits)
 		return;
 	s->listen_passes++;
 	struct ts_exit_rec *recs = NULL;
 	uint64_t lost = 0;
-	size_t n = ts_listen_take(s->listen, &recs, &lost);
+	size_t n = s->bexits ? bpf_exits_take(s->bexits, &recs, &lost) : ts_listen_take(s->listen, &recs, &lost);
 	/* last refresh's pending records are read from here; this refresh's go to the other array */
 	struct ts_exit_rec *old = s->pending;
 	size_t nold = s->npending, old_cap = s->pending_cap;
@@ -349,7 +350,10 @@ void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapsh
 		}
 	}
 	free(ends);
-	ts_listen_give_back(s->listen, recs);
+	if (s->bexits)
+		bpf_exits_give_back(s->bexits, recs);
+	else
+		ts_listen_give_back(s->listen, recs);
 }
 
 void sampler_partial_totals(struct sampler *s, struct snapshot *out)

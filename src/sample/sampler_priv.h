@@ -38,6 +38,7 @@ struct sampler_io {
 struct bpf_tasks;
 struct exit_slot;
 struct task_rec_key;
+struct bpf_exits;
 
 struct sampler {
 	int procfd;
@@ -45,6 +46,8 @@ struct sampler {
 	size_t last_npids;
 	struct users *users;
 	struct ts_client *ts;
+	/* exit records: from the BPF exit program where it loads, else the listener */
+	struct bpf_exits *bexits;
 	struct ts_listener *listen;
 	bool listen_tried;
 	unsigned listen_passes;  /* refreshes since the listener started: the first interval is incomplete */

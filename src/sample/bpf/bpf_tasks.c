@@ -42,7 +42,7 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 }
 
 /* The iterator sees the initial namespace's IDs: inside a PID namespace, /proc's differ. */
-static bool initial_pid_ns(void)
+bool bpf_initial_pid_ns(void)
 {
 	FILE *f = fopen("/proc/self/status", "re");
 	char line[256];
@@ -66,7 +66,7 @@ struct bpf_tasks *bpf_tasks_open(const char **why)
 		*why = _("the kernel has no BTF");
 		return NULL;
 	}
-	if (!initial_pid_ns()) {
+	if (!bpf_initial_pid_ns()) {
 		*why = _("inside a PID namespace");
 		return NULL;
 	}

@@ -8,6 +8,7 @@
 #ifndef TV_SAMPLE_BPF_BPF_TASKS_H
 #define TV_SAMPLE_BPF_BPF_TASKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sample/bpf/task_rec.h"
@@ -20,6 +21,8 @@ struct bpf_tasks;
  * says why (static, translated text).
  */
 struct bpf_tasks *bpf_tasks_open(const char **why);
+/* Whether taskview runs in the initial PID namespace, whose IDs BPF programs see. */
+bool bpf_initial_pid_ns(void);
 void bpf_tasks_free(struct bpf_tasks *b);
 
 /*

@@ -32,6 +32,28 @@ struct task_delay_info {
 	unsigned int compact_count, wpcopy_count, irq_count;
 } TV_CORE;
 
+/* the group's accumulated taskstats (the same struct the kernel sends) */
+struct taskstats {
+	unsigned long long cpu_count, cpu_delay_total, blkio_count, blkio_delay_total;
+	unsigned long long swapin_count, swapin_delay_total, cpu_run_virtual_total;
+	unsigned long long ac_utime, ac_stime, nvcsw, nivcsw;
+	unsigned long long freepages_count, freepages_delay_total, thrashing_count, thrashing_delay_total;
+	unsigned long long compact_count, compact_delay_total, wpcopy_count, wpcopy_delay_total;
+	unsigned long long irq_count, irq_delay_total;
+} TV_CORE;
+
+struct signal_struct {
+	struct taskstats *stats;
+} TV_CORE;
+
+typedef struct {
+	unsigned int val;
+} tv_kuid_t;
+
+struct cred {
+	tv_kuid_t uid;
+} TV_CORE;
+
 struct task_struct {
 	unsigned int __state;
 	int exit_state;
@@ -40,6 +62,11 @@ struct task_struct {
 	int on_cpu;
 	int prio, static_prio;
 	unsigned long long start_boottime;
+	unsigned long long start_time;
+	unsigned long long utime, stime;
+	struct task_struct *real_parent;
+	const struct cred *cred;
+	struct signal_struct *signal;
 	unsigned long nvcsw, nivcsw;
 	struct sched_entity se;
 	struct sched_info sched_info;

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The exit program loaded through its generated skeleton, and its ring
+ * buffer read at each take. The records are turned into the exit listener's
+ * entries, so the sampler handles both sources alike. Ownership: the
+ * entries' array is this reader's, lent to the caller from take to
+ * give_back, and kept from refresh to refresh (an exit storm would fault in
+ * megabytes each refresh) unless a storm that ended leaves it mostly empty.
+ */
+#include "sample/bpf/bpf_exits.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "sample/bpf/bpf_tasks.h"
+#include "sample/bpf/exit_rec.h"
+#include "util/i18n.h"
+#include "sample/bpf/exits.skel.h"
+
+/* the ring: room for TS_LISTEN_KEEP records between two refreshes (a power of two of pages) */
+#define RING_BYTES (8u << 20)
+#define ROOM_KEEP 4096 /* entries kept whatever the use */
+
+struct bpf_exits {
+	struct exits *skel;
+	struct ring_buffer *rb;
+	struct ts_exit_rec *q; /* this refresh's entries */
+	size_t n, cap;
+	size_t lent_n, lent_cap;
+	uint64_t lost;         /* dropped by the reader since the last take */
+	uint64_t ring_lost;    /* the program's count at the last take */
+};
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* The /proc side's unknown for a counter the kernel does not keep. */
+static void counts_to(struct ts_final *f, const struct exit_counts *c)
+{
+	f->nvcsw = (int64_t)c->nvcsw;
+	f->nivcsw = (int64_t)c->nivcsw;
+	f->utime_us = (int64_t)(c->utime_ns / 1000);
+	f->stime_us = (int64_t)(c->stime_ns / 1000);
+	f->cpu_ns = (int64_t)c->runtime_ns;
+	for (int k = 0; k < TV_DELAY_NCLASS; k++) {
+		bool known = k < EXIT_REC_NDELAY && (c->delay_known >> k & 1) && c->delay_count[k] <= INT64_MAX &&
+			     c->delay_ns[k] <= INT64_MAX;
+		f->delay_count[k] = known ? (int64_t)c->delay_count[k] : TV_UNKNOWN;
+		f->delay_ns[k] = known ? (int64_t)c->delay_ns[k] : TV_UNKNOWN;
+	}
+}
+
+/* The entries of one record (2 with the group's totals), as ts_exit_rec_from makes them of a message. */
+static void rec_to(struct ts_exit_rec *out, const struct exit_rec *r, bool group)
+{
+	double mono = (double)r->when_ns / 1e9;
+	*out = (struct ts_exit_rec){
+		.mono = mono,
+		.pid = r->tid,
+		.tgid = r->tgid,
+		.end_tgid = group ? r->tgid : 0,
+		.ppid = r->ppid,
+		.uid = r->uid,
+		.etime_us = (int64_t)(r->etime_ns / 1000),
+	};
+	memcpy(out->comm, r->comm, sizeof(r->comm));
+	out->comm[sizeof(r->comm)] = '\0';
+	counts_to(&out->r, &r->own);
+	if (group) {
+		out[1] = (struct ts_exit_rec){.mono = mono, .uid = TV_UNKNOWN, .etime_us = TV_UNKNOWN};
+		counts_to(&out[1].r, &r->group);
+	}
+}
+
+static int on_record(void *ctx, void *data, size_t len)
+{
+	struct bpf_exits *b = ctx;
+	const struct exit_rec *r = data;
+	if (len < EXIT_REC_SHORT) {
+		b->lost++;
+		return 0;
+	}
+	bool group = (r->flags & EXIT_REC_GROUP) && len >= sizeof(*r);
+	size_t need = group ? 2 : 1;
+	if (b->n + need > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		struct ts_exit_rec *q = cap <= TS_LISTEN_KEEP ? realloc(b->q, cap * sizeof(*q)) : NULL;
+		if (!q) {
+			b->lost++;
+			return 0;
+		}
+		b->q = q;
+		b->cap = cap;
+	}
+	rec_to(&b->q[b->n], r, group);
+	b->n += need;
+	return 0;
+}
+
+struct bpf_exits *bpf_exits_open(const char **why)
+{
+	*why = NULL;
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		*why = _("the kernel has no BTF");
+		return NULL;
+	}
+	if (!bpf_initial_pid_ns()) {
+		*why = _("inside a PID namespace");
+		return NULL;
+	}
+	struct bpf_exits *b = calloc(1, sizeof(*b));
+	if (!b) {
+		*why = _("out of memory");
+		return NULL;
+	}
+	libbpf_set_print(quiet);
+	b->skel = exits__open();
+	if (b->skel)
+		bpf_map__set_max_entries(b->skel->maps.tv_exit_ring, RING_BYTES);
+	if (!b->skel || exits__load(b->skel) != 0 || exits__attach(b->skel) != 0 ||
+	    !(b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.tv_exit_ring), on_record, b, NULL))) {
+		*why = errno == EPERM || errno == EACCES ? _("no permission for BPF")
+							 : _("the kernel refused the BPF exit program");
+		bpf_exits_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void bpf_exits_free(struct bpf_exits *b)
+{
+	if (!b)
+		return;
+	ring_buffer__free(b->rb);
+	exits__destroy(b->skel);
+	free(b->q);
+	free(b);
+}
+
+size_t bpf_exits_take(struct bpf_exits *b, struct ts_exit_rec **out, uint64_t *lost)
+{
+	ring_buffer__consume(b->rb);
+	uint64_t ring_lost = __atomic_load_n(&b->skel->bss->tv_exit_lost, __ATOMIC_RELAXED);
+	*lost = b->lost + (ring_lost - b->ring_lost);
+	b->ring_lost = ring_lost;
+	b->lost = 0;
+	*out = b->q;
+	size_t n = b->n;
+	b->lent_n = n;
+	b->lent_cap = b->cap;
+	b->q = NULL;
+	b->n = b->cap = 0;
+	return n;
+}
+
+void bpf_exits_give_back(struct bpf_exits *b, struct ts_exit_rec *recs)
+{
+	size_t room = b->lent_cap, used = b->lent_n;
+	b->lent_n = b->lent_cap = 0;
+	/* nothing came between take and give back: the room is reused as it is */
+	if (recs && !b->q && !(room > ROOM_KEEP && room / 8 > used)) {
+		b->q = recs;
+		b->cap = room;
+		return;
+	}
+	free(recs);
+}
