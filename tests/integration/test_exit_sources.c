@@ -147,6 +147,31 @@ int main(void)
 		printf("SKIP: BPF exit program: %s\n", why);
 		return 77;
 	}
+	/* alone first: no netlink listener registered, the group's totals must
+	 * still come (the kernel keeps signal->stats for any thread group), and
+	 * be its threads' sum */
+	pid_t pid0 = run_child();
+	waitpid(pid0, NULL, 0);
+	struct got g0 = {0};
+	for (int tries = 0; tries < 3000 && !ended(&g0); tries++) {
+		struct ts_exit_rec *recs;
+		uint64_t lost;
+		size_t n = bpf_exits_take(b, &recs, &lost);
+		keep(&g0, recs, n, pid0);
+		bpf_exits_give_back(b, recs);
+		usleep(10000);
+	}
+	CHECK(ended(&g0), "without a listener: no group totals of %d", (int)pid0);
+	if (ended(&g0)) {
+		int64_t sum = 0;
+		size_t k = 0;
+		for (size_t i = 0; i < g0.n; i += ts_exit_entries(&g0.v[i]), k++)
+			sum += g0.v[i].r.cpu_ns;
+		CHECK(k == NTHREADS + 1, "without a listener: %zu records, want %d", k, NTHREADS + 1);
+		/* each thread's record is read a moment after the kernel adds it to the group's */
+		same(group_of(&g0)->cpu_ns, sum, 1000000 * (int64_t)k, "group cpu_ns against the threads' sum", pid0);
+	}
+	free(g0.v);
 	struct ts_listener *l = ts_listen_start(&why);
 	if (!l) {
 		bpf_exits_free(b);
