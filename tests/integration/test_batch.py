@@ -101,8 +101,11 @@ def test_folded_process_sums_switches():
                   f"{user or 'root'}: sum of ping-pong rates: {proc}")
 
 
+PACE = 4096 * 1024  # bytes a second the workload's pacer dirties
+
+
 def io_poller(pid, stop, out):
-    """The process's write_bytes and read_bytes every 10 ms, with the realtime of each read."""
+    """The process's write_bytes every 10 ms, with the realtime of each read."""
     while not stop.is_set():
         t0 = time.time()
         try:
@@ -110,42 +113,53 @@ def io_poller(pid, stop, out):
                 kv = dict(line.split(": ") for line in f.read().splitlines())
         except OSError:
             return
-        out.append(((t0 + time.time()) / 2, int(kv["write_bytes"]), int(kv["read_bytes"])))
+        out.append(((t0 + time.time()) / 2, int(kv["write_bytes"])))
         time.sleep(0.01)
 
 
+def written_between(reads, a, b):
+    """The bytes written between realtimes a and b, interpolated between the test's reads."""
+    def at(t):
+        for (t0, v0), (t1, v1) in zip(reads, reads[1:]):
+            if t0 <= t <= t1:
+                return v0 + (v1 - v0) * ((t - t0) / (t1 - t0) if t1 > t0 else 0)
+        return None
+    x, y = at(a), at(b)
+    return None if x is None or y is None else y - x
+
+
 def check_io_rates(docs, pid, reads, who):
-    """Each sample's IOW/s lies between what the process wrote in the reads inside its window
-    and in the reads just outside it (the test's own, every 10 ms), with a window's slack for
-    the moment taskview's own read was made: a writer that fsyncs writes in bursts."""
-    good = 0
+    """IOW/s of a writer that dirties 4 MiB a second on a schedule, judged on the windows where
+    its own count (the test's reads of its /proc/PID/io, shifted 50 ms either way) says it kept
+    that pace: within 10 % in 90 % of them, never 30 % off."""
+    errs = []
     for d in docs:
         row = [t for t in d["tasks"] if t["pid"] == pid][0]
         check(row["io_write_rate"] is not None and row["io_read_rate"] is not None,
               f"{who}: rates of a process of one's own: {row}")
         end, start = d["timestamp"], d["timestamp"] - d["interval"]
-        inside = [r for r in reads if start <= r[0] <= end]
-        before = [r for r in reads if r[0] <= start]
-        after = [r for r in reads if r[0] >= end]
-        if len(inside) < 2 or not before or not after:
+        around = [written_between(reads, start - 0.05, end), written_between(reads, start, end + 0.05)]
+        if None in around or any(abs(w / (end - start + 0.05) - PACE) > 0.05 * PACE for w in around):
             continue
-        low = (inside[-1][1] - inside[0][1]) / d["interval"]
-        high = (after[0][1] - before[-1][1]) / d["interval"]
-        shown = row["io_write_rate"]
-        check(low * 0.9 <= shown <= high * 1.1 + 4096,
-              f"{who}: IOW/s {shown:.0f} outside [{low:.0f}, {high:.0f}] (its own reads)")
-        good += 1
-    check(good >= len(docs) // 2, f"{who}: {good} of {len(docs)} samples judged")
+        errs.append(abs(row["io_write_rate"] - PACE) / PACE)
+    print(f"  {who}: {sum(e <= 0.1 for e in errs)}/{len(errs)} within 10 % ({len(docs) - len(errs)} windows where "
+          f"the writer fell behind), worst {max(errs, default=0) * 100:.1f} % off")
+    if len(errs) < len(docs) // 2:
+        raise Skip(f"the machine is too busy to keep a writer on its pace ({len(errs)} good windows)")
+    check(sum(e <= 0.1 for e in errs) >= 0.9 * len(errs), f"{who}: too many samples more than 10 % off")
+    check(max(errs) <= 0.3, f"{who}: a sample {max(errs) * 100:.0f} % off")
 
 
 def test_io_rates_against_proc_io():
-    """IOR/s and IOW/s of a process writing with fdatasync, against its /proc/PID/io read by
-    the test over the same windows; as root, and as nobody of nobody's process. Another
-    user's process reads as unknown, never as 0."""
+    """IOR/s and IOW/s of a process dirtying pages at a steady pace, against its /proc/PID/io
+    read by the test over the same windows; as root, and as nobody of nobody's process. The
+    rates printed are the ones recorded: a replay gives them again. Another user's process
+    reads as unknown, never as 0."""
     users = [None] + ([65534] if is_root() else [])
     cols = "pid,io_read_rate,io_write_rate"
     for user in users:
-        with Workload("--fsync", "/var/tmp", user=user) as w, tempfile.TemporaryDirectory() as tmp:
+        with Workload("--write-pace", f"{PACE // 1024}:/var/tmp", user=user) as w, \
+                tempfile.TemporaryDirectory() as tmp:
             os.chmod(tmp, 0o777)
             rec = os.path.join(tmp, "io.tvr")
             reads, stop = [], threading.Event()
@@ -153,8 +167,7 @@ def test_io_rates_against_proc_io():
             poller.start()
             try:
                 time.sleep(0.3)
-                # the samples printed are the ones recorded
-                docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "6", "-o", cols, "-w", rec, user=user)
+                docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "10", "-o", cols, "-w", rec, user=user)
             finally:
                 stop.set()
                 poller.join()
@@ -162,14 +175,13 @@ def test_io_rates_against_proc_io():
             if reads[-1][1] == reads[0][1]:
                 raise Skip(f"/var/tmp keeps no count of written bytes here ({who}: write_bytes did not move)")
             check_io_rates(docs, w.pid, reads, who)
-            print(f"  {who}: IOW/s {[round(d['tasks'][0]['io_write_rate'] / 1e6, 2) for d in docs]} MB/s")
             replayed = run_json("-r", rec, "-o", cols)
             live = [[d["tasks"][0][k] for k in ("io_read_rate", "io_write_rate")] for d in docs]
             again = [[d["tasks"][0][k] for k in ("io_read_rate", "io_write_rate")] for d in replayed]
             check(again == live, f"{who}: replayed {again}, live {live}")
     if is_root():
         with Workload("--sleepers", "1") as w:
-            doc = run_json("-p", str(w.pid), "-d", "0.2", "-o", "pid,io_read_rate,io_write_rate", user=65534)[0]
+            doc = run_json("-p", str(w.pid), "-d", "0.2", "-o", cols, user=65534)[0]
             row = doc["tasks"][0]
             check(row["io_read_rate"] is None and row["io_write_rate"] is None,
                   f"nobody: root's process is unknown, not 0: {row}")

@@ -109,6 +109,43 @@ static void *fsync_main(void *arg)
 	}
 }
 
+static long pace_kib_s;
+static const char *pace_dir;
+
+/* Dirties pace_kib_s KiB a second of new pages of an unlinked file, 4 KiB at
+ * a time on an absolute schedule: write_bytes grows at that pace (on a file
+ * system that accounts it), whatever the disk does later. */
+static void *pacer_main(void *arg)
+{
+	worker_start(arg);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tv-workload-pace-%d.dat", pace_dir, (int)getpid());
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	unlink(path);
+	if (fd < 0)
+		return NULL;
+	static char page[4096];
+	memset(page, 'p', sizeof(page));
+	long step = 1000000000L / (pace_kib_s / 4 > 0 ? pace_kib_s / 4 : 1);
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (off_t off = 0;; off += (off_t)sizeof(page)) {
+		if (off >= (off_t)16 << 20) { /* 16 MiB at most on disk */
+			(void)!ftruncate(fd, 0);
+			off = 0;
+		}
+		if (pwrite(fd, page, sizeof(page), off) < 0)
+			return NULL;
+		next.tv_nsec += step;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
+	}
+}
+
 static long ticker_hz;
 static atomic_long ticker_switches; /* the ticker's own voluntary switches (getrusage RUSAGE_THREAD) */
 static long churn_ms, churn_switches, churn_life_ms;
@@ -508,6 +545,7 @@ static void usage(void)
 	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
 	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]\n"
 	     "                   [--wake-ms MS (stack and idle threads wake every MS)]\n"
+	     "                   [--write-pace KIB_S:DIR (thread pacer dirties KIB_S KiB a second of a file in DIR)]\n"
 	     "                   [--grow-even (growing, first free as much anonymous memory)]\n"
 	     "                   [--grow-signal (grow at SIGUSR1 instead of after --grow-ms)]\n"
 	     "                   [--storm N[:PER_S] (N threads starting and joining empty threads, a\n"
@@ -533,7 +571,7 @@ int main(int argc, char **argv)
 		{"grow-ms", required_argument, NULL, 'G'}, {"wake-ms", required_argument, NULL, 'W'},
 		{"grow-even", no_argument, NULL, 'E'}, {"storm", required_argument, NULL, 'Z'},
 		{"grow-signal", no_argument, NULL, 'g'}, {"heap-stack", no_argument, NULL, 'H'},
-		{"move-stack", no_argument, NULL, 'M'},
+		{"move-stack", no_argument, NULL, 'M'}, {"write-pace", required_argument, NULL, 'w'},
 		{"shared-stacks", required_argument, NULL, 'D'}, {"exec-ms", required_argument, NULL, 'X'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
@@ -573,6 +611,16 @@ int main(int argc, char **argv)
 		case 'M': move_stack = grow_signal = 1; break;
 		case 'D': shared = atoi(optarg); break;
 		case 'X': exec_ms = atol(optarg); break;
+		case 'w': {
+			char *colon = strchr(optarg, ':');
+			pace_kib_s = atol(optarg);
+			pace_dir = colon ? colon + 1 : NULL;
+			if (pace_kib_s < 4 || !pace_dir) {
+				usage();
+				return 2;
+			}
+			break;
+		}
 		case 'Z':
 			if (sscanf(optarg, "%ld:%ld", &storm_threads, &storm_per_s) < 1 || storm_threads <= 0 ||
 			    storm_per_s < 0) {
@@ -677,6 +725,8 @@ int main(int argc, char **argv)
 		w[n++] = (struct worker){.name = "fsync", .dir = fsync_dir, .cpu = -1, .fn = fsync_main};
 	if (ticker_hz > 0 && n < MAX_THREADS)
 		w[n++] = (struct worker){.name = "ticker", .cpu = -1, .fn = ticker_main};
+	if (pace_kib_s > 0 && n < MAX_THREADS)
+		w[n++] = (struct worker){.name = "pacer", .cpu = -1, .fn = pacer_main};
 	for (int i = 0; i < burn && n < MAX_THREADS; i++) {
 		w[n] = (struct worker){.cpu = -1, .fn = burn_main};
 		snprintf(w[n].name, sizeof(w[n].name), "burn-%hu", (unsigned short)(i + 1));
