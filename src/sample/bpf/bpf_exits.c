@@ -1,16 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The exit program loaded through its generated skeleton, and its ring
- * buffer read at each take. The records are turned into the exit listener's
- * entries, so the sampler handles both sources alike. Ownership: the
- * entries' array is this reader's, lent to the caller from take to
- * give_back, and kept from refresh to refresh (an exit storm would fault in
- * megabytes each refresh) unless a storm that ended leaves it mostly empty.
+ * buffer drained by a thread of its own every DRAIN_MS and at each take. The
+ * ring is small: the kernel maps all of it into taskview twice (its pages
+ * follow themselves, so a record is never split), resident from the start,
+ * so it holds a few hundred milliseconds of an exit storm, not a refresh's.
+ * The records are turned into the exit listener's entries, so the sampler
+ * handles both sources alike. Ownership: the entries' array is this
+ * reader's, lent to the caller from take to give_back, and kept from refresh
+ * to refresh (an exit storm would fault in megabytes each refresh) unless a
+ * storm that ended leaves it mostly empty.
  */
 #include "sample/bpf/bpf_exits.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include "config.h"
+#if TV_HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
+#include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,14 +34,19 @@
 #include "util/i18n.h"
 #include "sample/bpf/exits.skel.h"
 
-/* the ring: room for TS_LISTEN_KEEP records between two refreshes (a power of two of pages) */
-#define RING_BYTES (8u << 20)
+/* the ring (a power of two of pages): about 400 ms of 20,000 exits a second */
+#define RING_BYTES (2u << 20)
+#define DRAIN_MS 20
 #define ROOM_KEEP 4096 /* entries kept whatever the use */
 
 struct bpf_exits {
 	struct exits *skel;
 	struct ring_buffer *rb;
-	struct ts_exit_rec *q; /* this refresh's entries */
+	int stop[2];           /* a pipe: writing to it ends the thread */
+	bool running;
+	pthread_t thread;
+	pthread_mutex_t lock;  /* guards the ring's reading, q, n, cap, lost and lent_* */
+	struct ts_exit_rec *q; /* filling */
 	size_t n, cap;
 	size_t lent_n, lent_cap;
 	uint64_t lost;         /* dropped by the reader since the last take */
@@ -107,6 +124,20 @@ static int on_record(void *ctx, void *data, size_t len)
 	return 0;
 }
 
+static void *drain(void *arg)
+{
+	struct bpf_exits *b = arg;
+	struct pollfd p = {.fd = b->stop[0], .events = POLLIN};
+	for (;;) {
+		int r = poll(&p, 1, DRAIN_MS);
+		if (r > 0 || (r < 0 && errno != EINTR))
+			return NULL;
+		pthread_mutex_lock(&b->lock);
+		ring_buffer__consume(b->rb);
+		pthread_mutex_unlock(&b->lock);
+	}
+}
+
 struct bpf_exits *bpf_exits_open(const char **why)
 {
 	*why = NULL;
@@ -123,6 +154,8 @@ struct bpf_exits *bpf_exits_open(const char **why)
 		*why = _("out of memory");
 		return NULL;
 	}
+	b->stop[0] = b->stop[1] = -1;
+	pthread_mutex_init(&b->lock, NULL);
 	libbpf_set_print(quiet);
 	b->skel = exits__open();
 	if (b->skel)
@@ -134,6 +167,16 @@ struct bpf_exits *bpf_exits_open(const char **why)
 		bpf_exits_free(b);
 		return NULL;
 	}
+	if (pipe2(b->stop, O_CLOEXEC) < 0 || pthread_create(&b->thread, NULL, drain, b) != 0) {
+		*why = _("out of memory");
+		bpf_exits_free(b);
+		return NULL;
+	}
+	b->running = true;
+	/* loading parsed the kernel's BTF (megabytes), freed since: give the pages back */
+#if TV_HAVE_MALLOC_TRIM
+	malloc_trim(0);
+#endif
 	return b;
 }
 
@@ -141,6 +184,18 @@ void bpf_exits_free(struct bpf_exits *b)
 {
 	if (!b)
 		return;
+	if (b->running) {
+		ssize_t w;
+		do
+			w = write(b->stop[1], "x", 1);
+		while (w < 0 && errno == EINTR);
+		pthread_join(b->thread, NULL);
+	}
+	if (b->stop[0] >= 0) {
+		close(b->stop[0]);
+		close(b->stop[1]);
+	}
+	pthread_mutex_destroy(&b->lock);
 	ring_buffer__free(b->rb);
 	exits__destroy(b->skel);
 	free(b->q);
@@ -149,6 +204,8 @@ void bpf_exits_free(struct bpf_exits *b)
 
 size_t bpf_exits_take(struct bpf_exits *b, struct ts_exit_rec **out, uint64_t *lost)
 {
+	/* what came since the thread's last drain too: every exit before the call */
+	pthread_mutex_lock(&b->lock);
 	ring_buffer__consume(b->rb);
 	uint64_t ring_lost = __atomic_load_n(&b->skel->bss->tv_exit_lost, __ATOMIC_RELAXED);
 	*lost = b->lost + (ring_lost - b->ring_lost);
@@ -160,18 +217,25 @@ size_t bpf_exits_take(struct bpf_exits *b, struct ts_exit_rec **out, uint64_t *l
 	b->lent_cap = b->cap;
 	b->q = NULL;
 	b->n = b->cap = 0;
+	pthread_mutex_unlock(&b->lock);
 	return n;
 }
 
 void bpf_exits_give_back(struct bpf_exits *b, struct ts_exit_rec *recs)
 {
+	pthread_mutex_lock(&b->lock);
 	size_t room = b->lent_cap, used = b->lent_n;
 	b->lent_n = b->lent_cap = 0;
-	/* nothing came between take and give back: the room is reused as it is */
-	if (recs && !b->q && !(room > ROOM_KEEP && room / 8 > used)) {
+	/* what the thread drained since the take moves in: the room stays
+	 * mapped; a storm that ended gives it back */
+	if (recs && room >= b->n && !(room > ROOM_KEEP && room / 8 > used)) {
+		if (b->n)
+			memcpy(recs, b->q, b->n * sizeof(*recs));
+		free(b->q);
 		b->q = recs;
 		b->cap = room;
-		return;
+		recs = NULL;
 	}
+	pthread_mutex_unlock(&b->lock);
 	free(recs);
 }

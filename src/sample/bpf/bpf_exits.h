@@ -2,8 +2,9 @@
 /*
  * Exit records from a BPF program on the sched_process_exit tracepoint: the
  * final counters of every task that exits, as the taskstats exit listener
- * gives them, read from a ring buffer at each refresh instead of one netlink
- * message per exit received by a thread of its own. Optional: without libbpf
+ * gives them, read from a ring buffer (drained every 20 ms by a thread of
+ * its own and at each refresh) instead of one netlink message per exit.
+ * Optional: without libbpf
  * at build time, a kernel without BTF or the tracepoint's group_dead
  * argument, or without CAP_BPF and CAP_PERFMON, opening fails and the
  * listener runs instead.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Every task's exit, from the sched_process_exit tracepoint, as one
- * exit_rec in a ring buffer that taskview reads at each refresh: the final
+ * exit_rec in a ring buffer that taskview drains every few milliseconds: the final
  * counters a taskstats exit record carries, without a netlink message per
  * exit. The tracepoint fires after taskstats_exit() has added the thread to
  * its group's signal->stats, so the last thread's record carries the same
@@ -131,7 +131,7 @@ int tv_exit(__u64 *ctx)
 	own_counts(&r->own, t);
 	if (g)
 		group_counts(&r->group, g);
-	/* no wakeup: taskview reads the ring when it refreshes, never waits on it */
+	/* no wakeup: taskview drains the ring on a timer, never waits on it */
 	bpf_ringbuf_submit(r, TV_RB_NO_WAKEUP);
 	return 0;
 }
