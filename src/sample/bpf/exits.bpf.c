@@ -6,7 +6,7 @@
  * exit. The tracepoint fires after taskstats_exit() has added the thread to
  * its group's signal->stats, so the last thread's record carries the same
  * group totals as the kernel's TGID exit record. Needs the tracepoint's
- * group_dead argument (Linux 6.16 on); where it is missing the program does
+ * group_dead argument (recent kernels; 6.18 has it); where it is missing the program does
  * not load and taskview listens on netlink as before.
  */
 typedef unsigned char __u8;
