@@ -71,7 +71,8 @@ struct snapshot {
 	/* processes that ended since the previous refresh (also those that lived
 	 * less than one), from their last thread's exit record: the group's
 	 * final counters as of its end; what the record lacks is unknown (a
-	 * recorder's base, rec_decode_base, has their number and no list) */
+	 * recorder's base, rec_decode_base, has their number and no list; so has
+	 * each of its processes of its exited threads) */
 	struct tv_task *gone;
 	size_t ngone;
 	const char *exits_why;  /* why not (static, translated), or NULL */

@@ -68,7 +68,7 @@ void task_release(struct tv_task *t, size_t npvals)
 	for (size_t i = 0; i < t->nthreads_read; i++)
 		task_release(&t->threads[i], npvals);
 	free(t->threads);
-	for (size_t i = 0; i < t->nexited; i++)
+	for (size_t i = 0; t->exited && i < t->nexited; i++) /* no list: rec_decode_base */
 		task_release(&t->exited[i], npvals);
 	free(t->exited);
 	free(t->tnames);

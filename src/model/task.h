@@ -196,7 +196,8 @@ struct tv_task {
 	/* process rows only: threads read this refresh (all of them, or none) */
 	struct tv_task *threads;
 	/* process rows only: threads gone since the previous refresh, with their
-	 * final counters where the kernel's exit record gave them (else unknown) */
+	 * final counters where the kernel's exit record gave them (else unknown);
+	 * NULL with nexited > 0 in a recorder's base (rec_decode_base) */
 	struct tv_task *exited;
 	/* process rows with threads_are_rows false: the name of every thread,
 	 * read only when sample_opts.thread_names asks (a text filter or a search

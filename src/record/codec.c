@@ -1018,7 +1018,48 @@ static int dec_list(struct dec *d, struct tv_task **v, uint32_t *nv, size_t n, c
 	return 0;
 }
 
-static int dec_procs(struct dec *d, struct snapshot *s, const struct snapshot *bs, size_t n)
+/*
+ * The exited threads of a process read past: a base's (rec_decode_base),
+ * against which no list is written, only its count (kept in *nv). Each is
+ * decoded against the one before it, so two are held at a time.
+ */
+static int dec_list_skip(struct dec *d, uint32_t *nv, size_t n, const struct tv_task *bp, int32_t tgid)
+{
+	*nv = 0;
+	if (n == 0)
+		return 0;
+	if (!count_ok(d, n))
+		return -1;
+	size_t npv = d->ps.l->npvals;
+	struct tv_task two[2];
+	int32_t id = 0;
+	int rc = 0;
+	size_t i;
+	for (i = 0; i < n && rc == 0; i++) {
+		bool fresh;
+		const struct tv_task *bt = NULL;
+		if (!dec_key(d, &id, false, &fresh) || (!fresh && (!bp || !(bt = task_find_thread(bp, id))))) {
+			rc = -1;
+			break;
+		}
+		struct tv_task *t = &two[i & 1];
+		if (i >= 2)
+			task_release(t, npv); /* the one before the last */
+		task_init(t);
+		size_t nt, ne;
+		const struct tv_task *base = bt ? bt : i ? &two[(i - 1) & 1] : NULL;
+		if (dec_task(d, t, base, id, false, &nt, &ne) < 0 || nt || ne || t->tgid != tgid)
+			rc = -1;
+	}
+	/* the slots holding a task: those of the last two decoded (or begun) */
+	for (size_t k = i > 2 ? i - 2 : 0; k < i; k++)
+		task_release(&two[k & 1], npv);
+	if (rc == 0)
+		*nv = (uint32_t)n;
+	return rc;
+}
+
+static int dec_procs(struct dec *d, struct snapshot *s, const struct snapshot *bs, size_t n, bool lists)
 {
 	if (!count_ok(d, n) || !(s->procs = calloc(n ? n : 1, sizeof(*s->procs))))
 		return -1;
@@ -1038,7 +1079,8 @@ static int dec_procs(struct dec *d, struct snapshot *s, const struct snapshot *b
 		if (dec_task(d, p, bp ? bp : neighbour(s->procs, i), id, false, &nt, &ne) < 0 || p->tgid != id)
 			return -1;
 		if (dec_list(d, &p->threads, &p->nthreads_read, nt, bp, true, id) < 0 ||
-		    dec_list(d, &p->exited, &p->nexited, ne, bp, false, id) < 0)
+		    (lists ? dec_list(d, &p->exited, &p->nexited, ne, bp, false, id)
+			   : dec_list_skip(d, &p->nexited, ne, bp, id)) < 0)
 			return -1;
 	}
 	return 0;
@@ -1069,7 +1111,7 @@ static int dec_gone(struct dec *d, struct snapshot *s, const struct snapshot *bs
 }
 
 static int decode(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
-		  struct rec_strings *st, struct rec_sample *out, bool gone)
+		  struct rec_strings *st, struct rec_sample *out, bool ended)
 {
 	memset(out, 0, sizeof(*out));
 	struct rec_sample def;
@@ -1103,13 +1145,13 @@ static int decode(const uint8_t *p, size_t n, const struct rec_layout *l, const 
 		return -1;
 	}
 	const struct snapshot *bs = base ? &base->s : NULL;
-	rc = dec_procs(&d, &out->s, bs, np);
-	if (rc == 0 && gone)
+	rc = dec_procs(&d, &out->s, bs, np, ended);
+	if (rc == 0 && ended)
 		rc = dec_gone(&d, &out->s, bs, ng);
 	else if (rc == 0)
 		out->s.ngone = ng; /* the count, a field the next sample is written against; no list */
 	pass_free(&d.ps);
-	if (rc < 0 || d.c.bad || (gone && rcur_left(&d.c) != 0)) {
+	if (rc < 0 || d.c.bad || (ended && rcur_left(&d.c) != 0)) {
 		rec_sample_free(out);
 		return -1;
 	}

@@ -26,10 +26,10 @@ int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct 
  * shared between samples go to st. */
 int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
 		      struct rec_strings *st, struct rec_sample *out);
-/* As rec_decode_sample, without the list of processes that ended (out->s.gone
- * is NULL, out->s.ngone their number): what the next sample is written
- * against, which looks up only live processes and threads. A recorder beside
- * an exit storm decodes half as much. */
+/* As rec_decode_sample, without the lists of processes and threads that ended
+ * (out->s.gone and each process's exited are NULL, ngone and nexited their
+ * numbers): what the next sample is written against, which looks up only live
+ * processes and threads. A recorder beside an exit storm keeps none of them. */
 int rec_decode_base(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
 		    struct rec_strings *st, struct rec_sample *out);
 
