@@ -9,20 +9,7 @@
  * group_dead argument (recent kernels; 6.18 has it); where it is missing the program does
  * not load and taskview listens on netlink as before.
  */
-typedef unsigned char __u8;
-typedef unsigned short __u16;
-typedef unsigned int __u32;
-typedef unsigned long long __u64;
-typedef signed char __s8;
-typedef short __s16;
-typedef int __s32;
-typedef long long __s64;
-typedef __u16 __be16;
-typedef __u32 __be32;
-typedef __u32 __wsum;
-
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
+#include "bpf_prog.h"
 
 #include "task_min.h"
 #include "exit_rec.h"

@@ -5,21 +5,7 @@
  * give. Fields the running kernel lacks are left zero and their bits in
  * task_rec.delay_known clear (CO-RE: checked against its BTF at load time).
  */
-/* the types libbpf's headers use; the target's own headers are not needed */
-typedef unsigned char __u8;
-typedef unsigned short __u16;
-typedef unsigned int __u32;
-typedef unsigned long long __u64;
-typedef signed char __s8;
-typedef short __s16;
-typedef int __s32;
-typedef long long __s64;
-typedef __u16 __be16;
-typedef __u32 __be32;
-typedef __u32 __wsum;
-
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
+#include "bpf_prog.h"
 
 #include "task_min.h"
 #include "task_rec.h"
