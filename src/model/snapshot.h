@@ -76,6 +76,10 @@ struct snapshot {
 	struct tv_task *gone;
 	size_t ngone;
 	const char *exits_why;  /* why not (static, translated), or NULL */
+	/* where the records came from while watched: "bpf" (the exit program) or
+	 * "netlink" (the taskstats listener); NULL when not watched or not known
+	 * (static; a replay's is interned) */
+	const char *exits_source;
 	/* control groups of the processes (and their ancestors), sorted by path,
 	 * when read (NEED_CGROUP); tasks point into them */
 	struct tv_cgroup **cgroups;

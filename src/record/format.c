@@ -172,6 +172,8 @@ static const struct rec_field sample_fields[] = {
 	S("cpu_clock", REC_K_INT, REC_C_BOOL, s.cpu_clock),
 	S("self.reader", REC_K_INT, REC_C_U32, s.self.reader),
 	S("self.reader_why", REC_K_STR, REC_C_INTERN, s.self.reader_why),
+	/* added after 0.1.0: where exit records came from ("bpf", "netlink") */
+	S("exits_source", REC_K_STR, REC_C_INTERN, s.exits_source),
 };
 /* self.reader is kept as a uint32_t */
 _Static_assert(sizeof(enum tv_reader) == sizeof(uint32_t), "enum tv_reader is not 32 bits");

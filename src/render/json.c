@@ -67,9 +67,12 @@ static void json_render_self(struct buf *out, const struct snapshot *s)
 	json_opt_string(out, s->exits_watched ? NULL : s->exits_why);
 	buf_addf(out, ", \"records\": %zu, \"lost\": %" PRIu64 ", \"ended\": ", s->nexits_seen, s->exits_lost);
 	if (s->exits_watched)
-		buf_addf(out, "%zu}", s->ngone);
+		buf_addf(out, "%zu", s->ngone);
 	else
-		buf_adds(out, "null}");
+		buf_adds(out, "null");
+	buf_adds(out, ", \"source\": ");
+	json_opt_string(out, s->exits_watched ? s->exits_source : NULL);
+	buf_adds(out, "}");
 }
 
 static void json_psi_half(struct buf *out, const char *name, bool known, double avg10, double pct, int64_t total)

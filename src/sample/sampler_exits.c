@@ -316,6 +316,7 @@ void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapsh
 {
 	out->exits_watched = sampler_exits_watched(s);
 	out->exits_why = sampler_exits_unwatched(s);
+	out->exits_source = !out->exits_watched ? NULL : s->bexits ? "bpf" : "netlink";
 	if (!s->listen && !s->bexits)
 		return;
 	s->listen_passes++;

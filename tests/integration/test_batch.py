@@ -190,6 +190,26 @@ def test_io_rates_against_proc_io():
         check(all(t["io_write_rate"] is None for t in threads), f"thread rows: unknown, {threads}")
 
 
+def test_exit_source_said():
+    """As root the JSON says where exit records came from: the BPF program where it loads,
+    else the netlink listener, which TASKVIEW_EXITS=netlink asks for; a replay says what the
+    recorder had."""
+    if not is_root():
+        raise Skip("exit records need root")
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = os.path.join(tmp, "s.tvr")
+        last = run_json("-p", "1", "-d", "0.2", "-n", "2", "-o", "pid", "-w", rec)[-1]["exits"]
+        if not last["watched"]:
+            raise Skip(f"exit records not watched: {last['reason']}")
+        check(last["source"] in ("bpf", "netlink"), f"a source: {last}")
+        again = run_json("-r", rec, "-o", "pid")[-1]["exits"]
+        check(again["source"] == last["source"], f"replayed {again}, live {last}")
+    env = dict(os.environ, TASKVIEW_EXITS="netlink")
+    last = run_json("-p", "1", "-d", "0.2", "-n", "2", "-o", "pid", env=env)[-1]["exits"]
+    check(last["watched"] and last["source"] == "netlink", f"TASKVIEW_EXITS=netlink: {last}")
+    print(f"  exit records from {again['source']}, and from netlink when asked")
+
+
 def test_first_sample_has_measured_rates():
     with Workload("--ping") as w:
         docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "2")
@@ -520,6 +540,7 @@ if __name__ == "__main__":
         test_workload_without_privileges,
         test_folded_process_sums_switches,
         test_io_rates_against_proc_io,
+        test_exit_source_said,
         test_first_sample_has_measured_rates,
         test_tid_selects_its_process,
         test_filter_matches_thread_names,

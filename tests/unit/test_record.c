@@ -186,6 +186,7 @@ static void same_sample(const struct rec_sample *a, const struct rec_sample *b)
 	ck_assert_uint_eq(a->s.exits_lost, b->s.exits_lost);
 	ck_assert_int_eq(a->s.exits_watched, b->s.exits_watched);
 	same_str(a->s.exits_why, b->s.exits_why, "exits_why");
+	same_str(a->s.exits_source, b->s.exits_source, "exits_source");
 	same_dbl(a->s.self.cpu_ms, b->s.self.cpu_ms, "self.cpu_ms");
 	ck_assert_int_eq(a->s.self.rss_kib, b->s.self.rss_kib);
 	ck_assert_uint_eq(a->s.self.opens, b->s.self.opens);
@@ -566,6 +567,7 @@ static void odd_sample(struct rec_sample *rs, int seed)
 	s->self.cpu_ms = seed ? 1.5 : NAN;
 	s->self.rss_kib = TV_UNKNOWN;
 	s->exits_why = seed ? NULL : "no \"permission\"";
+	s->exits_source = seed % 3 ? (seed % 3 == 1 ? "bpf" : "netlink") : NULL;
 	rs->delay_state = "no-permission";
 	rs->delay_message = seed ? "taskstats needs CAP_NET_ADMIN" : NULL;
 	s->nprocs = 4;
