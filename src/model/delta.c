@@ -380,8 +380,11 @@ static void exited_changes(struct interval *iv, const struct tv_task *old, const
 static void io_rates(const struct tv_task *before, double since, struct tv_task *p)
 {
 	const struct tv_mem *m = task_mem(p);
-	if (!(m->t_io > 0))
-		return; /* not read: unknown already */
+	/* not read: unknown already; a block borrowed (the stand-in of a
+	 * process for its exited threads, model/exited.c) is another task's,
+	 * whose rates are its own */
+	if (!(m->t_io > 0) || !p->mem_own)
+		return;
 	const struct tv_mem *b = before ? task_mem(before) : NULL;
 	double dt = span(b ? b->t_io : since, m->t_io);
 	double r = delta_rate(b ? b->io_read : 0, m->io_read, dt);
