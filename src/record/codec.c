@@ -430,6 +430,32 @@ static int set_str(void *rec, const struct rec_bind *b, size_t npv, const char *
 	}
 }
 
+/* The bytes of a field with b->raw set. */
+static const void *raw_at(const void *rec, const struct rec_bind *b)
+{
+	return b->ctype == REC_C_MEM ? CFIELD(task_mem(rec), b->off, char) : CFIELD(rec, b->off, char);
+}
+
+static bool raw_same(const void *x, const void *y, uint8_t n)
+{
+	switch (n) {
+	case 1:
+		return *(const uint8_t *)x == *(const uint8_t *)y;
+	case 4: {
+		uint32_t a, c;
+		memcpy(&a, x, 4);
+		memcpy(&c, y, 4);
+		return a == c;
+	}
+	default: {
+		uint64_t a, c;
+		memcpy(&a, x, 8);
+		memcpy(&c, y, 8);
+		return a == c;
+	}
+	}
+}
+
 static void put_tag(struct buf *out, size_t idx, size_t *prev, bool unknown)
 {
 	put_varint(out, (uint64_t)(idx + 1 - *prev) << 1 | unknown);
@@ -469,6 +495,8 @@ static void enc_record(struct buf *out, const struct rec_bind *b, size_t n, cons
 	for (size_t i = 0; i < n; i++) {
 		if (b[i].ctype == REC_C_SKIP || (skip_pv && is_pv(b[i].ctype)))
 			continue;
+		if (b[i].raw && raw_same(raw_at(cur, &b[i]), raw_at(base, &b[i]), b[i].raw))
+			continue; /* most fields of most records: no value to build */
 		switch (b[i].kind) {
 		case REC_K_INT: {
 			int64_t v, bv;
@@ -568,6 +596,43 @@ static size_t next_tag(struct rcur *c, size_t *prev, bool *unknown, size_t n)
 	return *prev - 1;
 }
 
+/* The value of time field i (written or not), and the bases of the times after it. */
+static double dec_time(struct rcur *c, const struct rec_bind *b, size_t i, const struct times *tm, bool written,
+		       bool unknown)
+{
+	double v = time_base(b, i, tm, false);
+	if (written && unknown) {
+		v = 0;
+	} else if (written) {
+		uint64_t u = get_varint(c);
+		v = time_at(time_base(b, i, tm, u & 1), unzigzag(u >> 1));
+	}
+	tm->rt[b[i].tslot] = v;
+	if (v != 0)
+		tm->last[b[i].tslot] = v;
+	return v;
+}
+
+/* Reads past a record, keeping only the bases of the times that follow. */
+static int skip_record(struct rcur *c, const struct rec_bind *b, size_t n, const struct times *tm)
+{
+	size_t prev = 0;
+	bool unknown = false;
+	size_t next = next_tag(c, &prev, &unknown, n);
+	for (size_t i = 0; i < n && !c->bad; i++) {
+		bool written = i == next;
+		if (is_time(&b[i]))
+			(void)dec_time(c, b, i, tm, written, unknown);
+		else if (written && !unknown)
+			skip_value(c, b[i].kind);
+		if (written)
+			next = next_tag(c, &prev, &unknown, n);
+	}
+	if (next != SIZE_MAX)
+		c->bad = true;
+	return c->bad ? -1 : 0;
+}
+
 /* Reads a record into cur (initialised), copying from base what is not written. */
 static int dec_record(struct rcur *c, const struct rec_bind *b, size_t n, void *cur, const void *base,
 		      const struct times *tm, size_t npv, bool skip_pv, struct rec_strings *st,
@@ -578,20 +643,12 @@ static int dec_record(struct rcur *c, const struct rec_bind *b, size_t n, void *
 	size_t next = next_tag(c, &prev, &unknown, n);
 	for (size_t i = 0; i < n && !c->bad; i++) {
 		bool written = i == next;
-		if (is_time(&b[i])) {
-			size_t slot = b[i].tslot;
-			double v = time_base(b, i, tm, false);
-			if (written && unknown) {
-				v = 0;
-			} else if (written) {
-				uint64_t u = get_varint(c);
-				v = time_at(time_base(b, i, tm, u & 1), unzigzag(u >> 1));
-			}
-			if (set_time(cur, &b[i], v) < 0)
+		if (!written && b[i].raw && b[i].ctype != REC_C_MEM) {
+			/* base's bytes: what set_int would write from its value */
+			memcpy(FIELD(cur, b[i].off, char), CFIELD(base, b[i].off, char), b[i].raw);
+		} else if (is_time(&b[i])) {
+			if (set_time(cur, &b[i], dec_time(c, b, i, tm, written, unknown)) < 0)
 				c->bad = true;
-			tm->rt[slot] = v;
-			if (v != 0)
-				tm->last[slot] = v;
 		} else if (b[i].ctype == REC_C_SKIP || b[i].kind == REC_K_TIME || (skip_pv && is_pv(b[i].ctype))) {
 			if (written && !unknown)
 				skip_value(c, b[i].kind);
@@ -1020,43 +1077,22 @@ static int dec_list(struct dec *d, struct tv_task **v, uint32_t *nv, size_t n, c
 
 /*
  * The exited threads of a process read past: a base's (rec_decode_base),
- * against which no list is written, only its count (kept in *nv). Each is
- * decoded against the one before it, so two are held at a time.
+ * against which no list is written, only its count (kept in *nv). Only
+ * the times are followed, which later records are written against.
  */
-static int dec_list_skip(struct dec *d, uint32_t *nv, size_t n, const struct tv_task *bp, int32_t tgid)
+static int dec_list_skip(struct dec *d, uint32_t *nv, size_t n)
 {
 	*nv = 0;
-	if (n == 0)
-		return 0;
 	if (!count_ok(d, n))
 		return -1;
-	size_t npv = d->ps.l->npvals;
-	struct tv_task two[2];
 	int32_t id = 0;
-	int rc = 0;
-	size_t i;
-	for (i = 0; i < n && rc == 0; i++) {
+	for (size_t i = 0; i < n; i++) {
 		bool fresh;
-		const struct tv_task *bt = NULL;
-		if (!dec_key(d, &id, false, &fresh) || (!fresh && (!bp || !(bt = task_find_thread(bp, id))))) {
-			rc = -1;
-			break;
-		}
-		struct tv_task *t = &two[i & 1];
-		if (i >= 2)
-			task_release(t, npv); /* the one before the last */
-		task_init(t);
-		size_t nt, ne;
-		const struct tv_task *base = bt ? bt : i ? &two[(i - 1) & 1] : NULL;
-		if (dec_task(d, t, base, id, false, &nt, &ne) < 0 || nt || ne || t->tgid != tgid)
-			rc = -1;
+		if (!dec_key(d, &id, false, &fresh) || skip_record(&d->c, d->ps.l->tb, d->ps.l->ntb, &d->ps.tm) < 0)
+			return -1;
 	}
-	/* the slots holding a task: those of the last two decoded (or begun) */
-	for (size_t k = i > 2 ? i - 2 : 0; k < i; k++)
-		task_release(&two[k & 1], npv);
-	if (rc == 0)
-		*nv = (uint32_t)n;
-	return rc;
+	*nv = (uint32_t)n;
+	return 0;
 }
 
 static int dec_procs(struct dec *d, struct snapshot *s, const struct snapshot *bs, size_t n, bool lists)
@@ -1080,7 +1116,7 @@ static int dec_procs(struct dec *d, struct snapshot *s, const struct snapshot *b
 			return -1;
 		if (dec_list(d, &p->threads, &p->nthreads_read, nt, bp, true, id) < 0 ||
 		    (lists ? dec_list(d, &p->exited, &p->nexited, ne, bp, false, id)
-			   : dec_list_skip(d, &p->nexited, ne, bp, id)) < 0)
+			   : dec_list_skip(d, &p->nexited, ne)) < 0)
 			return -1;
 	}
 	return 0;

@@ -354,6 +354,29 @@ static const struct rec_field *known_field(const struct rec_field *f, size_t n, 
 	return NULL;
 }
 
+static uint8_t raw_size(uint8_t ctype)
+{
+	switch (ctype) {
+	case REC_C_I64:
+	case REC_C_U64:
+	case REC_C_START:
+	case REC_C_MEM:
+		return 8;
+	case REC_C_I32:
+	case REC_C_I32U:
+	case REC_C_U32:
+		return 4;
+	case REC_C_CHAR:
+	case REC_C_BOOL:
+		return 1;
+	case REC_C_SIZE:
+	case REC_C_COUNT:
+		return sizeof(size_t);
+	default:
+		return 0;
+	}
+}
+
 struct slots {
 	const char *const *ids;
 	size_t n;
@@ -393,6 +416,7 @@ static int bind_table(struct rec_bind **out, size_t *nout, size_t *ntimes, const
 			if (!dup && !lost_base) {
 				b->ctype = k->ctype;
 				b->off = k->off;
+				b->raw = raw_size(k->ctype);
 			}
 			continue;
 		}

@@ -65,6 +65,9 @@ int rec_schema_decode(const uint8_t *p, size_t n, struct rec_schema *s, char **e
 /* A field of the file bound to this build: where it goes and how. */
 struct rec_bind {
 	uint8_t kind, ctype;    /* ctype REC_C_SKIP: read and dropped */
+	/* the size of a field whose value, known or not, follows from its
+	 * bytes alone (two records agree on it when their bytes do); else 0 */
+	uint8_t raw;
 	uint32_t off;           /* offset, or plugin slot */
 	int base;               /* times: index of a time of the same record, or -1 */
 	bool base_first;        /* ... tried before the previous record's */
