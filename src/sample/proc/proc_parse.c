@@ -140,6 +140,31 @@ static int64_t parse_num_field(const char *s, const char *e)
 	return v;
 }
 
+/* A "Key:\tvalue" line of status or io: its key, and its value up to the end of the line. */
+struct kv_line {
+	const char *key, *v, *le;
+	size_t klen;
+};
+
+#define KV_IS(kv, k) ((kv)->klen == sizeof(k) - 1 && memcmp((kv)->key, k, (kv)->klen) == 0)
+
+/* The next line with a colon at or after *p, *p moved past it; false at the end. */
+static bool kv_next(const char **p, const char *end, struct kv_line *kv)
+{
+	while (*p < end) {
+		const char *line = *p;
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *le = nl ? nl : end;
+		const char *colon = memchr(line, ':', (size_t)(le - line));
+		*p = nl ? nl + 1 : end;
+		if (colon) {
+			*kv = (struct kv_line){line, colon + 1, le, (size_t)(colon - line)};
+			return true;
+		}
+	}
+	return false;
+}
+
 int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -150,66 +175,56 @@ int proc_parse_status(const char *buf, size_t len, struct proc_status *out)
 	out->ctxt_vol = out->ctxt_invol = TV_UNKNOWN;
 	int have_name = 0;
 	const char *p = buf, *end = buf + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *colon = memchr(p, ':', (size_t)(le - p));
-		if (colon) {
-			size_t klen = (size_t)(colon - p);
-			const char *v = colon + 1;
-#define KEY(k) (klen == sizeof(k) - 1 && memcmp(p, k, klen) == 0)
-			if (KEY("Name")) {
-				if (v < le && *v == '\t')
-					v++;
-				unescape_name(v, le, out->name, sizeof(out->name));
-				have_name = 1;
-			} else if (KEY("State")) {
-				while (v < le && (*v == ' ' || *v == '\t'))
-					v++;
-				if (v < le)
-					out->state = *v;
-			} else if (KEY("Tgid")) {
-				out->tgid = parse_num_field(v, le);
-			} else if (KEY("PPid")) {
-				out->ppid = parse_num_field(v, le);
-			} else if (KEY("Uid")) {
-				/* real, effective, saved, fs: take the effective one */
-				const char *q = v;
-				while (q < le && (*q == ' ' || *q == '\t'))
-					q++;
-				while (q < le && *q != ' ' && *q != '\t')
-					q++;
-				out->euid = parse_num_field(q, le);
-			} else if (KEY("Threads")) {
-				out->threads = parse_num_field(v, le);
-			} else if (KEY("VmSize")) {
-				out->vm_size = parse_num_field(v, le);
-			} else if (KEY("VmRSS")) {
-				out->vm_rss = parse_num_field(v, le);
-			} else if (KEY("VmPTE")) {
-				out->vm_pte = parse_num_field(v, le);
-			} else if (KEY("VmSwap")) {
-				out->vm_swap = parse_num_field(v, le);
-			} else if (KEY("VmStk")) {
-				out->vm_stk = parse_num_field(v, le);
-			} else if (KEY("VmHWM")) {
-				out->vm_hwm = parse_num_field(v, le);
-			} else if (KEY("RssAnon")) {
-				out->rss_anon = parse_num_field(v, le);
-			} else if (KEY("RssFile")) {
-				out->rss_file = parse_num_field(v, le);
-			} else if (KEY("RssShmem")) {
-				out->rss_shmem = parse_num_field(v, le);
-			} else if (KEY("voluntary_ctxt_switches")) {
-				out->ctxt_vol = parse_num_field(v, le);
-			} else if (KEY("nonvoluntary_ctxt_switches")) {
-				out->ctxt_invol = parse_num_field(v, le);
-			}
-#undef KEY
+	struct kv_line kv;
+	while (kv_next(&p, end, &kv)) {
+		const char *v = kv.v, *le = kv.le;
+		if (KV_IS(&kv, "Name")) {
+			if (v < le && *v == '\t')
+				v++;
+			unescape_name(v, le, out->name, sizeof(out->name));
+			have_name = 1;
+		} else if (KV_IS(&kv, "State")) {
+			while (v < le && (*v == ' ' || *v == '\t'))
+				v++;
+			if (v < le)
+				out->state = *v;
+		} else if (KV_IS(&kv, "Tgid")) {
+			out->tgid = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "PPid")) {
+			out->ppid = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "Uid")) {
+			/* real, effective, saved, fs: take the effective one */
+			const char *q = v;
+			while (q < le && (*q == ' ' || *q == '\t'))
+				q++;
+			while (q < le && *q != ' ' && *q != '\t')
+				q++;
+			out->euid = parse_num_field(q, le);
+		} else if (KV_IS(&kv, "Threads")) {
+			out->threads = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "VmSize")) {
+			out->vm_size = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "VmRSS")) {
+			out->vm_rss = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "VmPTE")) {
+			out->vm_pte = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "VmSwap")) {
+			out->vm_swap = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "VmStk")) {
+			out->vm_stk = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "VmHWM")) {
+			out->vm_hwm = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "RssAnon")) {
+			out->rss_anon = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "RssFile")) {
+			out->rss_file = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "RssShmem")) {
+			out->rss_shmem = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "voluntary_ctxt_switches")) {
+			out->ctxt_vol = parse_num_field(v, le);
+		} else if (KV_IS(&kv, "nonvoluntary_ctxt_switches")) {
+			out->ctxt_invol = parse_num_field(v, le);
 		}
-		if (!nl)
-			break;
-		p = nl + 1;
 	}
 	return have_name ? 0 : -1;
 }
@@ -237,20 +252,12 @@ int proc_parse_io(const char *buf, size_t len, struct proc_io *out)
 	out->read_bytes = out->write_bytes = TV_UNKNOWN;
 	struct proc_io v = {TV_UNKNOWN, TV_UNKNOWN};
 	const char *p = buf, *end = buf + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *colon = memchr(p, ':', (size_t)(le - p));
-		if (colon) {
-			size_t klen = (size_t)(colon - p);
-#define KEY(k) (klen == sizeof(k) - 1 && memcmp(p, k, klen) == 0)
-			if (KEY("read_bytes"))
-				v.read_bytes = parse_num_field(colon + 1, le);
-			else if (KEY("write_bytes"))
-				v.write_bytes = parse_num_field(colon + 1, le);
-#undef KEY
-		}
-		p = le + 1;
+	struct kv_line kv;
+	while (kv_next(&p, end, &kv)) {
+		if (KV_IS(&kv, "read_bytes"))
+			v.read_bytes = parse_num_field(kv.v, kv.le);
+		else if (KV_IS(&kv, "write_bytes"))
+			v.write_bytes = parse_num_field(kv.v, kv.le);
 	}
 	if (v.read_bytes == TV_UNKNOWN || v.write_bytes == TV_UNKNOWN || v.read_bytes < 0 || v.write_bytes < 0)
 		return -1;
