@@ -6,10 +6,8 @@
  * follow themselves, so a record is never split), resident from the start,
  * so it holds a few hundred milliseconds of an exit storm, not a refresh's.
  * The records are turned into the exit listener's entries, so the sampler
- * handles both sources alike. Ownership: the entries' array is this
- * reader's, lent to the caller from take to give_back, and kept from refresh
- * to refresh (an exit storm would fault in megabytes each refresh) unless a
- * storm that ended leaves it mostly empty.
+ * handles both sources alike, through the same queue (exit_queue.h says
+ * who owns the entries).
  */
 #include "sample/bpf/bpf_exits.h"
 
@@ -31,13 +29,13 @@
 
 #include "sample/bpf/bpf_tasks.h"
 #include "sample/bpf/exit_rec.h"
+#include "sample/taskstats/exit_queue.h"
 #include "util/i18n.h"
 #include "sample/bpf/exits.skel.h"
 
 /* the ring (a power of two of pages): about 400 ms of 20,000 exits a second */
 #define RING_BYTES (2u << 20)
 #define DRAIN_MS 20
-#define ROOM_KEEP 4096 /* entries kept whatever the use */
 
 struct bpf_exits {
 	struct exits *skel;
@@ -45,10 +43,8 @@ struct bpf_exits {
 	int stop[2];           /* a pipe: writing to it ends the thread */
 	bool running;
 	pthread_t thread;
-	pthread_mutex_t lock;  /* guards the ring's reading, q, n, cap, lost and lent_* */
-	struct ts_exit_rec *q; /* filling */
-	size_t n, cap;
-	size_t lent_n, lent_cap;
+	pthread_mutex_t lock;  /* guards the ring's reading, queue and lost */
+	struct exit_queue queue;
 	uint64_t lost;         /* dropped by the reader since the last take */
 	uint64_t ring_lost;    /* the program's count at the last take */
 };
@@ -108,19 +104,11 @@ static int on_record(void *ctx, void *data, size_t len)
 		return 0;
 	}
 	bool group = (r->flags & EXIT_REC_GROUP) && len >= sizeof(*r);
-	size_t need = group ? 2 : 1;
-	if (b->n + need > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		struct ts_exit_rec *q = cap <= TS_LISTEN_KEEP ? realloc(b->q, cap * sizeof(*q)) : NULL;
-		if (!q) {
-			b->lost++;
-			return 0;
-		}
-		b->q = q;
-		b->cap = cap;
-	}
-	rec_to(&b->q[b->n], r, group);
-	b->n += need;
+	struct ts_exit_rec *e = exit_queue_push(&b->queue, group ? 2 : 1);
+	if (e)
+		rec_to(e, r, group);
+	else
+		b->lost++;
 	return 0;
 }
 
@@ -198,7 +186,7 @@ void bpf_exits_free(struct bpf_exits *b)
 	pthread_mutex_destroy(&b->lock);
 	ring_buffer__free(b->rb);
 	exits__destroy(b->skel);
-	free(b->q);
+	exit_queue_free(&b->queue);
 	free(b);
 }
 
@@ -211,12 +199,7 @@ size_t bpf_exits_take(struct bpf_exits *b, struct ts_exit_rec **out, uint64_t *l
 	*lost = b->lost + (ring_lost - b->ring_lost);
 	b->ring_lost = ring_lost;
 	b->lost = 0;
-	*out = b->q;
-	size_t n = b->n;
-	b->lent_n = n;
-	b->lent_cap = b->cap;
-	b->q = NULL;
-	b->n = b->cap = 0;
+	size_t n = exit_queue_take(&b->queue, out);
 	pthread_mutex_unlock(&b->lock);
 	return n;
 }
@@ -224,18 +207,7 @@ size_t bpf_exits_take(struct bpf_exits *b, struct ts_exit_rec **out, uint64_t *l
 void bpf_exits_give_back(struct bpf_exits *b, struct ts_exit_rec *recs)
 {
 	pthread_mutex_lock(&b->lock);
-	size_t room = b->lent_cap, used = b->lent_n;
-	b->lent_n = b->lent_cap = 0;
-	/* what the thread drained since the take moves in: the room stays
-	 * mapped; a storm that ended gives it back */
-	if (recs && room >= b->n && !(room > ROOM_KEEP && room / 8 > used)) {
-		if (b->n)
-			memcpy(recs, b->q, b->n * sizeof(*recs));
-		free(b->q);
-		b->q = recs;
-		b->cap = room;
-		recs = NULL;
-	}
+	recs = exit_queue_give_back(&b->queue, recs);
 	pthread_mutex_unlock(&b->lock);
 	free(recs);
 }

@@ -17,6 +17,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/socket.h>
 
+#include "sample/taskstats/exit_queue.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 
@@ -33,9 +34,6 @@
 /* batches a take reads itself, at most: a storm of exits does not hold a
  * refresh up (the listening thread reads the rest, for the next take) */
 #define TL_TAKE_READS 16
-/* records' room kept however few come (beyond, an eighth must be used) */
-#define TL_ROOM_KEEP 4096
-
 struct ts_listener {
 	struct nl_sock *sk;
 	int fd;
@@ -44,11 +42,9 @@ struct ts_listener {
 	int stop[2];          /* a pipe: writing to it ends the thread */
 	atomic_bool stopping; /* set with the write: a thread reading a storm's backlog ends too */
 	pthread_t thread;
-	pthread_mutex_t lock; /* guards q, n, cap, lost, lent_* */
+	pthread_mutex_t lock; /* guards queue and lost */
 	pthread_mutex_t read; /* guards reading the socket into batch */
-	struct ts_exit_rec *q; /* filling */
-	size_t n, cap;
-	size_t lent_n, lent_cap; /* the records a take lent out, and their room */
+	struct exit_queue queue;
 	uint64_t lost;
 	unsigned char rbuf[TL_RBUF]; /* registration's answers */
 	unsigned char batch[TL_BATCH][TL_SLOT];
@@ -131,19 +127,11 @@ static void tl_push(struct ts_listener *l, const struct ts_exit_msg *m, double n
 {
 	size_t need = m->tgid > 0 ? 2 : 1; /* ts_exit_entries */
 	pthread_mutex_lock(&l->lock);
-	if (l->n + need > l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct ts_exit_rec *q = cap <= TS_LISTEN_KEEP ? realloc(l->q, cap * sizeof(*q)) : NULL;
-		if (!q) {
-			l->lost++;
-			pthread_mutex_unlock(&l->lock);
-			return;
-		}
-		l->q = q;
-		l->cap = cap;
-	}
-	ts_exit_rec_from(&l->q[l->n], m, now);
-	l->n += need;
+	struct ts_exit_rec *e = exit_queue_push(&l->queue, need);
+	if (e)
+		ts_exit_rec_from(e, m, now);
+	else
+		l->lost++;
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -293,7 +281,7 @@ void ts_listen_stop(struct ts_listener *l)
 	nl_socket_free(l->sk);
 	pthread_mutex_destroy(&l->lock);
 	pthread_mutex_destroy(&l->read);
-	free(l->q);
+	exit_queue_free(&l->queue);
 	free(l);
 }
 
@@ -307,13 +295,8 @@ size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t 
 		;
 	pthread_mutex_unlock(&l->read);
 	pthread_mutex_lock(&l->lock);
-	*out = l->q;
-	size_t n = l->n;
+	size_t n = exit_queue_take(&l->queue, out);
 	*lost = l->lost;
-	l->lent_n = n;
-	l->lent_cap = l->cap;
-	l->q = NULL;
-	l->n = l->cap = 0;
 	l->lost = 0;
 	pthread_mutex_unlock(&l->lock);
 	return n;
@@ -322,19 +305,7 @@ size_t ts_listen_take(struct ts_listener *l, struct ts_exit_rec **out, uint64_t 
 void ts_listen_give_back(struct ts_listener *l, struct ts_exit_rec *recs)
 {
 	pthread_mutex_lock(&l->lock);
-	size_t room = l->lent_cap, used = l->lent_n;
-	l->lent_n = l->lent_cap = 0;
-	/* what came since the take moves in: the room stays mapped, where a fresh
-	 * array would fault in megabytes each refresh of an exit storm; a storm
-	 * that ended gives it back */
-	if (recs && room >= l->n && !(room > TL_ROOM_KEEP && room / 8 > used)) {
-		if (l->n)
-			memcpy(recs, l->q, l->n * sizeof(*recs));
-		free(l->q);
-		l->q = recs;
-		l->cap = room;
-		recs = NULL;
-	}
+	recs = exit_queue_give_back(&l->queue, recs);
 	pthread_mutex_unlock(&l->lock);
 	free(recs);
 }
