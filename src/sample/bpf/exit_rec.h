@@ -24,8 +24,7 @@ struct exit_counts {
 };
 
 /* bits of exit_rec.flags */
-#define EXIT_REC_GROUP_DEAD 1u   /* the last thread of its process */
-#define EXIT_REC_GROUP 2u        /* group follows (a process that had more than one thread) */
+#define EXIT_REC_GROUP 1u        /* group follows (the last thread of a process that had more than one) */
 
 struct exit_rec {
 	unsigned long long when_ns;     /* CLOCK_MONOTONIC at the exit */

@@ -29,15 +29,8 @@ struct {
 /* records the ring had no room for, read by taskview through the skeleton */
 __u64 tv_exit_lost = 0;
 
-#define DELAY(cnt, d, cls, name)                                              \
-	do {                                                                  \
-		if (bpf_core_field_exists(d->name##_delay) &&                 \
-		    bpf_core_field_exists(d->name##_count)) {                 \
-			cnt->delay_ns[cls + 1] = d->name##_delay;             \
-			cnt->delay_count[cls + 1] = d->name##_count;          \
-			cnt->delay_known |= 1u << (cls + 1);                  \
-		}                                                             \
-	} while (0)
+/* slot 0 is CPU's (sched_info): a class of the task iterator's goes one after */
+#define DELAY(cnt, d, cls, name) TV_THREAD_DELAY(cnt->delay_ns, cnt->delay_count, cnt->delay_known, cls + 1, d, name)
 
 #define GDELAY(cnt, g, cls, name)                                             \
 	do {                                                                  \
@@ -112,7 +105,7 @@ int tv_exit(__u64 *ctx)
 	r->tgid = t->tgid;
 	r->ppid = BPF_CORE_READ(t, real_parent, tgid);
 	r->uid = BPF_CORE_READ(t, cred, uid.val);
-	r->flags = (group_dead ? EXIT_REC_GROUP_DEAD : 0) | (g ? EXIT_REC_GROUP : 0);
+	r->flags = g ? EXIT_REC_GROUP : 0;
 	r->pad = 0;
 	bpf_probe_read_kernel_str(r->comm, sizeof(r->comm), t->comm);
 	own_counts(&r->own, t);

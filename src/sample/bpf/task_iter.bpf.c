@@ -12,15 +12,7 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define DELAY(rec, d, cls, name)                                              \
-	do {                                                                  \
-		if (bpf_core_field_exists(d->name##_delay) &&                 \
-		    bpf_core_field_exists(d->name##_count)) {                 \
-			rec.delay_ns[cls] = d->name##_delay;                  \
-			rec.delay_count[cls] = d->name##_count;               \
-			rec.delay_known |= 1u << cls;                         \
-		}                                                             \
-	} while (0)
+#define DELAY(rec, d, cls, name) TV_THREAD_DELAY(rec.delay_ns, rec.delay_count, rec.delay_known, cls, d, name)
 
 SEC("iter/task")
 int tv_tasks(struct bpf_iter__task *ctx)
