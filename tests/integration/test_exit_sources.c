@@ -20,19 +20,9 @@
 
 #include "sample/bpf/bpf_exits.h"
 #include "sample/taskstats/taskstats_listen.h"
+#include "check.h"
 
 #define NTHREADS 8
-
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
 
 static void *worker(void *arg)
 {

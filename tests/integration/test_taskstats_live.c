@@ -16,19 +16,9 @@
 #include <unistd.h>
 
 #include "sample/taskstats/taskstats.h"
+#include "check.h"
 
 #define NTHREADS 2000
-
-static int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
 
 static void *idle_thread(void *arg)
 {
