@@ -61,6 +61,7 @@ struct panel {
 	size_t npl, cappl;
 	bool pl_oom;
 	size_t top;               /* first line shown */
+	bool at_end;              /* scrolled to the last line: kept there as lines are added */
 	size_t body_h;            /* lines shown at once, as last painted */
 };
 
@@ -354,7 +355,7 @@ static void panel_paint(const struct tui *t, struct panel *p)
 	size_t body = (size_t)g.h - 1 - (hint ? 1 : 0);
 	p->body_h = body;
 	size_t last = p->npl > body ? p->npl - body : 0;
-	if (p->top > last)
+	if (p->top > last || p->at_end)
 		p->top = last;
 
 	struct buf title, line;
@@ -451,11 +452,14 @@ static void panel_scroll(struct panel *p, int key)
 		p->top = 0;
 		break;
 	case KEY_END:
+		/* kept at the end: a section read later (the address space) comes into view */
 		p->top = last;
-		break;
+		p->at_end = true;
+		return;
 	default:
-		break;
+		return;
 	}
+	p->at_end = p->top == last && last > 0;
 }
 
 /* As the main loop: wake for the next sample, and at least once a second. */
