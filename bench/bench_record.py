@@ -3,7 +3,7 @@
 how large a recording grows.
 
 Runs, at the same time (so both see the same tasks and the same load),
-  taskview -b --format json -d D -n N [ARGS]     (its output read, not kept)
+  taskview -b --format json -o all -d D -n N [ARGS]   (every column, as a recording reads; output not kept)
   taskview -w FILE -d D -n N [ARGS]              (recording only)
 and compares the CPU time each spent per sample: the `self.cpu_ms` taskview
 reports for every sample (getrusage between two refreshes: the sampling, and
@@ -45,7 +45,8 @@ def one_round(tv, delay, samples, args, tmp):
     if os.path.exists(rec):
         os.unlink(rec)
     common = ["-d", str(delay), "-n", str(samples), *args]
-    j = subprocess.Popen([tv, "-b", "--format", "json", *common], stdout=subprocess.PIPE, text=True)
+    # every column, as a recording reads
+    j = subprocess.Popen([tv, "-b", "--format", "json", "-o", "all", *common], stdout=subprocess.PIPE, text=True)
     w = subprocess.Popen([tv, "-w", rec, *common])
     out, _ = j.communicate()
     w.wait()

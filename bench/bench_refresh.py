@@ -42,7 +42,7 @@ def main():
         cases = [
             ("all processes, default columns", tv + default_cols),
             ("all processes, no switch/delay columns", tv + ["-o", "pid,user,state,cpu,threads,vm_size,vm_rss,vm_pte,command"]),
-            ("all processes, every column", tv),
+            ("all processes, every column", tv + ["-o", "all"]),
             ("the workload processes, threads shown (-H)", tv + default_cols + ["-H", "-p", pids]),
             ("the workload, -H, no delay columns", tv + ["-H", "-p", pids, "-o", "pid,cpu,ctxt_vol_rate,comm"]),
             ("one workload process, -H", tv + default_cols + ["-H", "-p", str(procs[0].pid)]),

@@ -93,7 +93,7 @@ def gone_after(pid, how, timeout=120):
 
 def run_json(tv, env, seconds):
     # batch prints one sample unless -n says more: more than the run can take
-    argv = [tv, "-b", "--format", "json", "-d", "1", "-n", str(int(seconds) * 10)]
+    argv = [tv, "-b", "--format", "json", "-o", "all", "-d", "1", "-n", str(int(seconds) * 10)]
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
     docs = []
     import threading

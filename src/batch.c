@@ -185,10 +185,9 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	/* JSON group rows carry the group's memory and pressure whatever the columns */
 	if (groups && json)
 		needs |= NEED_CGROUP_MEM | NEED_CGROUP_PSI;
-	/* JSON without -o carries every column, so it reads what every column
-	 * needs; so does a recording, to be replayed with any column */
-	bool every = (json && !o->columns) || o->record;
-	const struct colsel *json_sel = o->columns ? &a->sel : NULL;
+	/* JSON carries the shown columns, as text does (-o all: every one); a
+	 * recording reads what every column needs, to be replayed with any */
+	bool every = o->record;
 	if (every)
 		for (size_t i = 0; i < a->cs.n; i++)
 			needs |= a->cs.cols[i].needs;
@@ -323,7 +322,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 			const char *msg = NULL;
 			const char *state = app_delay_state(a, &msg);
 			struct json_state js = {"delayacct", state, msg};
-			json_render_sample(&out, &cur, interval, &rows, &a->cs, json_sel, &js);
+			json_render_sample(&out, &cur, interval, &rows, &a->cs, &a->sel, &js);
 		} else {
 			struct text_opts to = {.utf8 = a->utf8, .interval = interval};
 			if (it)

@@ -78,7 +78,7 @@ void cli_usage(FILE *f)
 		   "                           the group's sums, memory and pressure\n"),
 		N_("  -s, --sort ID            sort by this column\n"),
 		N_("  -R, --reverse            reverse the sort order\n"),
-		N_("  -o, --columns LIST       columns to show (comma-separated ids)\n"),
+		N_("  -o, --columns LIST       columns to show (comma-separated ids, or all)\n"),
 		N_("      --list-columns       list every column id, header and description\n"),
 		N_("      --no-color           monochrome display (also: NO_COLOR=1)\n"),
 		N_("      --no-mouse           do not take mouse clicks (the terminal keeps them)\n"),

@@ -365,13 +365,18 @@ int colsel_parse(const struct colset *cs, const char *list, struct colsel *out, 
 		if (!id)
 			goto fail;
 		int i = colset_index(cs, id);
-		if (i < 0) {
+		bool all = i < 0 && strcmp(id, COLSEL_ALL) == 0;
+		if (i < 0 && !all) {
 			*bad = id;
 			goto fail;
 		}
 		free(id);
-		if (colsel_push(out, i) < 0)
+		if (!all && colsel_push(out, i) < 0)
 			goto fail;
+		/* every column but those listed before it, in the order --list-columns gives */
+		for (size_t k = 0; all && k < cs->n; k++)
+			if (!colsel_has(out, (int)k) && colsel_push(out, (int)k) < 0)
+				goto fail;
 		if (!*end)
 			return 0;
 		p = end + 1;

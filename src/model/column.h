@@ -96,8 +96,12 @@ struct colsel {
 	size_t n;
 };
 
-/* Parses "id,id,…" (whitespace around ids allowed). On error returns -1 and
- * sets *bad to a malloc'd copy of the offending id. */
+/* -o all: every column, built-in and from plugins */
+#define COLSEL_ALL "all"
+
+/* Parses "id,id,…" (whitespace around ids allowed; COLSEL_ALL adds every
+ * column not listed before it). On error returns -1 and sets *bad to a
+ * malloc'd copy of the offending id. */
 int colsel_parse(const struct colset *cs, const char *list, struct colsel *out, char **bad);
 int colsel_default(const struct colset *cs, struct colsel *out);
 void colsel_free(struct colsel *sel);

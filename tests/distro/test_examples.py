@@ -258,19 +258,20 @@ def main():
             rc, text, s = run(line, "three.txt")
             check(rc == 0 and len(re.findall(r"(?m)^\s*PID\b", out("three.txt"))) == 3, f"{line}: three text samples")
 
-        @ex("taskview -b --format json -p 1234 | jq '.tasks[] | {pid, comm, ctxt_vol_rate}'")
+        @ex("taskview -b --format json -p 1234 -o comm,ctxt_vol_rate | jq '.tasks[] | {pid, comm, ctxt_vol_rate}'")
         def _(line):
             rc, text, s = run(line, "jq.out")
             docs = json.loads("[" + re.sub(r"\}\s*\{", "},{", out("jq.out")) + "]") if out("jq.out").strip() else []
-            check(rc == 0 and docs and all(d["pid"] == 1234 or d.get("comm") for d in docs)
+            # JSON carries the shown columns: -o names comm, which jq would print as null otherwise
+            check(rc == 0 and docs and all(d.get("comm") for d in docs)
                   and any(d["pid"] == 1234 and "ctxt_vol_rate" in d for d in docs), f"{line}: {docs[:2]}")
 
-        @ex("taskview -b --format json -p 1234 | jq '.tasks[] | {pid, comm, cpu_delay, io_delay}'")
+        @ex("taskview -b --format json -p 1234 | jq '.tasks[] | {pid, command, cpu_delay, io_delay}'")
         def _(line):
             rc, text, s = run(line, "jq2.out")
             o = out("jq2.out")
-            check(rc == 0 and '"pid": 1234' in o and '"cpu_delay"' in o and '"io_delay"' in o,
-                  f"{line}: the delays of 1234: {o[:200]!r}")
+            check(rc == 0 and '"pid": 1234' in o and '"cpu_delay"' in o and '"io_delay"' in o
+                  and '"command": "' in o, f"{line}: the delays of 1234: {o[:200]!r}")
 
         def nginx(line):
             rc, text, s = run(line, "nginx.out")

@@ -11,7 +11,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import TASKVIEW, WORKLOAD, Workload, check, is_root, main, reachable, run, run_json, wait_state, Skip  # noqa: E402
+from tvtest import TASKVIEW, WORKLOAD, Workload, check, is_root, json_lines, main, reachable, run, run_json, wait_state, Skip  # noqa: E402
 
 # the nice value this test started at (builds and CI runners run tests under nice); its children inherit it
 BASE_NICE = os.getpriority(os.PRIO_PROCESS, 0)
@@ -474,12 +474,28 @@ def test_list_columns_and_help():
     check(r.returncode == 0 and r.stdout.startswith("taskview "), "version")
 
 
-def test_json_every_column_key():
-    r = run("--list-columns")
+# the columns of batch output without -o, as taskview(1) lists them under "Default columns"
+BATCH_COLUMNS = ["pid", "user", "state", "cpu", "threads", "vm_size", "vm_rss", "vm_pte", "ctxt_vol_rate",
+                 "ctxt_invol_rate", "cpu_delay", "io_delay", "command"]
+
+
+def test_json_columns_default_and_all():
+    """JSON carries the columns the text table shows, and each task's identity;
+    -o all every column, in --list-columns' order, as JSON keys."""
+    r = run("--list-columns", "--no-plugins")
     ids = [line.split()[0] for line in r.stdout.splitlines()]
-    doc = run_json("-p", "1", "-d", "0.2")[0]
+    keys = lambda t: [k for k in t if k not in ("kind", "partial")]  # noqa: E731
+    r = run("-b", "--format", "json", "--no-plugins", "-p", "1", "-d", "0.2")
+    check(r.returncode == 0, r.stderr)
+    t = json_lines(r.stdout)[0]["tasks"][0]
+    check(keys(t) == ["tgid"] + BATCH_COLUMNS, f"JSON without -o: {keys(t)}")
+    text = run("-b", "--no-plugins", "-p", "1", "-d", "0.2").stdout.splitlines()[1].split()
+    check(len(text) == len(BATCH_COLUMNS) and text[0] == "PID" and text[-1] == "COMMAND", f"text: {text}")
+    doc = json_lines(run("-b", "--format", "json", "--no-plugins", "-p", "1", "-d", "0.2", "-o", "all").stdout)[0]
     t = doc["tasks"][0]
-    check(set(ids) <= set(t), f"JSON has every column id: missing {set(ids) - set(t)}")
+    check(keys(t) == ids, f"-o all: every column id, in order: {keys(t)} against {ids}")
+    t = json_lines(run("-b", "--format", "json", "--no-plugins", "-p", "1", "-d", "0.2", "-o", "comm,all").stdout)[0]
+    check(keys(t["tasks"][0]) == ["comm"] + [i for i in ids if i != "comm"], "-o comm,all: comm first, once")
     check(isinstance(doc["timestamp"], float) and doc["interval"] > 0, "timestamp and interval")
     check(doc["delayacct"]["state"] in ("on", "off", "no-permission", "unsupported"), "delayacct state")
 
@@ -557,7 +573,7 @@ if __name__ == "__main__":
         test_cli_errors,
         test_missing_pid_exits_1,
         test_list_columns_and_help,
-        test_json_every_column_key,
+        test_json_columns_default_and_all,
         test_sort_and_reverse,
         test_capabilities_refuse_user_plugins,
     ]))

@@ -51,7 +51,7 @@ def stopped(w):
 
 
 def sample(pid, env=None, user=None):
-    r = run("-b", "--format", "json", "--no-plugins", "-H", "-n", "1", "-p", str(pid), env=env, user=user)
+    r = run("-b", "--format", "json", "--no-plugins", "-H", "-n", "1", "-p", str(pid), "-o", "all", env=env, user=user)
     check(r.returncode == 0 and r.stderr == "", f"taskview failed: {r.stderr}")
     doc = json_lines(r.stdout)[0]
     return doc, {t["pid"]: t for t in doc["tasks"] if t["kind"] == "thread"}
@@ -153,7 +153,7 @@ def test_pass_only_when_worth_it():
     if not bpf_expected():
         raise Skip("no BPF reader here")
     with Workload("--sleepers", "2", "--name", "tv-bpf-few") as w:
-        r = run("-b", "--format", "json", "--no-plugins", "-H", "-n", "3", "-d", "0.2", "-p", str(w.pid))
+        r = run("-b", "--format", "json", "--no-plugins", "-H", "-n", "3", "-d", "0.2", "-p", str(w.pid), "-o", "all")
         check(r.returncode == 0 and r.stderr == "", r.stderr)
         last = json_lines(r.stdout)[-1]["self"]
         check(last["reader"] == "proc" and "too few threads" in (last["reader_why"] or ""), f"few threads: {last}")

@@ -294,7 +294,7 @@ def test_switch_off_ended_processes():
                 churn.kill()
                 churn.wait()
             check(r.returncode == 0, f"recording failed ({r.returncode}): {r.stderr}")
-            docs = [json.loads(line) for line in run("-r", path, "-b", "--format", "json").stdout.splitlines()]
+            docs = [json.loads(line) for line in run("-r", path, "-b", "--format", "json", "-o", "all").stdout.splitlines()]
             ended = [t for doc in docs for t in doc["tasks"] if t["kind"] == "process" and t.get("exited")]
             check(ended, "ended processes recorded (as root, from their exit records)")
             for t in ended:

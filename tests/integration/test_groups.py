@@ -443,7 +443,7 @@ def test_recording_keeps_the_group_filter():
             path = os.path.join(d, "g.tvr")
             r = run("-w", path, "-c", g.rel(a), "-d", "0.3", "-n", "4")
             check(r.returncode == 0, f"recording failed ({r.returncode}): {r.stderr}")
-            docs = json_lines(run("-r", path, "-b", "--format", "json").stdout)
+            docs = json_lines(run("-r", path, "-b", "--format", "json", "-o", "all").stdout)
         finally:
             churn.kill()
             churn.wait()
@@ -530,7 +530,7 @@ def in_namespace(script, *tv_args):
     return r
 
 
-JSON_ARGS = ("-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-n", "2", "-d", "0.3")
+JSON_ARGS = ("-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-n", "2", "-d", "0.3", "-o", "all")
 
 
 def test_no_cgroup_hierarchy():

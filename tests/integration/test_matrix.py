@@ -86,7 +86,7 @@ def batch_text(c):
 
 
 def batch_json(c):
-    docs = json_lines(c.run("-b", "--format", "json", "-H", "-n", "2", "-d", "0.5", "-p", str(c.pid)))
+    docs = json_lines(c.run("-b", "--format", "json", "-H", "-n", "2", "-d", "0.5", "-p", str(c.pid), "-o", "all"))
     thr = threads_of(docs, c.pid)
     names = {t["comm"] for t in thr}
     check(set(THREADS) <= names, f"threads {sorted(names)}")
@@ -104,7 +104,7 @@ def batch_openmetrics(c):
 
 
 def batch_filter_sort(c):
-    docs = json_lines(c.run("-b", "--format", "json", "-n", "1", "-d", "0.5", "-F", "tvmx", "-s", "pid"))
+    docs = json_lines(c.run("-b", "--format", "json", "-n", "1", "-d", "0.5", "-F", "tvmx", "-s", "pid", "-o", "all"))
     procs = [t for t in docs[0]["tasks"] if t["kind"] == "process"]
     check(any(p["pid"] == c.pid for p in procs), f"the workload is not in -F tvmx: {[p['pid'] for p in procs]}")
     for p in procs:
@@ -125,7 +125,7 @@ def record(c, key, *args):
 
 
 def check_replay_threads(c, path, what):
-    docs = json_lines(c.run("-r", path, "-b", "--format", "json", "-H"))
+    docs = json_lines(c.run("-r", path, "-b", "--format", "json", "-H", "-o", "all"))
     check(len(docs) >= 3, f"{what}: {len(docs)} samples")
     thr = threads_of(docs, c.pid)
     names = {t["comm"] for t in thr}

@@ -313,7 +313,7 @@ def test_values_equal_json():
                     os.chown(tmp, user, user)
                 path = os.path.join(tmp, "taskview.prom")
                 cmd = [TASKVIEW, "--format", "json", "--textfile", path, "-n", "5", "-d", "1", "--top", "3",
-                       "-p", f"{a.pid},{b.pid}"]
+                       "-p", f"{a.pid},{b.pid}", "-o", "all"]
                 pairs = read_samples(cmd, 5, path, user)
                 records = lost = 0
                 prev = None

@@ -16,7 +16,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import Skip, Workload, check, is_root, main, run  # noqa: E402
+from tvtest import Skip, Workload, check, every_column, is_root, main, run  # noqa: E402
 
 SOURCE_DIR = os.environ.get("SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(SOURCE_DIR, "tests", "data")
@@ -28,13 +28,13 @@ def lines(out):
 
 def record(path, *args, timeout=180):
     """Records with -b --format json: returns the live samples printed."""
-    r = run("-w", path, "-b", "--format", "json", *args, timeout=timeout)
+    r = run("-w", path, "-b", "--format", "json", *every_column(args), timeout=timeout)
     check(r.returncode == 0, f"recording failed ({r.returncode}): {r.stderr}")
     return lines(r.stdout)
 
 
 def replay(path, *args, ok=True, fmt="json"):
-    r = run("-r", path, "-b", "--format", fmt, *args)
+    r = run("-r", path, "-b", "--format", fmt, *(every_column(args) if fmt == "json" else args))
     if ok:
         check(r.returncode == 0, f"replay failed ({r.returncode}): {r.stderr}")
     return r
@@ -470,7 +470,8 @@ def test_hostile_files_never_crash():
 
 KEPT_COLUMNS = ("pid,tgid,user,state,cpu,time,threads,vm_rss,vm_pte,ctxt_vol,ctxt_vol_rate,cpu_delay,"
                 "io_delay,io.read_rate,oom.score,fds.count,command")
-KEPT_RUNS = (("json", "json", ["-H"]), ("json", "d2.json", ["-d", "2"]), ("text", "txt", ["-H", "-o", KEPT_COLUMNS]))
+KEPT_RUNS = (("json", "json", ["-H", "-o", "all"]), ("json", "d2.json", ["-d", "2", "-o", "all"]),
+             ("text", "txt", ["-H", "-o", KEPT_COLUMNS]))
 
 
 def kept_output(fmt, args):
@@ -517,7 +518,7 @@ def test_committed_recording_replays_forever():
                 a, b = a.split(" - ", 1)[1], b.split(" - ", 1)[1]
             check(a == b, f"text differs:\n  got  {a}\n  want {b}")
     # what it holds, as a user would check
-    docs = lines(kept_output("json", ["-H"]).stdout)
+    docs = lines(kept_output("json", ["-H", "-o", "all"]).stdout)
     check(len(docs) == 6, "six samples")
     ended = [t for d in docs for t in d["tasks"] if t.get("exited")]
     check(any(t["kind"] == "process" for t in ended) and any(t["kind"] == "thread" for t in ended),

@@ -86,7 +86,7 @@ class Proc:
 
 
 def samples(*args, user=None, timeout=180):
-    r = run("-b", "--format", "json", *args, user=user, timeout=timeout)
+    r = run("-b", "--format", "json", *tvtest.every_column(args), user=user, timeout=timeout)
     if r.returncode != 0:
         raise AssertionError(f"taskview exited {r.returncode}: {r.stderr}")
     return [json.loads(line) for line in r.stdout.split("\n") if line]
@@ -372,7 +372,8 @@ def spinner_windows(w, tids, args, user):
     t0 = time.monotonic()
     exe = tvtest.reachable(tvtest.TASKVIEW, user)
     p = subprocess.Popen(["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", exe,
-                          "-b", "--format", "json", "-n", "1000", *args], stdout=subprocess.PIPE, text=True)
+                          "-b", "--format", "json", "-n", "1000", *tvtest.every_column(args)],
+                         stdout=subprocess.PIPE, text=True)
     docs = []
     try:
         time.sleep(0.1)

@@ -115,8 +115,14 @@ def json_lines(text):
     return [json.loads(line) for line in lines]
 
 
+def every_column(args):
+    """JSON of every column (-o all), unless the caller chose its columns: its
+    default is the columns of the text table."""
+    return list(args) if "-o" in args else [*args, "-o", "all"]
+
+
 def run_json(*args, **kw):
-    r = run("-b", "--format", "json", *args, **kw)
+    r = run("-b", "--format", "json", *every_column(args), **kw)
     if r.returncode != 0:
         raise AssertionError(f"taskview exited {r.returncode}: {r.stderr}")
     return json_lines(r.stdout)

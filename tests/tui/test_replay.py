@@ -52,14 +52,14 @@ def record(home):
     # listener) is up before the short process starts, however late it came
     end = time.monotonic() + 60
     while time.monotonic() < end and rec.poll() is None:
-        r = subprocess.run([TASKVIEW, "-r", path, "-b", "--format", "json"], capture_output=True, text=True)
+        r = subprocess.run([TASKVIEW, "-r", path, "-b", "--format", "json", "-o", "all"], capture_output=True, text=True)
         if r.stdout.strip():
             break
         time.sleep(0.2)
     subprocess.run([short, "1.5"], check=True)
     _, err = rec.communicate(timeout=60)
     assert rec.returncode == 0, f"recording failed: {err}"
-    r = subprocess.run([TASKVIEW, "-r", path, "-b", "--format", "json"], capture_output=True, text=True)
+    r = subprocess.run([TASKVIEW, "-r", path, "-b", "--format", "json", "-o", "all"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     samples = [json.loads(line) for line in r.stdout.splitlines()]
     assert len(samples) >= 5, f"only {len(samples)} samples replayed"

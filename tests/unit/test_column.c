@@ -171,6 +171,29 @@ START_TEST(select_list)
 }
 END_TEST
 
+/* all: every column, those listed before it kept in their place */
+START_TEST(select_all)
+{
+	struct colsel sel;
+	char *bad = NULL;
+	ck_assert_int_eq(colsel_parse(&cs, "all", &sel, &bad), 0);
+	ck_assert_uint_eq(sel.n, cs.n);
+	for (size_t i = 0; i < cs.n; i++)
+		ck_assert_int_eq(sel.idx[i], (int)i);
+	colsel_free(&sel);
+	ck_assert_int_eq(colsel_parse(&cs, "comm, all", &sel, &bad), 0);
+	ck_assert_uint_eq(sel.n, cs.n);
+	ck_assert_str_eq(cs.cols[sel.idx[0]].id, "comm");
+	for (size_t i = 0; i < cs.n; i++)
+		ck_assert_msg(colsel_has(&sel, (int)i), "%s left out", cs.cols[i].id);
+	colsel_free(&sel);
+	/* not a column of its own: "All" is unknown, as "PID" is */
+	ck_assert_int_eq(colsel_parse(&cs, "pid,All", &sel, &bad), -1);
+	ck_assert_str_eq(bad, "All");
+	free(bad);
+}
+END_TEST
+
 START_TEST(select_whitespace)
 {
 	struct colsel sel;
@@ -463,6 +486,7 @@ static Suite *column_suite(void)
 	tc = tcase_create("selection");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, select_list);
+	tcase_add_test(tc, select_all);
 	tcase_add_test(tc, select_whitespace);
 	tcase_add_test(tc, select_unknown_id_named);
 	tcase_add_test(tc, select_default);
