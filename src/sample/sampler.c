@@ -182,19 +182,26 @@ ssize_t sampler_read(struct sampler *s, int *fd, const char *path)
 	return proc_read_at(s->procfd, path, s->buf, SAMPLER_READ_CAP);
 }
 
+struct timed {
+	struct sampler *s;
+	int *fd;
+	const char *path;
+};
+
+static ssize_t timed_read(void *ctx)
+{
+	struct timed *t = ctx;
+	return sampler_read(t->s, t->fd, t->path);
+}
+
 ssize_t sampler_read_timed(struct sampler *s, int *fd, const char *path, double *when)
 {
-	ssize_t n;
-	for (int i = 0;; i++) {
-		double t0 = clock_now(CLOCK_MONOTONIC);
-		n = sampler_read(s, fd, path);
-		double t1 = clock_now(CLOCK_MONOTONIC);
-		*when = (t0 + t1) / 2;
-		if (n < 0 || t1 - t0 <= SAMPLER_READ_SLACK_S || i + 1 == SAMPLER_READ_TRIES)
-			return n;
-		s->io.reads--;
-		s->io.rereads++;
-	}
+	struct timed t = {s, fd, path};
+	unsigned again;
+	ssize_t n = clock_timed_read(timed_read, &t, when, &again);
+	s->io.reads -= again;
+	s->io.rereads += again;
+	return n;
 }
 
 static int cmp_i32(const void *a, const void *b);

@@ -17,10 +17,6 @@
 
 #define SAMPLER_READ_CAP 65536
 #define SAMPLER_CMDLINE_AGE 10.0  /* seconds before a shown command line is read again */
-/* a counter file's read held up longer than this is taken again: its time is
- * then known within half of it (0.5 % of a 0.1 s interval) */
-#define SAMPLER_READ_SLACK_S 1e-3
-#define SAMPLER_READ_TRIES 4
 /* ticks a thread's start time estimated from a taskstats reply's age may
  * differ from its stat's, or from the first estimate */
 #define SAMPLER_START_SLACK 3
@@ -103,11 +99,8 @@ bool sampler_threads_shown(const struct sample_opts *o, int32_t tgid);
  */
 ssize_t sampler_read(struct sampler *s, int *fd, const char *path);
 /*
- * sampler_read of counters a rate is taken from, *when the middle of the
- * read (CLOCK_MONOTONIC). A read that took longer than SAMPLER_READ_SLACK_S
- * (held up: preempted on a busy machine) is taken again, up to
- * SAMPLER_READ_TRIES reads: the kernel prints the counters at some point
- * inside it, and a rate divides by the time between two reads.
+ * sampler_read of counters a rate is taken from, timed as clock_timed_read
+ * times it (a read held up is taken again).
  */
 ssize_t sampler_read_timed(struct sampler *s, int *fd, const char *path, double *when);
 void sampler_memory_from_status(struct tv_task *t, const struct proc_status *ps);

@@ -151,6 +151,28 @@ static ssize_t read_file(struct cgroups *c, struct entry *e, int f)
 	return read_into(c, e, f, c->buf, sizeof(c->buf));
 }
 
+struct timed {
+	struct cgroups *c;
+	struct entry *e;
+	int f;
+};
+
+static ssize_t timed_read(void *ctx)
+{
+	struct timed *t = ctx;
+	return read_file(t->c, t->e, t->f);
+}
+
+/* A counter file a rate is taken from, timed (clock_timed_read); a read taken again is one read. */
+static ssize_t read_counters(struct cgroups *c, struct entry *e, int f, double *when)
+{
+	struct timed t = {c, e, f};
+	unsigned again;
+	ssize_t n = clock_timed_read(timed_read, &t, when, &again);
+	c->reads -= again;
+	return n;
+}
+
 /* A group's cgroup.procs, whatever its length: in c->big. */
 static ssize_t read_procs(struct cgroups *c, struct entry *e)
 {
@@ -419,8 +441,7 @@ static void read_group(struct cgroups *c, struct entry *e, const struct snapshot
 		/* the group's own count: tasks that lived less than a refresh
 		 * are in it, a sum over the processes seen misses them */
 		struct cg_cpu_stat cs;
-		ssize_t n = read_file(c, e, F_CPU_STAT);
-		g->t_cpu = clock_now(CLOCK_MONOTONIC);
+		ssize_t n = read_counters(c, e, F_CPU_STAT, &g->t_cpu);
 		if (n > 0 && cg_cpu_stat_parse(c->buf, (size_t)n, &cs) == 0) {
 			g->cpu_usage_us = cs.usage_us;
 			g->cpu_user_us = cs.user_us < 0 ? TV_UNKNOWN : cs.user_us;
