@@ -3,14 +3,23 @@
 
 void put_varint(struct buf *b, uint64_t v)
 {
+	/* most of a sample's bytes are varints: written in place when the
+	 * buffer has room for the longest (10 bytes and buf's NUL) */
+	bool in_place = !b->oom && b->len + 11 <= b->cap;
 	uint8_t tmp[10];
+	uint8_t *p = in_place ? (uint8_t *)b->data + b->len : tmp;
 	size_t n = 0;
 	while (v >= 0x80) {
-		tmp[n++] = (uint8_t)(v | 0x80);
+		p[n++] = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
-	tmp[n++] = (uint8_t)v;
-	buf_add(b, tmp, n);
+	p[n++] = (uint8_t)v;
+	if (!in_place) {
+		buf_add(b, tmp, n);
+		return;
+	}
+	b->len += n;
+	b->data[b->len] = '\0';
 }
 
 void put_u8(struct buf *b, uint8_t v)

@@ -28,11 +28,14 @@ int64_t rec_sec_to_ns(double t)
 	return (int64_t)llround(t * 1e9);
 }
 
+/* Microseconds to the nearest. llrint (ties to even, in the rounding mode
+ * taskview never changes) is one instruction where llround is a routine:
+ * this runs for every time of every task a recorder writes. */
 static int64_t sec_to_us(double t)
 {
 	if (!(fabs(t) < 9e12))
 		return 0;
-	return (int64_t)llround(t * 1e6);
+	return (int64_t)llrint(t * 1e6);
 }
 
 /* Whole seconds and the fraction apart, as clock_now makes a reading. */
@@ -798,7 +801,37 @@ static void times_free(struct times *tm)
 }
 
 static int encode_sample(struct buf *out, const struct rec_layout *l, const struct rec_sample *cur,
-			 const struct rec_sample *base);
+			 const struct rec_sample *base, struct rec_jumps *j);
+
+void rec_jumps_free(struct rec_jumps *j)
+{
+	free(j->v);
+	free(j->last);
+	memset(j, 0, sizeof(*j));
+}
+
+/* Notes a list of exited threads: its bytes, and the time bases after it. */
+static void jump_add(struct rec_jumps *j, size_t from, size_t to, const struct times *tm)
+{
+	if (j->oom)
+		return;
+	if (j->n == j->cap) {
+		size_t cap = j->cap ? 2 * j->cap : 16;
+		struct rec_jump *v = realloc(j->v, cap * sizeof(*v));
+		if (v)
+			j->v = v;
+		double *last = v ? realloc(j->last, cap * j->ntimes * sizeof(*last)) : NULL;
+		if (!last) {
+			j->oom = true;
+			return;
+		}
+		j->last = last;
+		j->cap = cap;
+	}
+	j->v[j->n] = (struct rec_jump){from, to};
+	memcpy(&j->last[j->n * j->ntimes], tm->last, j->ntimes * sizeof(*tm->last));
+	j->n++;
+}
 
 /* ---- the group table: a sample's control groups, sorted by path ---- */
 
@@ -936,8 +969,13 @@ static int without_cgroups(struct rec_sample *tmp, const struct rec_sample *cur)
 }
 
 int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct rec_sample *cur,
-		      const struct rec_sample *base)
+		      const struct rec_sample *base, struct rec_jumps *j)
 {
+	if (j) {
+		j->n = 0;
+		j->oom = false;
+		j->ntimes = l->nttimes ? l->nttimes : 1;
+	}
 	struct buf table;
 	buf_init(&table);
 	struct rec_sample tmp = *cur;
@@ -952,7 +990,7 @@ int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct 
 	}
 	if (whole)
 		tmp.cgroups_raw = (struct rec_blob){(uint8_t *)table.data, table.len};
-	int rc = encode_sample(out, l, &tmp, base);
+	int rc = encode_sample(out, l, &tmp, base, j);
 	if (!whole)
 		free(tmp.s.procs);
 	buf_free(&table);
@@ -960,8 +998,9 @@ int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct 
 }
 
 static int encode_sample(struct buf *out, const struct rec_layout *l, const struct rec_sample *cur,
-			 const struct rec_sample *base)
+			 const struct rec_sample *base, struct rec_jumps *jumps)
 {
+	size_t start = out->len;
 	struct rec_sample def;
 	memset(&def, 0, sizeof(def));
 	struct times stm;
@@ -993,7 +1032,10 @@ static int encode_sample(struct buf *out, const struct rec_layout *l, const stru
 		prev = p->tgid;
 		enc_task(out, &ps, p, bp ? bp : neighbour(s->procs, i), false);
 		rc = enc_sorted_threads(out, &ps, p, bp);
+		size_t from = out->len;
 		enc_any(out, &ps, p->exited, p->nexited, NULL, bp, false);
+		if (jumps && p->nexited)
+			jump_add(jumps, from - start, out->len - start, &ps.tm);
 	}
 	if (rc == 0)
 		enc_any(out, &ps, s->gone, s->ngone, bs, NULL, true);
@@ -1007,6 +1049,9 @@ struct dec {
 	struct pass ps;
 	struct rec_strings *st;
 	const struct snapshot *cgs; /* the sample's group table */
+	const uint8_t *start;       /* of the sample's bytes */
+	const struct rec_jumps *j;  /* NULL: none */
+	size_t jnext;               /* the next of j to come */
 };
 
 /* Decodes one task; *nt and *ne: how many thread and exited-thread records follow. */
@@ -1085,6 +1130,15 @@ static int dec_list_skip(struct dec *d, uint32_t *nv, size_t n)
 	*nv = 0;
 	if (!count_ok(d, n))
 		return -1;
+	const struct rec_jump *jp = d->j && n && d->jnext < d->j->n ? &d->j->v[d->jnext] : NULL;
+	if (jp && jp->from == (size_t)(d->c.p - d->start) && jp->to <= (size_t)(d->c.end - d->start)) {
+		/* the writer's own bytes: where the list ends and the times after it are known */
+		d->c.p = d->start + jp->to;
+		memcpy(d->ps.tm.last, &d->j->last[d->jnext * d->j->ntimes], d->j->ntimes * sizeof(double));
+		d->jnext++;
+		*nv = (uint32_t)n;
+		return 0;
+	}
 	int32_t id = 0;
 	for (size_t i = 0; i < n; i++) {
 		bool fresh;
@@ -1147,12 +1201,13 @@ static int dec_gone(struct dec *d, struct snapshot *s, const struct snapshot *bs
 }
 
 static int decode(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
-		  struct rec_strings *st, struct rec_sample *out, bool ended)
+		  struct rec_strings *st, struct rec_sample *out, bool ended, const struct rec_jumps *j)
 {
 	memset(out, 0, sizeof(*out));
 	struct rec_sample def;
 	memset(&def, 0, sizeof(def));
-	struct dec d = {.c = rcur_make(p, n), .st = st, .cgs = &out->s};
+	bool jumps = j && !j->oom && j->ntimes == (l->nttimes ? l->nttimes : 1);
+	struct dec d = {.c = rcur_make(p, n), .st = st, .cgs = &out->s, .start = p, .j = jumps ? j : NULL};
 	struct times stm;
 	for (int r = 0; r < TV_RES_N; r++)
 		pressure_unknown(&out->s.pressure[r]);
@@ -1197,13 +1252,13 @@ static int decode(const uint8_t *p, size_t n, const struct rec_layout *l, const 
 int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
 		      struct rec_strings *st, struct rec_sample *out)
 {
-	return decode(p, n, l, base, st, out, true);
+	return decode(p, n, l, base, st, out, true, NULL);
 }
 
 int rec_decode_base(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
-		    struct rec_strings *st, struct rec_sample *out)
+		    struct rec_strings *st, struct rec_sample *out, const struct rec_jumps *j)
 {
-	return decode(p, n, l, base, st, out, false);
+	return decode(p, n, l, base, st, out, false, j);
 }
 
 void rec_sample_free(struct rec_sample *s)

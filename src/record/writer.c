@@ -44,6 +44,8 @@ struct rec_writer {
 	uint64_t block_raw;
 	uint64_t seq;
 	struct buf raw, frame;
+	struct rec_jumps jumps;   /* of raw: for the base's decoding */
+	struct buf chunk;         /* raw compressed: kept, as raw is, so a storm's megabytes are not mapped afresh */
 	struct rec_strings *strings;
 	char *note;               /* said with the next sample written (an old file kept) */
 };
@@ -348,8 +350,10 @@ int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **e
 		w->in_block = 0;
 	}
 	bool start = w->in_block == 0 || !w->have_base;
+	if (w->raw.oom) /* memory ran out for the last one: this one may find it */
+		buf_free(&w->raw);
 	buf_reset(&w->raw);
-	if (rec_encode_sample(&w->raw, &w->layout, s, start ? NULL : &w->base) < 0) {
+	if (rec_encode_sample(&w->raw, &w->layout, s, start ? NULL : &w->base, &w->jumps) < 0) {
 		*err = strdup(_("cannot record a sample: tasks out of order, or out of memory"));
 		return -1;
 	}
@@ -367,19 +371,19 @@ int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **e
 	/* the next sample is written against this one as a reader will see it */
 	struct rec_sample seen;
 	if (rec_decode_base((const uint8_t *)w->raw.data, w->raw.len, &w->layout, start ? NULL : &w->base, w->strings,
-			    &seen) < 0) {
+			    &seen, &w->jumps) < 0) {
 		*err = strdup(_("cannot record a sample: it does not read back"));
 		return -1;
 	}
 	if (start)
 		zs_out_restart(w->z);
-	struct buf chunk;
-	buf_init(&chunk);
-	int rc = zs_out_chunk(w->z, w->raw.data, w->raw.len, &chunk);
+	buf_reset(&w->chunk);
+	int rc = zs_out_chunk(w->z, w->raw.data, w->raw.len, &w->chunk);
 	if (rc == 0)
-		rc = write_frame(w, REC_FRAME_SAMPLE, start ? REC_FLAG_BLOCK_START : 0, rec_sec_to_ns(s->s.wall), &chunk);
+		rc = write_frame(w, REC_FRAME_SAMPLE, start ? REC_FLAG_BLOCK_START : 0, rec_sec_to_ns(s->s.wall), &w->chunk);
 	int e = errno;
-	buf_free(&chunk);
+	if (w->chunk.oom) /* a buf that ran out stays out: the next sample starts anew */
+		buf_free(&w->chunk);
 	if (w->have_base)
 		rec_sample_free(&w->base);
 	w->base = seen;
@@ -413,6 +417,8 @@ void rec_writer_close(struct rec_writer *w)
 	zs_out_free(w->z);
 	rec_strings_free(w->strings);
 	buf_free(&w->raw);
+	rec_jumps_free(&w->jumps);
+	buf_free(&w->chunk);
 	buf_free(&w->frame);
 	free(w->file);
 	free(w->note);

@@ -39,11 +39,11 @@ static void check_rewrite(const struct rec_layout *l, const struct rec_sample *d
 	struct buf a, b;
 	buf_init(&a);
 	buf_init(&b);
-	FUZZ_CHECK(rec_encode_sample(&a, l, d, base) == 0);
+	FUZZ_CHECK(rec_encode_sample(&a, l, d, base, NULL) == 0);
 	struct rec_sample again;
 	FUZZ_CHECK(rec_decode_sample((const uint8_t *)a.data, a.len, l, base, st, &again) == 0);
 	check_sample(&again);
-	FUZZ_CHECK(rec_encode_sample(&b, l, &again, base) == 0);
+	FUZZ_CHECK(rec_encode_sample(&b, l, &again, base, NULL) == 0);
 	FUZZ_CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
 	rec_sample_free(&again);
 	buf_free(&a);

@@ -222,7 +222,7 @@ static size_t encode(struct buf *b, const struct rec_layout *l, const struct rec
 		     const struct rec_sample *base)
 {
 	buf_reset(b);
-	ck_assert_int_eq(rec_encode_sample(b, l, cur, base), 0);
+	ck_assert_int_eq(rec_encode_sample(b, l, cur, base, NULL), 0);
 	return b->len;
 }
 
@@ -597,11 +597,11 @@ static void odd_sample(struct rec_sample *rs, int seed)
 /* The writer's base (rec_decode_base) is the sample a reader decodes, less the
  * exited threads' records, which it only counts: read past them, the tasks after
  * them (their times, written against the times before) are read the same. */
-static void same_base(const struct buf *b, const struct rec_layout *l, const struct rec_sample *prev,
-		      struct rec_strings *st, const struct rec_sample *whole)
+static void same_base_as(const struct buf *b, const struct rec_layout *l, const struct rec_sample *prev,
+			 struct rec_strings *st, const struct rec_sample *whole, const struct rec_jumps *j)
 {
 	struct rec_sample base;
-	ck_assert_int_eq(rec_decode_base((const uint8_t *)b->data, b->len, l, prev, st, &base), 0);
+	ck_assert_int_eq(rec_decode_base((const uint8_t *)b->data, b->len, l, prev, st, &base, j), 0);
 	ck_assert_uint_eq(base.s.nprocs, whole->s.nprocs);
 	ck_assert_uint_eq(base.s.ngone, whole->s.ngone);
 	ck_assert_ptr_null(base.s.gone);
@@ -613,6 +613,26 @@ static void same_base(const struct buf *b, const struct rec_layout *l, const str
 		same_task(&x, &y, l->npvals);
 	}
 	rec_sample_free(&base);
+}
+
+/* ... read record by record, and stepped over where the writer noted the
+ * lists of the bytes it wrote (cur: the sample b holds, written against prev). */
+static void same_base(const struct buf *b, const struct rec_layout *l, const struct rec_sample *cur,
+		      const struct rec_sample *prev, struct rec_strings *st, const struct rec_sample *whole)
+{
+	same_base_as(b, l, prev, st, whole, NULL);
+	struct rec_jumps j = {0};
+	struct buf again;
+	buf_init(&again);
+	ck_assert_int_eq(rec_encode_sample(&again, l, cur, prev, &j), 0);
+	ck_assert_mem_eq(again.data, b->data, b->len);
+	size_t lists = 0;
+	for (size_t i = 0; i < cur->s.nprocs; i++)
+		lists += cur->s.procs[i].nexited > 0;
+	ck_assert_uint_eq(j.n, lists);
+	same_base_as(&again, l, prev, st, whole, &j);
+	rec_jumps_free(&j);
+	buf_free(&again);
 }
 
 START_TEST(edge_values_round_trip)
@@ -632,7 +652,7 @@ START_TEST(edge_values_round_trip)
 		encode(&b, &l, &s[i], i ? &d[i - 1] : NULL);
 		ck_assert_int_eq(rec_decode_sample((uint8_t *)b.data, b.len, &l, i ? &d[i - 1] : NULL, st, &d[i]), 0);
 		same_sample(&s[i], &d[i]);
-		same_base(&b, &l, i ? &d[i - 1] : NULL, st, &d[i]);
+		same_base(&b, &l, &s[i], i ? &d[i - 1] : NULL, st, &d[i]);
 		/* plugin values of each kind */
 		const struct tv_pvalue *pv = d[i].s.procs[1].pvals;
 		ck_assert_ptr_nonnull(pv);
@@ -667,10 +687,10 @@ START_TEST(out_of_order_refused)
 	s.s.procs[1].tgid = t;
 	struct buf b;
 	buf_init(&b);
-	ck_assert_int_eq(rec_encode_sample(&b, &l, &s, NULL), -1);
+	ck_assert_int_eq(rec_encode_sample(&b, &l, &s, NULL, NULL), -1);
 	s.s.procs[1].tgid = s.s.procs[0].tgid; /* a duplicate */
 	buf_reset(&b);
-	ck_assert_int_eq(rec_encode_sample(&b, &l, &s, NULL), -1);
+	ck_assert_int_eq(rec_encode_sample(&b, &l, &s, NULL, NULL), -1);
 	buf_free(&b);
 	snapshot_free(&s.s);
 	rec_layout_free(&l);
@@ -862,7 +882,7 @@ START_TEST(unknown_fields_skipped)
 	size_t plain = 0;
 	for (int i = 0; i < 2; i++) {
 		odd_sample(&s[i], i);
-		ck_assert_int_eq(rec_encode_sample(&b, &w, &s[i], i ? &d[0] : NULL), 0);
+		ck_assert_int_eq(rec_encode_sample(&b, &w, &s[i], i ? &d[0] : NULL, NULL), 0);
 		ck_assert_int_eq(rec_decode_sample((uint8_t *)b.data, b.len, &r, i ? &d[0] : NULL, st, &d[i]), 0);
 		same_sample(&s[i], &d[i]);
 		plain = b.len;
