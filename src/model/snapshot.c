@@ -25,6 +25,17 @@ void snapshot_free(struct snapshot *s)
 	s->nrejects = 0;
 }
 
+void snapshot_drop_exited(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->nprocs; i++) {
+		struct tv_task *p = &s->procs[i];
+		for (size_t j = 0; p->exited && j < p->nexited; j++)
+			task_release(&p->exited[j], s->npvals);
+		free(p->exited);
+		p->exited = NULL;
+	}
+}
+
 const struct tv_task *snapshot_find(const struct snapshot *s, int32_t tgid)
 {
 	size_t lo = 0, hi = s->nprocs;

@@ -98,10 +98,17 @@ struct snapshot {
  * Ownership: the snapshot owns every task in procs[] and gone[] and all
  * they point to (threads, exited, cmdline, names, plugin values, memory
  * blocks marked mem_own), and its cgroups and rejects; all valid until
- * snapshot_free, the only place they are freed. Views, rows and copies of
- * its tasks borrow: they never free or replace what they point to.
+ * snapshot_free, the only place they are freed (but for the exited lists:
+ * snapshot_drop_exited, before anything borrows from them). Views, rows and
+ * copies of its tasks borrow: they never free or replace what they point to.
  */
 void snapshot_free(struct snapshot *s);
+/*
+ * Frees the lists of exited threads (each process keeps their number, and
+ * exited NULL, as in a recorder's base): once s's rates are derived, a screen
+ * needs them no more, and beside an exit storm they are most of a sample.
+ */
+void snapshot_drop_exited(struct snapshot *s);
 /* Binary search by tgid; NULL when absent. */
 const struct tv_task *snapshot_find(const struct snapshot *s, int32_t tgid);
 const struct tv_task *task_find_thread(const struct tv_task *proc, int32_t tid);

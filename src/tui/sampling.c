@@ -87,6 +87,8 @@ int tui_collect(struct tui *t)
 		t->have_prev = true;
 		t->cur = s;
 	}
+	/* the exited threads are in cur's sums now; the screen shows no row of them */
+	snapshot_drop_exited(&t->cur);
 	if (scheduled) {
 		system_free(&t->sys_prev);
 		t->sys_prev = t->sys_cur;

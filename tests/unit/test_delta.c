@@ -520,6 +520,43 @@ START_TEST(exited_thread_with_final_counters_is_counted)
 }
 END_TEST
 
+/* A pair where prev lists a thread that had ended in its own interval. */
+static void pair_with_ended_before(struct pair *p)
+{
+	pair_init(p, 1, 1);
+	struct tv_task *po = &p->prev.procs[0], *pc = &p->cur.procs[0];
+	set_task(po, PREV_MONO, 10, 10, OLD_START, 0, 0, 0);
+	set_task(pc, CUR_MONO, 10, 10, OLD_START, 0, 0, 0);
+	struct tv_task *ot = add_threads(po, 1), *ct = add_threads(pc, 1);
+	set_task(&ot[0], PREV_MONO, 10, 10, OLD_START, 100, 100, 5);
+	set_task(&ct[0], CUR_MONO, 10, 10, OLD_START, 400, 300, 9);
+	ot[0].is_thread = ct[0].is_thread = true;
+	set_task(&add_exited(po, 1)[0], PREV_MONO - 0.5, 11, 10, OLD_START, 70, 40, 2);
+}
+
+/* A screen frees a sample's exited lists once its rates are derived
+ * (snapshot_drop_exited): the next interval's rates never read them. */
+START_TEST(dropped_exited_lists_leave_the_next_rates_alone)
+{
+	struct pair kept, dropped;
+	pair_with_ended_before(&kept);
+	pair_with_ended_before(&dropped);
+	snapshot_drop_exited(&dropped.prev);
+	ck_assert_ptr_null(dropped.prev.procs[0].exited);
+	ck_assert_uint_eq(dropped.prev.procs[0].nexited, 1);
+	delta_apply(&kept.prev, &kept.cur, &kept.cs);
+	delta_apply(&dropped.prev, &dropped.cur, &dropped.cs);
+	const struct tv_task *a = &kept.cur.procs[0], *b = &dropped.cur.procs[0];
+	ck_assert_double_eq_tol(a->ctxt_vol_rate, 100.0, 1e-9);
+	ck_assert_double_eq(a->ctxt_vol_rate, b->ctxt_vol_rate);
+	ck_assert_double_eq(a->ctxt_invol_rate, b->ctxt_invol_rate);
+	ck_assert_double_eq(a->threads[0].cpu_pct, b->threads[0].cpu_pct);
+	ck_assert_uint_eq(a->partial, b->partial);
+	pair_free(&kept);
+	pair_free(&dropped);
+}
+END_TEST
+
 START_TEST(exited_thread_unknown_makes_a_lower_bound)
 {
 	/* without exit records the thread that left took its last switches with it */
@@ -877,6 +914,7 @@ static Suite *delta_suite(void)
 	tcase_add_test(tc, cpu_above_the_machine_is_rejected);
 	tcase_add_test(tc, exited_thread_with_final_counters_is_counted);
 	tcase_add_test(tc, exited_thread_unknown_makes_a_lower_bound);
+	tcase_add_test(tc, dropped_exited_lists_leave_the_next_rates_alone);
 	tcase_add_test(tc, live_sum_never_gives_its_own_rate);
 	tcase_add_test(tc, group_counters_when_threads_are_not_read);
 	tcase_add_test(tc, threads_of_a_newly_listed_process_fall_back_to_the_group);
