@@ -87,7 +87,15 @@ class Tmux:
             pw = pwd.getpwnam(user)  # nobody's group is nogroup on Debian
             argv = ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups", *argv]
         env = f"env TERM=xterm-256color HOME={self.home} XDG_CONFIG_HOME={self.home}/.config"
-        self.cmd("new-session", "-d", "-s", "b", "-x", "200", "-y", "50", f"exec {env} " + " ".join(argv))
+        # a server just told to stop may still hold the socket: wait for it to go
+        for _ in range(50):
+            r = self.cmd("new-session", "-d", "-s", "b", "-x", "200", "-y", "50", f"exec {env} " + " ".join(argv),
+                         check=False)
+            if r.returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError(f"tmux new-session: {r.stderr.strip()}")
         return int(self.cmd("list-panes", "-t", "b", "-F", "#{pane_pid}").stdout.split()[0])
 
     def text(self):
