@@ -24,6 +24,7 @@ struct tv_cgroup {
 	char *unit;                 /* a readable name: unit, container, pod or the path's last part */
 	const struct tv_cgroup *parent; /* NULL for the root */
 	size_t index;               /* its place in its snapshot's cgroups */
+	uint64_t id;                /* the kernel's id of a v2 group (its directory's inode); 0 when not known */
 	int64_t mem_bytes;          /* memory.current; TV_UNKNOWN without the memory controller */
 	int64_t swap_bytes;         /* memory.swap.current */
 	struct tv_pressure psi[TV_RES_N];

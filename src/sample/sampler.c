@@ -758,5 +758,6 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	filter_free(byid);
 	free(byid);
 	self_cost(s, out);
+	s->prev_boot_ticks = out->boot_ticks;
 	return 0;
 }

@@ -14,6 +14,7 @@
  * came is one binary search in a sorted list. (A scan of every list for
  * every record made an exit storm cost the square of its records.)
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,22 @@ void sampler_apply_final(struct tv_task *t, const struct ts_final *f, double mon
 	t->t_delay = mono;
 }
 
+/* Clock ticks after boot of a CLOCK_BOOTTIME reading in ns, as stat counts a start. */
+static uint64_t boot_ns_ticks(uint64_t ns, double hz)
+{
+	uint64_t per = hz > 0 ? (uint64_t)llround(1e9 / hz) : 0;
+	return per ? ns / per : TV_START_UNKNOWN;
+}
+
+/* The start its age gives, in clock ticks: never before the true one (the
+ * record is timed when it came, at or after the exit); NAN when not known. */
+static double start_estimate(const struct ts_exit_rec *rec, const struct snapshot *out)
+{
+	if (rec->etime_us == TV_UNKNOWN)
+		return NAN;
+	return (rec->mono + out->boot_offset - (double)rec->etime_us / 1e6) * out->hz;
+}
+
 static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const struct snapshot *out)
 {
 	e->cpu_ns = rec->r.cpu_ns;
@@ -129,15 +146,40 @@ static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const st
 	sampler_apply_final(e, &rec->r, rec->mono);
 	if (rec->comm[0])
 		task_set_comm(e, rec->comm, sizeof(rec->comm));
-	if (e->start_ticks == TV_START_UNKNOWN && rec->etime_us != TV_UNKNOWN) {
-		double st = (rec->mono + out->boot_offset - (double)rec->etime_us / 1e6) * out->hz;
+	if (e->start_ticks != TV_START_UNKNOWN)
+		return;
+	double st = start_estimate(rec, out);
+	if (rec->start_boot_ns)
+		e->start_ticks = boot_ns_ticks(rec->start_boot_ns, out->hz);
+	else if (!isnan(st))
 		e->start_ticks = st > 0 ? (uint64_t)st : 0;
-	}
+}
+
+/*
+ * The start of the process a record ends: the kernel's own where the exit
+ * program read it. Else the start its stat gave while it was alive, when its
+ * ending thread started before the last refresh, which read it: no task that
+ * took the PID since can have. Else, for a leader's record, the estimate from
+ * its age, which is no identity (delta_apply then finds no reading of it).
+ */
+static uint64_t ended_start(const struct sampler *s, const struct snapshot *out, const struct ts_exit_rec *rec,
+			    int32_t tgid)
+{
+	if (rec->leader_boot_ns)
+		return boot_ns_ticks(rec->leader_boot_ns, out->hz);
+	double est = start_estimate(rec, out);
+	uint64_t known = tracked_gone_start(&s->tr, tgid);
+	if (known != TV_START_UNKNOWN && est <= s->prev_boot_ticks && (rec->pid != tgid || (double)known <= est + 1))
+		return known;
+	if (rec->pid == tgid && !isnan(est))
+		return est > 0 ? (uint64_t)est : 0;
+	return TV_START_UNKNOWN;
 }
 
 /* A process that ended, as its last thread's exit record tells; alone: it
  * never had a second thread, and its own record is the group's. */
-static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_exit_rec *rec, bool alone)
+static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_exit_rec *rec, bool alone,
+		     const struct tv_cgroup *group)
 {
 	size_t n = out->ngone;
 	if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4...: full; doubling, as sampler_exited_add */
@@ -156,11 +198,13 @@ static void gone_add(struct sampler *s, struct snapshot *out, const struct ts_ex
 	g->state = 'X';
 	g->details_read = true;
 	task_set_comm(g, rec->comm, sizeof(rec->comm));
-	if (rec->etime_us != TV_UNKNOWN && rec->pid == g->tgid) {
-		double st = (rec->mono + out->boot_offset - (double)rec->etime_us / 1e6) * out->hz;
-		g->start_ticks = st > 0 ? (uint64_t)st : 0;
-	}
+	g->start_ticks = ended_start(s, out, rec, g->tgid);
+	g->cgroup = group;
 	sampler_apply_final(g, grp, rec->mono);
+	/* the record is taken before the last thread's final switch (its death's
+	 * schedule, always voluntary), which the parent is credited with at reap */
+	if (g->ctxt_vol != TV_UNKNOWN)
+		g->ctxt_vol++;
 	/* a group's switch counts include its exited threads only on some kernels (the
 	 * listener goes on where the client was taken away: then they are unknown) */
 	if (!alone && !(s->ts && ts_group_counts_exited(s->ts)))
@@ -281,6 +325,38 @@ bool sampler_exits_watched(const struct sampler *s)
 	return (s->listen || s->bexits) && s->listen_passes > 0;
 }
 
+/* A control group of the refresh by the id an exit record names it by. */
+struct group_id {
+	uint64_t id;
+	const struct tv_cgroup *g;
+};
+
+static int cmp_group_id(const void *a, const void *b)
+{
+	uint64_t x = ((const struct group_id *)a)->id, y = ((const struct group_id *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* out's groups whose id is known, sorted by it; NULL when none (or out of memory: no group is found). */
+static struct group_id *group_ids(const struct snapshot *out, size_t *n)
+{
+	*n = 0;
+	struct group_id *v = out->ncgroups ? malloc(out->ncgroups * sizeof(*v)) : NULL;
+	for (size_t i = 0; v && i < out->ncgroups; i++)
+		if (out->cgroups[i]->id)
+			v[(*n)++] = (struct group_id){out->cgroups[i]->id, out->cgroups[i]};
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), cmp_group_id);
+	return v;
+}
+
+static const struct tv_cgroup *group_of_id(const struct group_id *v, size_t n, uint64_t id)
+{
+	struct group_id key = {id, NULL};
+	const struct group_id *g = id && n ? bsearch(&key, v, n, sizeof(*v), cmp_group_id) : NULL;
+	return g ? g->g : NULL;
+}
+
 /* What this refresh's exit records are looked up with. */
 struct exit_pass {
 	struct sampler *s;
@@ -290,6 +366,8 @@ struct exit_pass {
 	struct exit_index x;
 	const int32_t *ends; /* group_ends */
 	size_t nends;
+	struct group_id *ids; /* out's groups by id */
+	size_t nids;
 };
 
 static void exit_apply(struct exit_pass *ep, const struct ts_exit_rec *rec)
@@ -311,7 +389,7 @@ static void exit_apply(struct exit_pass *ep, const struct ts_exit_rec *rec)
 	const struct filter *sel = ep->sel;
 	if (!later && (group_end || alone) && filter_wants_pid(sel, tgid) &&
 	    (!sel || sel->uid == TV_UNKNOWN || rec->uid == sel->uid))
-		gone_add(ep->s, out, rec, alone);
+		gone_add(ep->s, out, rec, alone, group_of_id(ep->ids, ep->nids, rec->cgroup_id));
 	if (later)
 		pending_add(ep->s, rec);
 }
@@ -341,6 +419,7 @@ void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapsh
 	out->exits_lost = lost;
 	out->nexits_seen = 0;
 	struct exit_pass ep = {.s = s, .o = o, .out = out, .sel = sel, .x = {.probes = &s->io.exit_probes}};
+	ep.ids = group_ids(out, &ep.nids);
 	int32_t *ends = group_ends(old, nold, recs, n, &ep.nends);
 	ep.ends = ends;
 	if (!ends || !index_build(s, &ep.x, out, nold + n)) {
@@ -355,6 +434,7 @@ void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapsh
 		}
 	}
 	free(ends);
+	free(ep.ids);
 	if (s->bexits)
 		bpf_exits_give_back(s->bexits, recs);
 	else

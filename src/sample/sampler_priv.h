@@ -63,6 +63,7 @@ struct sampler {
 	bool counts_listed;      /* /proc lists no kernel thread: count its tasks (snapshot.sys_threads) */
 	struct tracked tr;
 	double hz;
+	double prev_boot_ticks;  /* the last refresh's snapshot.boot_ticks; 0 before the first */
 	char *buf;
 	struct sampler_io io;
 	double last_cpu;

@@ -75,6 +75,9 @@ void tracked_free(struct tracked *tr)
 	free(tr->v);
 	tr->v = NULL;
 	tr->n = tr->cap = 0;
+	free(tr->gone);
+	tr->gone = NULL;
+	tr->ngone = tr->gone_cap = 0;
 }
 
 static size_t lower_bound(const struct tracked *tr, int32_t pid)
@@ -131,17 +134,51 @@ void tracked_unsee(struct tracked *tr)
 		tr->v[i].seen = false;
 }
 
+/* Keeps a dropped process's start; forgotten when out of memory (its exit
+ * record then goes by the start its age gives). */
+static void gone_keep(struct tracked *tr, const struct tracked_proc *p)
+{
+	if (p->start == TV_START_UNKNOWN)
+		return;
+	if (tr->ngone == tr->gone_cap) {
+		size_t cap = tr->gone_cap ? 2 * tr->gone_cap : 64;
+		struct tracked_gone *v = realloc(tr->gone, cap * sizeof(*v));
+		if (!v)
+			return;
+		tr->gone = v;
+		tr->gone_cap = cap;
+	}
+	tr->gone[tr->ngone++] = (struct tracked_gone){p->pid, p->start};
+}
+
 void tracked_sweep(struct tracked *tr)
 {
 	size_t k = 0;
+	tr->ngone = 0;
 	for (size_t i = 0; i < tr->n; i++) {
 		if (!tr->v[i].seen) {
+			gone_keep(tr, &tr->v[i]);
 			proc_release(tr, &tr->v[i]);
 			continue;
 		}
 		tr->v[k++] = tr->v[i];
 	}
 	tr->n = k;
+}
+
+uint64_t tracked_gone_start(const struct tracked *tr, int32_t pid)
+{
+	size_t lo = 0, hi = tr->ngone;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tr->gone[mid].pid == pid)
+			return tr->gone[mid].start;
+		if (tr->gone[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return TV_START_UNKNOWN;
 }
 
 void tracked_reset(struct tracked *tr, struct tracked_proc *p)

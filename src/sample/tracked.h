@@ -79,10 +79,18 @@ struct tracked_proc {
 	bool seen;
 };
 
+/* A process the last sweep dropped: its start, for the exit record that ends it. */
+struct tracked_gone {
+	int32_t pid;
+	uint64_t start;
+};
+
 /* Processes sorted by pid. */
 struct tracked {
 	struct tracked_proc *v;
 	size_t n, cap;
+	struct tracked_gone *gone; /* the last sweep's, sorted by pid */
+	size_t ngone, gone_cap;
 	struct fd_budget fds;
 };
 
@@ -94,8 +102,11 @@ struct tracked_proc *tracked_find(struct tracked *tr, int32_t pid);
 struct tracked_proc *tracked_get(struct tracked *tr, int32_t pid);
 /* Marks every entry unseen, before a refresh. */
 void tracked_unsee(struct tracked *tr);
-/* Drops the entries not seen in this refresh, closing their files. */
+/* Drops the entries not seen in this refresh, closing their files; keeps
+ * their starts until the next sweep (tracked_gone_start). */
 void tracked_sweep(struct tracked *tr);
+/* The start (from its stat) of pid if the last sweep dropped it, else TV_START_UNKNOWN. */
+uint64_t tracked_gone_start(const struct tracked *tr, int32_t pid);
 /* Forgets what was kept of a process (a new task under the pid). */
 void tracked_reset(struct tracked *tr, struct tracked_proc *p);
 

@@ -85,6 +85,9 @@ static void rec_to(struct ts_exit_rec *out, const struct exit_rec *r, bool group
 		.ppid = r->ppid,
 		.uid = r->uid,
 		.etime_us = (int64_t)(r->etime_ns / 1000),
+		.start_boot_ns = r->start_boot_ns,
+		.leader_boot_ns = r->leader_boot_ns,
+		.cgroup_id = r->cgroup_id,
 	};
 	memcpy(out->comm, r->comm, sizeof(r->comm));
 	out->comm[sizeof(r->comm)] = '\0';

@@ -33,6 +33,10 @@ struct exit_rec {
 	unsigned int uid;               /* real uid */
 	unsigned int flags;             /* EXIT_REC_* */
 	unsigned int pad;
+	/* its start and its process's (the leader's), CLOCK_BOOTTIME ns: what
+	 * stat's start time counts in clock ticks, so the same task's identity */
+	unsigned long long start_boot_ns, leader_boot_ns;
+	unsigned long long cgroup_id;   /* its cgroup v2 group (the directory's inode) */
 	char comm[16];
 	struct exit_counts own;
 	struct exit_counts group;       /* only with EXIT_REC_GROUP: the record is then whole */

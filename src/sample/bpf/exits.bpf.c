@@ -107,6 +107,10 @@ int tv_exit(__u64 *ctx)
 	r->uid = BPF_CORE_READ(t, cred, uid.val);
 	r->flags = g ? EXIT_REC_GROUP : 0;
 	r->pad = 0;
+	r->start_boot_ns = t->start_boottime;
+	r->leader_boot_ns = BPF_CORE_READ(t, group_leader, start_boottime);
+	/* the exiting task is the current one, still in its group */
+	r->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_probe_read_kernel_str(r->comm, sizeof(r->comm), t->comm);
 	own_counts(&r->own, t);
 	if (g)

@@ -65,6 +65,7 @@ struct task_struct {
 	unsigned long long start_time;
 	unsigned long long utime, stime;
 	struct task_struct *real_parent;
+	struct task_struct *group_leader;
 	const struct cred *cred;
 	struct signal_struct *signal;
 	unsigned long nvcsw, nivcsw;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/column.h"
@@ -36,6 +37,7 @@ struct entry {
 	bool used;
 	size_t members;     /* processes found directly in it this refresh */
 	bool listed;        /* its cgroup.procs was read at the start of this refresh */
+	uint64_t id;        /* its directory's inode, the kernel's id of a v2 group; 0 when not known */
 	struct tv_cgroup *now; /* this refresh's reading, handed to the snapshot */
 };
 
@@ -308,6 +310,10 @@ static struct entry *use(struct cgroups *c, const char *path)
 		struct entry ne = {.path = strdup(path)};
 		if (!ne.path)
 			return NULL;
+		struct stat st;
+		/* what an exit record names the group by (bpf_get_current_cgroup_id) */
+		if (c->version == CGROUP_V2 && fstatat(c->rootfd, path[1] ? path + 1 : ".", &st, 0) == 0)
+			ne.id = (uint64_t)st.st_ino;
 		for (int f = 0; f < F_N; f++)
 			ne.fd[f] = -1;
 		c->v[c->n++] = ne;
@@ -320,6 +326,7 @@ static struct entry *use(struct cgroups *c, const char *path)
 		if (!e->now)
 			return NULL;
 		e->now->path = strdup(path);
+		e->now->id = e->id;
 		char unit[256];
 		cgroup_unit_name(path, unit, sizeof(unit));
 		e->now->unit = strdup(unit);

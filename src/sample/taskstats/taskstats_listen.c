@@ -114,6 +114,7 @@ void ts_exit_rec_from(struct ts_exit_rec *out, const struct ts_exit_msg *m, doub
 	out->ppid = m->r.ppid;
 	out->uid = m->r.uid;
 	out->etime_us = m->r.etime_us;
+	out->start_boot_ns = out->leader_boot_ns = out->cgroup_id = 0; /* not in a taskstats record */
 	memcpy(out->comm, m->r.comm, sizeof(out->comm));
 	out->comm[sizeof(out->comm) - 1] = '\0';
 	final_from(&out->r, &m->r);

@@ -35,6 +35,10 @@ struct ts_exit_rec {
 	int32_t ppid;         /* 0 when absent */
 	int64_t uid;          /* TV_UNKNOWN when absent */
 	int64_t etime_us;     /* the thread's age at its exit; TV_UNKNOWN when absent */
+	/* the thread's start and its process's, CLOCK_BOOTTIME ns (stat's start
+	 * time, exact), and its cgroup v2 group's id (the directory's inode):
+	 * the BPF exit program's; 0 when not known (taskstats has none) */
+	uint64_t start_boot_ns, leader_boot_ns, cgroup_id;
 	char comm[33];        /* raw, NUL-terminated */
 	struct ts_final r;    /* the thread's own final counters */
 };
