@@ -366,8 +366,8 @@ static bool cgroups_count_cpu(const struct snapshot *s)
 }
 
 /* Processes that ended: from their exit records, else from their last values. */
-static int take_ended(struct accum *a, size_t nsorted, const struct snapshot *prev, const struct snapshot *cur,
-		      bool unseen_exits, bool *ended)
+static int take_ended(struct accum *a, struct group_cache *c, size_t nsorted, const struct snapshot *prev,
+		      const struct snapshot *cur, bool unseen_exits, bool *ended)
 {
 	for (size_t i = 0; i < cur->ngone; i++) {
 		const struct tv_task *e = &cur->gone[i];
@@ -400,11 +400,13 @@ static int take_ended(struct accum *a, size_t nsorted, const struct snapshot *pr
 			proc_leave(a, p);
 			continue;
 		}
-		/* started and ended between two refreshes: its group is unknown */
+		/* started and ended between two refreshes: in the group its exit
+		 * record names (the BPF exit program), else in none known */
 		if (!unseen_exits || a->by_command || e->start_ticks == TV_START_UNKNOWN ||
 		    (double)e->start_ticks + 1 <= prev->boot_ticks)
 			continue;
-		ssize_t gi = group_get(a, "", NULL, cur->mono);
+		bool placed = e->cgroup && cgroup_index(cur, e->cgroup) >= 0;
+		ssize_t gi = placed ? group_of(a, c, e) : group_get(a, "", NULL, cur->mono);
 		if (gi < 0)
 			return -1;
 		struct accum_group *g = &a->groups[gi];
@@ -414,7 +416,7 @@ static int take_ended(struct accum *a, size_t nsorted, const struct snapshot *pr
 		for (int f = 0; f < ACC_N; f++)
 			add_known(&g->ended[f], v[f]);
 		g->touched = true;
-		a->unseen++;
+		a->unseen += !placed;
 	}
 	for (size_t j = 0; j < a->nprocs; j++) {
 		if (a->procs[j].seen || ended[j])
@@ -600,7 +602,11 @@ int accum_update(struct accum *a, const struct snapshot *prev, const struct snap
 	bool *ended = calloc(a->nprocs ? a->nprocs : 1, sizeof(*ended));
 	if (!ended)
 		return -1;
-	int rc = take_ended(a, nsorted, prev, cur, unseen_exits, ended);
+	struct group_cache c;
+	int rc = cache_init(&c, cur);
+	if (rc == 0)
+		rc = take_ended(a, &c, nsorted, prev, cur, unseen_exits, ended);
+	free(c.by_cgroup);
 	if (rc == 0)
 		rc = compact(a, ended, cur->mono);
 	free(ended);

@@ -89,7 +89,7 @@ struct accum {
 	bool primed;              /* a refresh has been taken in */
 	bool exits_ever;          /* exit records were watched in some interval */
 	uint64_t exit_records, exit_lost; /* summed over the intervals */
-	uint64_t unseen;          /* processes counted from their exit record alone */
+	uint64_t unseen;          /* processes counted from their exit record alone, in no group known */
 };
 
 void accum_init(struct accum *a);

@@ -489,6 +489,60 @@ static void cgroup_rates(const struct snapshot *prev, struct snapshot *cur)
 	}
 }
 
+/* The group of an ended process in cur: the one its exit record named, else
+ * the one it was read in at the previous refresh, when cur has that group. */
+static const struct tv_cgroup *ended_group(const struct snapshot *cur, const struct tv_task *g, const struct tv_task *old)
+{
+	if (g->cgroup)
+		return g->cgroup;
+	if (!old || !old->cgroup || !cur->ncgroups)
+		return NULL;
+	struct tv_cgroup *const *c =
+		bsearch(old->cgroup->path, cur->cgroups, cur->ncgroups, sizeof(*cur->cgroups), cmp_cgroup_path);
+	return c ? *c : NULL;
+}
+
+/*
+ * What each process that ended in the interval did over it (cur->ended), for
+ * its group's row: from its reading at the previous refresh, or from zero
+ * when it started after it, to its final counters, spread over the interval
+ * up to this refresh, as a process's exited threads are over its own. Its
+ * group, where it was read in one, becomes its own (gone[i].cgroup).
+ */
+static void ended_parts(struct interval *iv)
+{
+	struct snapshot *cur = iv->cur;
+	free(cur->ended);
+	cur->ended = cur->ngone ? calloc(cur->ngone, sizeof(*cur->ended)) : NULL;
+	for (size_t i = 0; cur->ended && i < cur->ngone; i++) {
+		struct tv_task *g = &cur->gone[i];
+		/* the same task only where both starts are known: else another's counters may be these */
+		const struct tv_task *old = snapshot_find(iv->prev, g->tgid);
+		if (old && (old->start_ticks == TV_START_UNKNOWN || old->start_ticks != g->start_ticks))
+			old = NULL;
+		g->cgroup = ended_group(cur, g, old);
+		struct tv_task z;
+		const struct tv_task *before = previous_of(old, g, iv, iv->prev->mono, &z);
+		struct change ch;
+		changes_unknown(&ch);
+		if (before && g->start_ticks != TV_START_UNKNOWN) {
+			struct tv_task at = *g;
+			double end = g->t_cpu > cur->mono ? g->t_cpu : cur->mono;
+			at.t_cpu = at.t_ctxt = at.t_delay = end;
+			/* how many threads it had is not known: no bound on its delays */
+			changes(iv, before, &at, INFINITY, &ch);
+		}
+		struct tv_ended *e = &cur->ended[i];
+		e->cpu_pct = ch.cpu / 1e9 * 100.0;
+		e->ctxt_vol_rate = ch.vol;
+		e->ctxt_invol_rate = ch.invol;
+		for (int c = 0; c < TV_DELAY_NCLASS; c++) {
+			e->delay_pct[c] = ch.dly[c] / 1e9 * 100.0;
+			e->delay_avg_ms[c] = ch.dcnt[c] > 0 ? ch.dtot[c] / ch.dcnt[c] / 1e6 : NAN;
+		}
+	}
+}
+
 void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct colset *cs)
 {
 	if (!prev)
@@ -509,6 +563,7 @@ void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct
 		for (size_t j = 0; j < p->nthreads_read; j++)
 			cpu_bound_task(&iv, &p->threads[j], ncpu > 0 ? 1 : 0);
 	}
+	ended_parts(&iv);
 	for (size_t i = 0; i < cur->ncgroups; i++) {
 		struct tv_cgroup *g = cur->cgroups[i];
 		struct tv_reject r = {.cgroup = g->path};

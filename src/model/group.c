@@ -35,6 +35,20 @@ static void acc_int(struct group_acc *a, int64_t v, bool partial)
 	acc_add(a, v != TV_UNKNOWN, (double)v, partial);
 }
 
+/* A member's share of delay class c, and of its events (the average). */
+static void acc_delay(struct group_sum *g, int c, double pct, double avg, bool partial)
+{
+	acc_float(&g->delay_pct[c], pct, partial);
+	/* a member without events adds nothing to the average; one whose
+	 * events cannot be counted (pct / avg) makes it unknown */
+	if (!isnan(pct) && !partial && pct == 0 && isnan(avg))
+		return;
+	if (isnan(pct) || partial || !(pct > 0 && avg > 0))
+		g->avg_unknown[c] = true;
+	else
+		g->events[c] += pct / avg;
+}
+
 void group_sum_add(struct group_sum *g, const struct tv_task *t)
 {
 	g->n++;
@@ -46,19 +60,20 @@ void group_sum_add(struct group_sum *g, const struct tv_task *t)
 	const struct tv_mem *m = task_mem(t);
 	acc_float(&g->io_read_rate, m->io_read_rate, has_part(t, TV_PART_IO));
 	acc_float(&g->io_write_rate, m->io_write_rate, has_part(t, TV_PART_IO));
-	for (int c = 0; c < TV_DELAY_NCLASS; c++) {
-		double pct = t->delay_pct[c], avg = t->delay_avg_ms[c];
-		bool partial = has_part(t, (enum tv_part)(TV_PART_DELAY + c));
-		acc_float(&g->delay_pct[c], pct, partial);
-		/* a member without events adds nothing to the average; one whose
-		 * events cannot be counted (pct / avg) makes it unknown */
-		if (!isnan(pct) && !partial && pct == 0 && isnan(avg))
-			continue;
-		if (isnan(pct) || partial || !(pct > 0 && avg > 0))
-			g->avg_unknown[c] = true;
-		else
-			g->events[c] += pct / avg;
-	}
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		acc_delay(g, c, t->delay_pct[c], t->delay_avg_ms[c], has_part(t, (enum tv_part)(TV_PART_DELAY + c)));
+}
+
+void group_sum_add_ended(struct group_sum *g, const struct tv_ended *e)
+{
+	/* its rates over the interval: the totals (ctxt_vol...) are the live members' */
+	acc_float(&g->cpu, e->cpu_pct, false);
+	acc_float(&g->ctxt_vol_rate, e->ctxt_vol_rate, false);
+	acc_float(&g->ctxt_invol_rate, e->ctxt_invol_rate, false);
+	/* its exit record has no I/O counters */
+	g->io_read_rate.short_of = g->io_write_rate.short_of = true;
+	for (int c = 0; c < TV_DELAY_NCLASS; c++)
+		acc_delay(g, c, e->delay_pct[c], e->delay_avg_ms[c], false);
 }
 
 static void acc_merge(struct group_acc *a, const struct group_acc *b)

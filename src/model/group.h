@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "model/snapshot.h"
 #include "model/task.h"
 
 /* One summed quantity: the sum of the members that are known, how many are
@@ -32,6 +33,9 @@ struct group_sum {
 void group_sum_init(struct group_sum *g);
 /* Adds one process (its own row values: process rows already sum their threads). */
 void group_sum_add(struct group_sum *g, const struct tv_task *t);
+/* Adds what a process that ended in the interval did over it (its rates;
+ * not a member: the totals are the live members'). */
+void group_sum_add_ended(struct group_sum *g, const struct tv_ended *e);
 /* Adds the members of src to g, as if each had been added to g itself. */
 void group_sum_merge(struct group_sum *g, const struct group_sum *src);
 /* Processes of the group that ended in the interval are not among its

@@ -15,6 +15,8 @@ void snapshot_free(struct snapshot *s)
 	free(s->gone);
 	s->gone = NULL;
 	s->ngone = 0;
+	free(s->ended);
+	s->ended = NULL;
 	for (size_t i = 0; i < s->ncgroups; i++)
 		cgroup_free(s->cgroups[i]);
 	free(s->cgroups);

@@ -42,6 +42,16 @@ struct tv_self {
 	const char *reader_why; /* why not BPF (static, translated), or NULL */
 };
 
+/* What a process that ended in the interval did over it, for the sums of
+ * its control group's row (model/delta.c): rates as a row has them, NAN
+ * where unknown. */
+struct tv_ended {
+	double cpu_pct;
+	double ctxt_vol_rate, ctxt_invol_rate;
+	double delay_pct[TV_DELAY_NCLASS];
+	double delay_avg_ms[TV_DELAY_NCLASS];
+};
+
 struct snapshot {
 	double mono;            /* CLOCK_MONOTONIC seconds when the refresh began */
 	double wall;            /* unix time, for output */
@@ -75,6 +85,9 @@ struct snapshot {
 	 * each of its processes of its exited threads) */
 	struct tv_task *gone;
 	size_t ngone;
+	/* gone[i]'s part in the interval (delta_apply, which also gives gone[i]
+	 * its control group where it was seen in one); NULL until then */
+	struct tv_ended *ended;
 	const char *exits_why;  /* why not (static, translated), or NULL */
 	/* where the records came from while watched: "bpf" (the exit program) or
 	 * "netlink" (the taskstats listener); NULL when not watched or not known
@@ -97,7 +110,7 @@ struct snapshot {
 /*
  * Ownership: the snapshot owns every task in procs[] and gone[] and all
  * they point to (threads, exited, cmdline, names, plugin values, memory
- * blocks marked mem_own), and its cgroups and rejects; all valid until
+ * blocks marked mem_own), and its cgroups, ended and rejects; all valid until
  * snapshot_free, the only place they are freed (but for the exited lists:
  * snapshot_drop_exited, before anything borrows from them). Views, rows and
  * copies of its tasks borrow: they never free or replace what they point to.

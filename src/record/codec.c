@@ -1230,6 +1230,7 @@ static int decode(const uint8_t *p, size_t n, const struct rec_layout *l, const 
 	out->s.gone = NULL;
 	out->s.rejects = NULL;
 	out->s.nrejects = 0;
+	out->s.ended = NULL;
 	out->s.npvals = l->npvals;
 	if (rc < 0 || pass_init(&d.ps, l, out->s.mono) < 0) {
 		rec_sample_free(out);

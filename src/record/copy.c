@@ -117,6 +117,7 @@ int rec_sample_copy(struct rec_sample *dst, const struct rec_sample *src)
 	d->nprocs = d->ngone = 0;
 	d->rejects = NULL;
 	d->nrejects = 0;
+	d->ended = NULL; /* derived: a copy derives its own */
 	if (cgroups_copy(d, &src->s) < 0 ||
 	    list_copy(&d->procs, &d->nprocs, src->s.procs, src->s.nprocs, src->s.npvals) < 0 ||
 	    list_copy(&d->gone, &d->ngone, src->s.gone, src->s.ngone, 0) < 0) {

@@ -70,6 +70,16 @@ static void json_render_self(struct buf *out, const struct snapshot *s)
 		buf_addf(out, "%zu", s->ngone);
 	else
 		buf_adds(out, "null");
+	/* of those, the ones in no control group known: every group's sums may miss them */
+	buf_adds(out, ", \"unplaced\": ");
+	if (s->exits_watched && (s->ended || !s->ngone)) {
+		size_t n = 0;
+		for (size_t i = 0; i < s->ngone; i++)
+			n += !s->gone[i].cgroup;
+		buf_addf(out, "%zu", n);
+	} else {
+		buf_adds(out, "null");
+	}
 	buf_adds(out, ", \"source\": ");
 	json_opt_string(out, s->exits_watched ? s->exits_source : NULL);
 	buf_adds(out, "}");

@@ -39,7 +39,7 @@ static size_t group_index(const struct snapshot *s, const struct tv_cgroup *g)
 /*
  * The group's CPU: its own cpu.stat where it has one (every task that ran in
  * it, those that lived less than a refresh too); else the sum of the
- * processes seen (a lower bound when snapshot_ended_left_out).
+ * processes seen (a lower bound when one may be missing).
  */
 static void group_cpu(struct tv_task *t, const struct tv_cgroup *cg)
 {
@@ -81,8 +81,45 @@ static int64_t threads_add(int64_t a, int64_t b)
 	return a == TV_UNKNOWN || b == TV_UNKNOWN ? TV_UNKNOWN : a + b;
 }
 
-/* Each group's sums: its own processes, then, children before parents, its
- * nested groups' (a parent's path sorts before its children's). */
+/* Whether t is one of s's processes that ended in the interval, with its part (s->ended). */
+static bool is_ended(const struct snapshot *s, const struct tv_task *t)
+{
+	return s->ended && t >= s->gone && t < s->gone + s->ngone;
+}
+
+/*
+ * Adds what the processes that ended in the interval did to the group each
+ * was in, those the view shows (a replay lists them among the processes: they
+ * are members already). Returns whether one of them is left out of every
+ * group: its group is not known, or its part was not derived.
+ */
+static bool gview_ended(const struct gview *v, struct group_sum *sum, const struct view_opts *vo)
+{
+	const struct snapshot *s = v->s;
+	if (!s->ngone)
+		return false;
+	if (!s->ended)
+		return true;
+	if (s->gone >= s->procs && s->gone < s->procs + s->nprocs)
+		return false;
+	bool left_out = false;
+	for (size_t i = 0; i < s->ngone; i++) {
+		const struct tv_task *g = &s->gone[i];
+		size_t gi = g->cgroup ? group_index(s, g->cgroup) : NONE;
+		if (gi == NONE) {
+			/* in no group known: in any the view shows, for all that is known */
+			left_out |= filter_wants_uid(vo->filter, g->uid) && filter_matches_task(vo->filter, g);
+			continue;
+		}
+		if (view_wants(vo, g))
+			group_sum_add_ended(&sum[gi], &s->ended[i]);
+	}
+	return left_out;
+}
+
+/* Each group's sums: its own processes (those that ended, their part in the
+ * interval), then, children before parents, its nested groups' (a parent's
+ * path sorts before its children's). */
 static int gview_sums(struct gview *v, struct builder *b, const struct tv_task **procs, size_t n, const size_t *pgi)
 {
 	struct group_sum *sum = calloc(v->ng, sizeof(*sum));
@@ -92,20 +129,28 @@ static int gview_sums(struct gview *v, struct builder *b, const struct tv_task *
 		free(threads);
 		return -1;
 	}
+	const struct snapshot *s = v->s;
 	for (size_t i = 0; i < n; i++) {
 		if (pgi[i] == NONE)
 			continue;
+		if (is_ended(s, procs[i])) {
+			group_sum_add_ended(&sum[pgi[i]], &s->ended[procs[i] - s->gone]);
+			continue;
+		}
 		group_sum_add(&sum[pgi[i]], procs[i]);
 		threads[pgi[i]] = threads_add(threads[pgi[i]], procs[i]->nthreads);
 	}
+	bool left_out = gview_ended(v, sum, b->vo);
+	/* a group without a row of its own may hold ended processes: its parent's sums have them */
 	for (size_t g = v->ng; g-- > 0;) {
 		size_t p = v->parent[g];
-		if (p == NONE || v->row[g] == NONE)
+		if (p == NONE)
 			continue;
 		group_sum_merge(&sum[p], &sum[g]);
 		threads[p] = threads_add(threads[p], threads[g]);
 	}
-	bool short_of = snapshot_ended_left_out(v->s);
+	/* a process may have ended unseen (no exit records, or some dropped), or in no group known */
+	bool short_of = !s->exits_watched || s->exits_lost > 0 || left_out;
 	for (size_t g = 0; g < v->ng; g++) {
 		if (v->row[g] == NONE)
 			continue;

@@ -33,6 +33,7 @@ void shown_free(struct shown *v)
 		free(v->merged[i].v);
 	free(v->merged);
 	free(v->procs);
+	free(v->ended);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -67,8 +68,11 @@ int shown_build(struct shown *v, struct snapshot *prev, struct snapshot *cur, co
 	memset(v, 0, sizeof(*v));
 	v->s = *cur;
 	v->procs = calloc(cur->nprocs + cur->ngone + 1, sizeof(*v->procs));
-	if (!v->procs)
+	v->ended = cur->ended ? calloc(cur->ngone + 1, sizeof(*v->ended)) : NULL;
+	if (!v->procs || (cur->ended && !v->ended)) {
+		shown_free(v);
 		return -1;
+	}
 	size_t n = 0;
 	for (size_t i = 0; i < cur->nprocs; i++) {
 		const struct tv_task *p = &cur->procs[i];
@@ -86,6 +90,8 @@ int shown_build(struct shown *v, struct snapshot *prev, struct snapshot *cur, co
 		const struct tv_task *g = &cur->gone[i];
 		if (!shown_wants(f, g))
 			continue;
+		if (v->ended)
+			v->ended[n - v->nlive] = cur->ended[i];
 		struct tv_task *q = &v->procs[n++];
 		*q = *g;
 		/* its command line, when it was seen alive */
@@ -95,6 +101,10 @@ int shown_build(struct shown *v, struct snapshot *prev, struct snapshot *cur, co
 	}
 	v->s.procs = v->procs;
 	v->s.nprocs = n;
+	/* the ended ones among the rows, with their parts: a group's sums take those */
+	v->s.gone = v->procs + v->nlive;
+	v->s.ngone = n - v->nlive;
+	v->s.ended = v->ended;
 	return 0;
 }
 

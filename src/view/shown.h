@@ -25,6 +25,7 @@ struct shown {
 	struct snapshot s;          /* borrows from cur: valid while cur is */
 	struct tv_task *procs;      /* live ones, then ended ones from nlive on */
 	size_t nlive;
+	struct tv_ended *ended;     /* the ended ones' parts (s.ended), or NULL */
 	struct shown_threads *merged;
 	size_t nmerged;
 };

@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -208,15 +209,17 @@ def process_rows(doc):
 
 def ended_left_out(doc):
     """A process may have ended in the sample's interval unseen, or was seen to
-    end: it is in no group's sums (the members are live processes)."""
+    end in a group not known: it may be missing from any group's sums (one that
+    ended in a known group is in that group's sums)."""
     e = doc["exits"]
-    return not e["watched"] or e["lost"] > 0 or e["ended"] > 0
+    return not e["watched"] or e["lost"] > 0 or e["unplaced"] is None or e["unplaced"] > 0
 
 
 def check_sum(group, members, col, doc):
-    """A group's value is its members' sum; a lower bound when one member's
-    is unknown or a lower bound, or when a process that ended in the interval
-    is left out (each is a rate); unknown when none is known."""
+    """A group's value is its members' sum (no process of the test's groups
+    ends); a lower bound when one member's is unknown or a lower bound, or when
+    a process that ended in the interval may be left out (each is a rate);
+    unknown when none is known."""
     vals = [m[col] for m in members]
     known = [v for v in vals if v is not None]
     if not known:
@@ -428,6 +431,60 @@ def test_membership_follows_moves():
             check(pid in group_rows(doc)[got]["pids"], f"{got} does not list {pid}")
 
 
+def test_ended_processes_in_their_group():
+    """A group whose processes live a few milliseconds each: its switch rates
+    count them, from their exit records, as the kernel credits them to their
+    parent at reap (getrusage RUSAGE_CHILDREN, the independent reading). An
+    ended process whose group is not known leaves every group a lower bound."""
+    mount = need_root_mount()
+    with Groups(mount) as g:
+        grp = g.make("forks")
+        # 200 children a second, each burning 300 us and sleeping 20 times: 4,000
+        # voluntary switches a second are theirs, about 250 the parent's
+        g.start(grp, "--fork-churn", "200:300:20", "--report-ms", "100", "--name", "tv-forker")
+        w = g.procs[-1]
+        reports = []
+        reader = threading.Thread(target=lambda: reports.extend(json.loads(x) for x in w.stdout), daemon=True)
+        reader.start()
+        r = run("-b", "--format", "json", "--no-plugins", "--group", "cgroup", "-c", g.rel(grp), "-d", "1",
+                "-n", "8", "-o", "pid,ctxt_vol_rate,ctxt_invol_rate", timeout=180)
+        check(r.returncode == 0, r.stderr)
+        docs = json_lines(r.stdout)
+        time.sleep(0.3)  # a report after the last sample
+        w.kill()
+        w.wait()
+        reader.join(timeout=10)
+
+        def at(t, key):
+            """The reading at wall time t, between the two reports around it."""
+            for a, b in zip(reports, reports[1:]):
+                if a["real"] <= t <= b["real"]:
+                    return a[key] + (t - a["real"]) / (b["real"] - a["real"]) * (b[key] - a[key])
+            raise AssertionError(f"no report around {t} ({len(reports)} reports)")
+
+        def total(t, kind):
+            return at(t, kind) + at(t, "child_" + kind)
+
+        rows = [group_rows(d)[g.rel(grp)] for d in docs]
+        # samples 2.. each cover the interval from the one before: their sum is the whole
+        got = sum(row["ctxt_vol_rate"] * d["interval"] for row, d in zip(rows[2:], docs[2:]))
+        truth = total(docs[-1]["timestamp"], "nvcsw") - total(docs[1]["timestamp"], "nvcsw")
+        sources = {d["exits"]["source"] for d in docs}
+        complete = all(d["exits"]["lost"] == 0 for d in docs[2:])
+        if sources == {"bpf"} and complete:
+            # the exit program names each process's group: every one is in the sum
+            check(abs(got - truth) <= 0.04 * truth, f"voluntary switches {got:.0f}, the workload's {truth:.0f}")
+            got = sum(row["ctxt_invol_rate"] * d["interval"] for row, d in zip(rows[2:], docs[2:]))
+            truth = total(docs[-1]["timestamp"], "nivcsw") - total(docs[1]["timestamp"], "nivcsw")
+            check(abs(got - truth) <= 0.1 * truth + 20, f"involuntary switches {got:.0f}, the workload's {truth:.0f}")
+        else:
+            # records of children never read alive carry no group: the group's sums miss them, marked
+            check(got <= truth * 1.04, f"voluntary switches {got:.0f}, the workload's {truth:.0f}")
+        for row, d in zip(rows[1:], docs[1:]):
+            if ended_left_out(d):
+                check("ctxt_vol_rate" in row["partial"], f"a process may be left out, unmarked: {d['exits']}")
+
+
 def test_recording_keeps_the_group_filter():
     """-w PATH -c GROUP records the group's processes and nothing else: no live
     process of another group, and no process that ended (its group went with it,
@@ -612,6 +669,7 @@ if __name__ == "__main__":
         test_group_sums_and_pressure,
         test_memory_pressure_child,
         test_membership_follows_moves,
+        test_ended_processes_in_their_group,
         test_recording_keeps_the_group_filter,
         test_long_paths,
         test_no_cgroup_hierarchy,

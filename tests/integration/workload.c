@@ -255,6 +255,7 @@ static void *fsync_churn_main(void *arg)
 
 static long burst_per_s, burst_us;   /* --burn-churn: short CPU-burning threads */
 static long forks_per_s, fork_us;    /* --fork-churn: short CPU-burning processes */
+static long fork_sleeps;             /* ... each then sleeping this many times (voluntary switches) */
 
 static long long cpu_ns_of(clockid_t id)
 {
@@ -320,6 +321,10 @@ static void *fork_main(void *arg)
 		pid_t c = fork();
 		if (c == 0) {
 			burn_for(fork_us);
+			for (long i = 0; i < fork_sleeps; i++) {
+				struct timespec d = {0, 50000};
+				nanosleep(&d, NULL);
+			}
 			_exit(0);
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
@@ -509,18 +514,19 @@ static void *report_main(void *arg)
 	(void)arg;
 	pthread_setname_np(pthread_self(), "report");
 	for (;;) {
-		struct rusage ru;
+		struct rusage ru, ch;
 		struct timespec now, real;
 		getrusage(RUSAGE_SELF, &ru);
+		getrusage(RUSAGE_CHILDREN, &ch); /* the children reaped (--fork-churn reaps them at once) */
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		clock_gettime(CLOCK_REALTIME, &real);
 		/* user + system time of every thread, ended ones included */
 		double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 			     (double)ru.ru_stime.tv_usec / 1e6;
 		printf("{\"mono\": %.6f, \"real\": %.6f, \"nvcsw\": %ld, \"nivcsw\": %ld, \"ticker\": %ld, "
-		       "\"cpu_s\": %.6f}\n",
+		       "\"cpu_s\": %.6f, \"child_nvcsw\": %ld, \"child_nivcsw\": %ld}\n",
 		       (double)now.tv_sec + (double)now.tv_nsec / 1e9, (double)real.tv_sec + (double)real.tv_nsec / 1e9,
-		       ru.ru_nvcsw, ru.ru_nivcsw, atomic_load(&ticker_switches), cpu);
+		       ru.ru_nvcsw, ru.ru_nivcsw, atomic_load(&ticker_switches), cpu, ch.ru_nvcsw, ch.ru_nivcsw);
 		fflush(stdout);
 		struct timespec d = {report_ms / 1000, (report_ms % 1000) * 1000000L};
 		nanosleep(&d, NULL);
@@ -535,7 +541,8 @@ static void usage(void)
 	     "                   [--ticker HZ] [--burn N] [--churn MS:SWITCHES[:LIFE_MS]] [--leader-exit]\n"
 	     "                   [--fsync-churn MS:DIR] [--report-ms N] [--name NAME] [--seconds S]\n"
 	     "                   [--burn-churn N:US (N threads a second, each burning US us of CPU)]\n"
-	     "                   [--fork-churn N:US (N processes a second, each burning US us of CPU)]\n"
+	     "                   [--fork-churn N:US[:SLEEPS] (N processes a second, each burning US us of CPU,\n"
+	     "                    then sleeping SLEEPS times)]\n"
 	     "                   [--sleeper-name NAME (threads NAME-1 ..., default sleeper)]\n"
 	     "                   [--stacks KIB,... (threads stk-KIB touch KIB of their default stack)]\n"
 	     "                   [--heap-stack (thread stk-heap runs on 64 KiB of the heap)]\n"
@@ -658,7 +665,8 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'K':
-			if (sscanf(optarg, "%ld:%ld", &forks_per_s, &fork_us) != 2 || forks_per_s <= 0 || fork_us < 0) {
+			if (sscanf(optarg, "%ld:%ld:%ld", &forks_per_s, &fork_us, &fork_sleeps) < 2 || forks_per_s <= 0 ||
+			    fork_us < 0 || fork_sleeps < 0) {
 				usage();
 				return 2;
 			}

@@ -557,6 +557,60 @@ START_TEST(dropped_exited_lists_leave_the_next_rates_alone)
 }
 END_TEST
 
+/* A control group of path p as a snapshot holds one (freed with it). */
+static struct tv_cgroup *add_group(struct snapshot *s, const char *path)
+{
+	struct tv_cgroup *g = calloc(1, sizeof(*g));
+	ck_assert_ptr_nonnull(g);
+	g->path = strdup(path);
+	g->unit = strdup(path);
+	cgroup_cpu_unknown(g);
+	g->index = s->ncgroups;
+	s->cgroups = realloc(s->cgroups, (s->ncgroups + 1) * sizeof(*s->cgroups));
+	ck_assert_ptr_nonnull(s->cgroups);
+	s->cgroups[s->ncgroups++] = g;
+	return g;
+}
+
+/* Processes that ended in the interval count in their group's sums with what
+ * they did over it: from their reading at the previous refresh, or from zero
+ * when they started since; one whose start is not the one read is no reading. */
+START_TEST(ended_processes_part_of_the_interval)
+{
+	struct pair p;
+	pair_init(&p, 2, 0);
+	add_group(&p.prev, "/a");
+	struct tv_cgroup *ca = add_group(&p.cur, "/a");
+	/* 20 read at the previous refresh, in /a; 30 read too, started at another tick */
+	set_task(&p.prev.procs[0], PREV_MONO, 20, 20, OLD_START, 0, 100, 10);
+	p.prev.procs[0].cgroup = p.prev.cgroups[0];
+	set_task(&p.prev.procs[1], PREV_MONO, 30, 30, OLD_START, 0, 100, 10);
+	p.prev.procs[1].cgroup = p.prev.cgroups[0];
+	p.cur.gone = calloc(3, sizeof(*p.cur.gone));
+	ck_assert_ptr_nonnull(p.cur.gone);
+	p.cur.ngone = 3;
+	for (int i = 0; i < 3; i++)
+		task_init(&p.cur.gone[i]);
+	/* 20 ended: 300 more switches; 40 started since (its group named by its record): 50 */
+	set_task(&p.cur.gone[0], CUR_MONO - 1.0, 20, 20, OLD_START, 0, 400, 10);
+	set_task(&p.cur.gone[1], CUR_MONO - 0.5, 40, 40, (uint64_t)PREV_BOOT + 20, 0, 50, 4);
+	p.cur.gone[1].cgroup = ca;
+	/* 30: another task under the PID (not the start read): no reading of it, nor its group */
+	set_task(&p.cur.gone[2], CUR_MONO - 0.2, 30, 30, OLD_START + 7, 0, 5, 0);
+	delta_apply(&p.prev, &p.cur, &p.cs);
+	ck_assert_ptr_nonnull(p.cur.ended);
+	/* over the 2 s interval, up to this refresh */
+	ck_assert_ptr_eq(p.cur.gone[0].cgroup, ca);
+	ck_assert_double_eq_tol(p.cur.ended[0].ctxt_vol_rate, 150.0, 1e-9);
+	ck_assert_double_eq_tol(p.cur.ended[0].ctxt_invol_rate, 0.0, 1e-9);
+	ck_assert_double_eq_tol(p.cur.ended[1].ctxt_vol_rate, 25.0, 1e-9);
+	ck_assert_double_eq_tol(p.cur.ended[1].ctxt_invol_rate, 2.0, 1e-9);
+	ck_assert_ptr_null(p.cur.gone[2].cgroup);
+	ck_assert(isnan(p.cur.ended[2].ctxt_vol_rate));
+	pair_free(&p);
+}
+END_TEST
+
 START_TEST(exited_thread_unknown_makes_a_lower_bound)
 {
 	/* without exit records the thread that left took its last switches with it */
@@ -915,6 +969,7 @@ static Suite *delta_suite(void)
 	tcase_add_test(tc, exited_thread_with_final_counters_is_counted);
 	tcase_add_test(tc, exited_thread_unknown_makes_a_lower_bound);
 	tcase_add_test(tc, dropped_exited_lists_leave_the_next_rates_alone);
+	tcase_add_test(tc, ended_processes_part_of_the_interval);
 	tcase_add_test(tc, live_sum_never_gives_its_own_rate);
 	tcase_add_test(tc, group_counters_when_threads_are_not_read);
 	tcase_add_test(tc, threads_of_a_newly_listed_process_fall_back_to_the_group);

@@ -304,7 +304,7 @@ START_TEST(sample_exact_line)
 		"\"taskstats_queries\": 0, \"kept_fds\": 0, \"cgroup_opens\": 0, \"cgroup_reads\": 0, "
 		"\"reader\": null, \"reader_why\": null}, "
 		"\"exits\": {\"watched\": false, \"reason\": null, \"records\": 0, \"lost\": 0, \"ended\": null, "
-		"\"source\": null}, "
+		"\"unplaced\": null, \"source\": null}, "
 		"\"pressure\": {\"cpu\": {\"some\": null, \"full\": null}, \"io\": {\"some\": null, \"full\": null}, "
 		"\"memory\": {\"some\": null, \"full\": null}, \"reason\": null}, \"tasks\": ["
 		"{\"kind\": \"process\", \"pid\": 2, \"tgid\": 2, \"comm\": \"kthreadd\", \"command\": \"[kthreadd]\", "
