@@ -75,7 +75,8 @@ void detail_kib_row(struct detail_lines *l, const char *label, int64_t kib);
  * Appends a process's address space by kind (from its maps, read while the
  * panel is open): a sentence first, then a row for each kind and what of it
  * is resident, and what a fork copies of the page tables. err: why maps
- * could not be read (an errno), or 0.
+ * could not be read (an errno), or 0. a NULL: not read yet (it is read off
+ * the screen's thread).
  */
 struct anatomy;
 struct anatomy_pages;

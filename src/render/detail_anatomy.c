@@ -76,6 +76,11 @@ void detail_anatomy(const struct anatomy *a, const struct anatomy_pages *pg, int
 {
 	/* TRANSLATORS: section title: the process's mappings by kind */
 	detail_add(out, DETAIL_HEADING, _("Address space"), NULL);
+	if (!a) {
+		detail_add(out, DETAIL_NOTE,
+			   _("Being read: a process of many mappings, or one that forks often, takes a moment."), NULL);
+		return;
+	}
 	if (err) {
 		why_unknown(out, err, false);
 		return;

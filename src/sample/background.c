@@ -38,6 +38,13 @@ struct background {
 	struct snapshot result;
 	char *err;
 	int notify[2];
+	/* the address space asked for, read by a thread of its own (started at the first ask) */
+	pthread_t an_thread;
+	bool an_started;
+	pthread_cond_t an_wake;
+	int32_t an_want;          /* asked for, not taken up yet; 0: none */
+	bool an_done;             /* an_result not collected yet */
+	struct background_anatomy an_result;
 };
 
 static void request_free(struct request *r)
@@ -160,6 +167,68 @@ static void *run(void *arg)
 	return NULL;
 }
 
+static void *anatomy_run(void *arg)
+{
+	struct background *b = arg;
+	pthread_mutex_lock(&b->lock);
+	for (;;) {
+		while (!b->an_want && !b->quit)
+			pthread_cond_wait(&b->an_wake, &b->lock);
+		if (b->quit)
+			break;
+		struct background_anatomy r = {.tgid = b->an_want};
+		b->an_want = 0;
+		pthread_mutex_unlock(&b->lock);
+
+		anatomy_init(&r.a);
+		r.err = anatomy_read(r.tgid, &r.a, &r.pg);
+
+		pthread_mutex_lock(&b->lock);
+		/* a result nobody collected is replaced: the newer is what counts */
+		if (b->an_done)
+			anatomy_free(&b->an_result.a);
+		b->an_result = r;
+		b->an_done = true;
+		notify(b);
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+bool background_ask_anatomy(struct background *b, int32_t tgid)
+{
+	pthread_mutex_lock(&b->lock);
+	bool ok = b->an_started || pthread_create(&b->an_thread, NULL, anatomy_run, b) == 0;
+	b->an_started = ok;
+	if (ok) {
+		b->an_want = tgid;
+		pthread_cond_signal(&b->an_wake);
+	}
+	pthread_mutex_unlock(&b->lock);
+	return ok;
+}
+
+bool background_take_anatomy(struct background *b, struct background_anatomy *out)
+{
+	pthread_mutex_lock(&b->lock);
+	bool got = b->an_done;
+	if (got) {
+		*out = b->an_result;
+		b->an_done = false;
+	}
+	pthread_mutex_unlock(&b->lock);
+	return got;
+}
+
+/* Joins a thread by the deadline; false (and detached) when it did not end. */
+static bool join_by(pthread_t th, const struct timespec *until)
+{
+	if (pthread_timedjoin_np(th, NULL, until) == 0)
+		return true;
+	pthread_detach(th);
+	return false;
+}
+
 struct background *background_start(struct sampler *s)
 {
 	struct background *b = calloc(1, sizeof(*b));
@@ -173,6 +242,7 @@ struct background *background_start(struct sampler *s)
 	}
 	pthread_mutex_init(&b->lock, NULL);
 	pthread_cond_init(&b->wake, NULL);
+	pthread_cond_init(&b->an_wake, NULL);
 	if (pthread_create(&b->thread, NULL, run, b) != 0) {
 		close(b->notify[0]);
 		close(b->notify[1]);
@@ -189,6 +259,8 @@ bool background_stop(struct background *b, double wait_s)
 	pthread_mutex_lock(&b->lock);
 	b->quit = true;
 	pthread_cond_signal(&b->wake);
+	pthread_cond_signal(&b->an_wake);
+	bool an = b->an_started;
 	pthread_mutex_unlock(&b->lock);
 	sampler_cancel(b->s);
 	struct timespec until;
@@ -196,10 +268,14 @@ bool background_stop(struct background *b, double wait_s)
 	long ns = until.tv_nsec + (long)(wait_s * 1e9);
 	until.tv_sec += ns / 1000000000L;
 	until.tv_nsec = ns % 1000000000L;
-	if (pthread_timedjoin_np(b->thread, NULL, &until) != 0) {
-		pthread_detach(b->thread);
+	/* both by the same deadline: either one stuck leaves b to it */
+	bool joined = join_by(b->thread, &until);
+	if (an && !join_by(b->an_thread, &until))
+		joined = false;
+	if (!joined)
 		return false;
-	}
+	if (b->an_done)
+		anatomy_free(&b->an_result.a);
 	request_free(b->waiting);
 	if (b->done) {
 		snapshot_free(&b->result);
@@ -207,6 +283,7 @@ bool background_stop(struct background *b, double wait_s)
 	}
 	pthread_mutex_destroy(&b->lock);
 	pthread_cond_destroy(&b->wake);
+	pthread_cond_destroy(&b->an_wake);
 	close(b->notify[0]);
 	close(b->notify[1]);
 	free(b);

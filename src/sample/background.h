@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "model/snapshot.h"
+#include "sample/memory/anatomy.h"
 #include "sample/sampler.h"
 
 struct background;
@@ -54,5 +55,23 @@ unsigned background_take(struct background *b, struct snapshot *out, char **err)
 
 /* Whether a request is waiting or being taken. */
 bool background_busy(struct background *b);
+
+/*
+ * One process's address space by kind, for the detail panel: read on a
+ * thread of its own, since a process whose mmap lock is held (a fork loop
+ * beside 100,000 mappings) can take seconds, and neither the screen nor the
+ * samples wait for it. Asking again replaces a request not taken up yet; the
+ * result is announced on background_fd like a sample's.
+ */
+struct background_anatomy {
+	int32_t tgid;
+	struct anatomy a;        /* the taker frees it (anatomy_free) */
+	struct anatomy_pages pg;
+	int err;                 /* anatomy_read's */
+};
+/* false when the thread cannot be started (out of resources). */
+bool background_ask_anatomy(struct background *b, int32_t tgid);
+/* Takes a finished read, if there is one. */
+bool background_take_anatomy(struct background *b, struct background_anatomy *out);
 
 #endif

@@ -10,14 +10,19 @@
  * process started from the loop would; taskview itself goes on.
  * sigterm-open and sigint-open send taskview that signal while the screen
  * opens, right after curses has set the terminal up.
+ * slow-maps makes each open of a /proc/PID/maps file take TV_FAULT_SLOW
+ * seconds (default 20): a process whose memory map lock a fork loop holds.
  */
 #undef NDEBUG
 #include <assert.h>
 #include <curses.h>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,4 +83,31 @@ SCREEN *newterm(const char *type, FILE *out, FILE *in)
 	else if (what && strcmp(what, "sigint-open") == 0)
 		raise(SIGINT);
 	return s;
+}
+
+/* open() of a maps file, slowed when TV_FAULT is slow-maps */
+static int open_slowed(const char *name, const char *path, int flags, mode_t mode)
+{
+	int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, name);
+	const char *what = getenv("TV_FAULT");
+	size_t n = strlen(path);
+	if (what && strcmp(what, "slow-maps") == 0 && strncmp(path, "/proc/", 6) == 0 && n > 5 &&
+	    strcmp(path + n - 5, "/maps") == 0) {
+		const char *slow = getenv("TV_FAULT_SLOW");
+		sleep(slow ? (unsigned)atoi(slow) : 20);
+	}
+	return real(path, flags, mode);
+}
+
+/* with _FILE_OFFSET_BITS=64 (meson's default) the symbol is open64, as taskview calls it */
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return open_slowed("open", path, flags, mode);
 }

@@ -138,6 +138,36 @@ def test_signal_while_opening(t):
         t.cmd("kill-session", "-t", s)
 
 
+def test_slow_address_space_holds_nothing(t):
+    """The detail panel reads a process's memory map off the screen's thread:
+    while that read waits (here: each open of a maps file takes 20 s, as a
+    process whose map lock a fork loop holds), the panel opens, says the map
+    is being read, answers keys, and q ends taskview, the read abandoned."""
+    if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
+        print("     (no fault injector built: skipped)")
+        return
+    w = Workload("--sleepers", "2", "--name", "tv-slowmap")
+    try:
+        env = fault_env("slow-maps", sanitized())
+        # tall enough for the whole panel: no key to scroll (this TERM's keys are not tmux's)
+        s = t.start(["-p", str(w.pid), "-d", "0.5", "-o", "pid,comm"], env=env, height=80)
+        t.wait_for(s, "tv-slowmap")
+        t.keys(s, "i")
+        # a read on the screen's thread would hold the panel back until it ends
+        t.wait_for(s, "Process ID")
+        t.wait_for(s, "Being read")
+        t.keys(s, "Escape")
+        t.wait_gone(s, "Being read")
+        t.keys(s, "q")
+        # well before the read ends
+        rc, _ = t.wait_exit(s, timeout=15)
+        assert rc == 0, f"exit status {rc}"
+        check_restored(t, s, "q")
+        t.cmd("kill-session", "-t", s)
+    finally:
+        w.stop()
+
+
 def test_child_leaves_the_screen_alone(t):
     if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
         print("     (no fault injector built: skipped)")
@@ -259,7 +289,7 @@ def test_invisible_characters_escaped(t):
 
 
 TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_signal_while_opening,
-         test_child_leaves_the_screen_alone,
+         test_child_leaves_the_screen_alone, test_slow_address_space_holds_nothing,
          test_newer_settings_kept, test_large_settings_kept, test_oversized_settings_not_written,
          test_invisible_characters_escaped]
 

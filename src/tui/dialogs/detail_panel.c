@@ -63,6 +63,9 @@ struct panel {
 	size_t top;               /* first line shown */
 	bool at_end;              /* scrolled to the last line: kept there as lines are added */
 	size_t body_h;            /* lines shown at once, as last painted */
+	/* the process's address space, read off the screen's thread (background_ask_anatomy) */
+	struct background_anatomy an;
+	bool have_an;
 };
 
 /* e and l read /proc themselves: 0, or an errno (the lines are kept). */
@@ -80,15 +83,54 @@ static int panel_inspect(struct panel *p)
 	return 0;
 }
 
-/* A live process's mappings by kind: read here, for the panel alone, at each
- * sample while it is open (a process of 1,000 threads: about 3 ms of CPU). */
-static void panel_anatomy(const struct tv_task *task, struct detail_lines *dl)
+/* Whether the panel shows a live process's mappings by kind: read for the panel
+ * alone, at each sample while it is open (a process of 1,000 threads: about
+ * 3 ms of CPU; one of 100,000 mappings whose lock a fork loop holds: seconds). */
+static const struct tv_task *panel_anatomy_of(const struct tui *t, const struct panel *p)
 {
+	if (p->kind != PANEL_DETAIL || p->group || p->thread || t->replay)
+		return NULL;
+	const struct tv_task *task = snapshot_find(&t->cur, p->tgid);
+	return task && !task->kthread ? task : NULL;
+}
+
+/* Asks for a new reading of the mappings, on the sampling side's thread for
+ * them: the screen goes on, and shows the last reading until it comes. */
+static void panel_ask_anatomy(struct tui *t, struct panel *p)
+{
+	if (t->bg && panel_anatomy_of(t, p))
+		(void)background_ask_anatomy(t->bg, p->tgid);
+}
+
+/* Takes a reading that came; false when none did (or it is another process's). */
+static bool panel_take_anatomy(struct tui *t, struct panel *p)
+{
+	struct background_anatomy an;
+	if (!t->bg || !background_take_anatomy(t->bg, &an))
+		return false;
+	if (an.tgid != p->tgid) {
+		anatomy_free(&an.a);
+		return false;
+	}
+	if (p->have_an)
+		anatomy_free(&p->an.a);
+	p->an = an;
+	p->have_an = true;
+	return true;
+}
+
+static void panel_anatomy(struct panel *p, const struct tv_task *task, bool async)
+{
+	if (async) {
+		detail_anatomy(p->have_an ? &p->an.a : NULL, p->have_an ? &p->an.pg : NULL, p->have_an ? p->an.err : 0,
+			       task, &p->dl);
+		return;
+	}
 	struct anatomy a;
 	struct anatomy_pages pg;
 	anatomy_init(&a);
 	int err = anatomy_read(task->tgid, &a, &pg);
-	detail_anatomy(&a, &pg, err, task, dl);
+	detail_anatomy(&a, &pg, err, task, &p->dl);
 	anatomy_free(&a);
 }
 
@@ -164,8 +206,8 @@ static void panel_update(const struct tui *t, struct panel *p)
 		interval = t->cur.mono - t->prev.mono;
 	}
 	detail_build(task, prev, interval, p->thread, panel_partial_why(t, why, sizeof(why)), &p->dl);
-	if (!p->thread && !t->replay && !task->kthread)
-		panel_anatomy(task, &p->dl);
+	if (panel_anatomy_of(t, p))
+		panel_anatomy(p, task, t->bg != NULL);
 }
 
 static void pl_add(struct panel *p, enum detail_kind kind, const char *label, size_t len, const char *value)
@@ -537,6 +579,7 @@ static void panel_run(struct tui *t, enum panel_kind kind)
 		if (!t->frozen && tui_sample(t, true) < 0)
 			goto out;
 	}
+	panel_ask_anatomy(t, &p);
 	panel_update(t, &p);
 	static const int close_keys[] = {[PANEL_DETAIL] = 'i', [PANEL_COMMAND] = 'w', [PANEL_ENVIRON] = 'e', [PANEL_FILES] = 'l'};
 	int close_key = close_keys[kind];
@@ -556,6 +599,8 @@ static void panel_run(struct tui *t, enum panel_kind kind)
 			if (c < 0)
 				break;
 			if (c > 0)
+				panel_ask_anatomy(t, &p);
+			if (c > 0 || panel_take_anatomy(t, &p))
 				panel_update(t, &p);
 			continue;
 		}
@@ -576,6 +621,8 @@ out:
 	if (t->needs != before)
 		tui_columns_changed(t);
 	detail_lines_free(&p.dl);
+	if (p.have_an)
+		anatomy_free(&p.an.a);
 	free(p.pl);
 	free(p.group);
 }
