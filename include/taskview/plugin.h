@@ -41,9 +41,11 @@
  *   refreshes in a row is disabled for the rest of the run and its columns
  *   show unknown,
  * - block: a plugin that has not answered after TASKVIEW_PLUGIN_DEADLINE_MS plus
- *   ten times its budget of wall-clock time counts as hung; so does one that
- *   crashes or exits. The helper is then killed and started again without it,
- *   and the plugin is disabled,
+ *   ten times its budget of wall-clock time counts as hung, unless it is
+ *   waiting for a CPU and has run less than ten times its budget (a busy
+ *   machine: it is then given up to a minute); so does one that crashes or
+ *   exits. The helper is then killed and started again without it, and the
+ *   plugin is disabled,
  * - change the locale, signal dispositions or signal masks, the working
  *   directory, or the process's credentials or resource limits,
  * - call exit(), abort() or fork(), or create threads that call back,

@@ -371,3 +371,26 @@ void plugin_child_free(struct plugin_child *c)
 	buf_free(&c->rx);
 	free(c);
 }
+
+bool plugin_child_cpu(const struct plugin_child *c, int64_t *cpu_ns, bool *runnable)
+{
+	char path[40], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)c->pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* the state follows the name, which may hold anything but ends at the last ')' */
+	const char *end = strrchr(buf, ')');
+	clockid_t id;
+	struct timespec ts;
+	if (!end || end[1] != ' ' || clock_getcpuclockid(c->pid, &id) != 0 || clock_gettime(id, &ts) != 0)
+		return false;
+	*runnable = end[2] == 'R';
+	*cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return true;
+}

@@ -69,6 +69,33 @@ static bool round_pending(const struct plugin_round *r)
 }
 
 /* Sends the tasks to the plugins of the round not answered yet. */
+/* The wait for the next answer begins: its deadline, and where the helper stands. */
+static void wait_begin(struct plugin_host *h, double now)
+{
+	struct plugin_round *r = &h->round;
+	r->deadline = now + plugin_deadline_s(h->v[r->expect[r->next]].ncalls);
+	r->asked = now;
+	bool runnable;
+	if (!plugin_child_cpu(h->child, &r->asked_cpu, &runnable))
+		r->asked_cpu = -1;
+}
+
+/*
+ * Past the deadline, whether the helper is kept off the CPUs rather than hung:
+ * runnable, it ran less than PLUGIN_DEADLINE_FACTOR budgets since the wait
+ * began (a plugin that loops runs; one that blocks is not runnable), and the
+ * wait is not PLUGIN_STARVED_MAX_S old yet.
+ */
+static bool starved(struct plugin_host *h, const struct plugin *p, double now)
+{
+	const struct plugin_round *r = &h->round;
+	int64_t cpu;
+	bool runnable;
+	if (r->asked_cpu < 0 || now - r->asked >= PLUGIN_STARVED_MAX_S || !plugin_child_cpu(h->child, &cpu, &runnable))
+		return false;
+	return runnable && cpu - r->asked_cpu < PLUGIN_DEADLINE_FACTOR * plugin_budget_ns(p->ncalls);
+}
+
 static int round_send(struct plugin_host *h)
 {
 	struct plugin_round *r = &h->round;
@@ -95,7 +122,7 @@ static int round_send(struct plugin_host *h)
 	double now = clock_now(CLOCK_MONOTONIC);
 	int rc = plugin_child_send(h->child, &b, now + PLUGIN_DEADLINE_S);
 	buf_free(&b);
-	r->deadline = now + plugin_deadline_s(h->v[r->expect[r->next]].ncalls);
+	wait_begin(h, now);
 	return rc;
 }
 
@@ -229,7 +256,7 @@ static void charge(struct plugin_host *h, struct plugin *p)
 }
 
 /* Why the helper failed p, for its message; kills the helper. */
-static void failure_reason(struct plugin_host *h, const struct plugin *p, enum child_wait w, char *reason, size_t len)
+static void failure_reason(struct plugin_host *h, enum child_wait w, double waited, char *reason, size_t len)
 {
 	struct plugin_child *c = h->child;
 	char *output = plugin_child_leftover(c);
@@ -237,7 +264,7 @@ static void failure_reason(struct plugin_host *h, const struct plugin *p, enum c
 	if (w == CHILD_TIMEOUT) {
 		plugin_child_kill(c);
 		snprintf(reason, len, _("no answer within %.1f s of wall-clock time (it loops or blocks); the plugin helper was killed"),
-		         plugin_deadline_s(p->ncalls));
+		         waited);
 	} else if (w == CHILD_DIED) {
 		plugin_child_reap(c, 0.5);
 		plugin_child_status(c, status, sizeof(status));
@@ -270,6 +297,11 @@ static void round_run(struct plugin_host *h)
 		enum child_wait w = plugin_child_wait(h->child, r->deadline, h->interrupted, h->ictx, &type, &rd);
 		if (w == CHILD_INTERRUPTED)
 			return;
+		double now = clock_now(CLOCK_MONOTONIC);
+		if (w == CHILD_TIMEOUT && starved(h, p, now)) {
+			r->deadline = now + PLUGIN_STARVED_STEP_S;
+			continue;
+		}
 		char reason[REASON_MAX];
 		if (w == CHILD_FRAME) {
 			char *output;
@@ -289,13 +321,13 @@ static void round_run(struct plugin_host *h)
 			if (ok == 0) {
 				r->next++;
 				if (round_pending(r))
-					r->deadline = clock_now(CLOCK_MONOTONIC) + plugin_deadline_s(h->v[r->expect[r->next]].ncalls);
+					wait_begin(h, clock_now(CLOCK_MONOTONIC));
 				continue;
 			}
 			w = CHILD_BAD;
 		}
 		/* a crash, an exit, a hang or garbage: this plugin's doing */
-		failure_reason(h, p, w, reason, sizeof(reason));
+		failure_reason(h, w, now - r->asked, reason, sizeof(reason));
 		plugin_disable(h, p, reason);
 		clear_values(r, p);
 		r->next++;

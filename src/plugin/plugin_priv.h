@@ -32,6 +32,11 @@
  * machine is not mistaken for a hang). Loading gets the budget of no task. */
 #define PLUGIN_DEADLINE_S ((double)TASKVIEW_PLUGIN_DEADLINE_MS / 1000.0)
 #define PLUGIN_DEADLINE_FACTOR 10
+/* A helper past its deadline that is runnable and has run less than that many
+ * budgets is kept off the CPUs of a busy machine, not hung: it is given more
+ * time, looked at again every PLUGIN_STARVED_STEP_S, up to this much in all. */
+#define PLUGIN_STARVED_MAX_S 60.0
+#define PLUGIN_STARVED_STEP_S 1.0
 
 /* The hidden argument that makes taskview's binary the plugin helper. */
 #define PLUGIN_HELPER_ARG "--plugin-helper"
@@ -116,6 +121,8 @@ struct plugin_round {
 	size_t *expect;             /* plugin indices, in the order they answer */
 	size_t nexpect, next;
 	double deadline;            /* for the answer of expect[next], CLOCK_MONOTONIC */
+	double asked;               /* when that answer began to be waited for */
+	int64_t asked_cpu;          /* the helper's CPU time then (ns), or -1 */
 	/* the refresh the answers are for: only during plugin_host_collect_all;
 	 * NULL once that returned, and later answers are read and dropped */
 	struct tv_task *const *tasks;
@@ -233,6 +240,9 @@ void plugin_child_kill(struct plugin_child *c);
 void plugin_child_reap(struct plugin_child *c, double grace);
 /* Whether it still runs (reaps it when not). */
 bool plugin_child_alive(struct plugin_child *c);
+/* The helper's CPU time (ns, its CPU clock) and whether it is runnable (on a
+ * CPU or waiting for one, not blocked); false when it cannot be read. */
+bool plugin_child_cpu(const struct plugin_child *c, int64_t *cpu_ns, bool *runnable);
 /* "killed by signal 11 (Segmentation fault)", "exit status 3". */
 void plugin_child_status(const struct plugin_child *c, char *buf, size_t len);
 void plugin_child_free(struct plugin_child *c);

@@ -338,6 +338,45 @@ def test_plugin_strings_escaped():
     check(not raw_controls(r.stdout + r.stderr), f"painter_value: raw controls {raw_controls(r.stdout)}: {r.stdout!r}")
 
 
+def cpu_quota_dir():
+    """A control group of the test's own whose CPU time a quota limits: cgroup v2's cpu.max
+    where the cpu controller is in the unified hierarchy, else cgroup v1's cfs quota."""
+    with open("/proc/self/mountinfo") as f:
+        mounts = [(ln.split(" - ")[0].split()[4], ln.split(" - ")[1].split()) for ln in f]
+    for point, (fstype, _src, opts) in mounts:
+        if fstype == "cgroup2" and os.path.exists(os.path.join(point, "cgroup.subtree_control")):
+            with open(os.path.join(point, "cgroup.subtree_control")) as f:
+                if "cpu" in f.read().split():
+                    return point, "v2"
+        if fstype == "cgroup" and "cpu" in opts.split(","):
+            return point, "v1"
+    return None, None
+
+
+def test_starved_plugin_is_not_hung():
+    """A plugin kept off the CPU (its helper given 1.5 % of one by a quota, as a busy machine
+    can) answers late, having run less than its budget allows: it is not taken for hung. The
+    slow plugin is then disabled for its CPU time, as on an idle machine, not for its silence."""
+    if not is_root():
+        raise Skip("a CPU quota needs root")
+    mount, kind = cpu_quota_dir()
+    if not mount:
+        raise Skip("no cgroup with the cpu controller")
+    d = os.path.join(mount, f"taskview-test-quota-{os.getpid()}")
+    os.mkdir(d)
+    try:
+        with open(os.path.join(d, "cpu.max" if kind == "v2" else "cpu.cfs_quota_us"), "w") as f:
+            f.write("1500 100000" if kind == "v2" else "1500")
+        procs = os.path.join(d, "cgroup.procs")
+        # about 4.7 s of wall-clock time for each 70 ms answer, past the 3.5 s deadline
+        r = subprocess.run(["sh", "-c", f"echo $$ > {procs} && exec \"$0\" --check-plugin \"$1\"",
+                            TASKVIEW, mod("slow")], capture_output=True, text=True, timeout=300)
+        check(r.returncode == 1 and "more CPU time than their budget" in r.stderr,
+              f"--check-plugin exited {r.returncode}: {r.stderr!r}")
+    finally:
+        os.rmdir(d)
+
+
 def test_slow_within_budget_stays():
     """sleepy takes 170 ms of wall-clock time per refresh but 20 ms of CPU time: under the
     old wall-clock budget (or on a machine busy enough to keep it off a CPU) it would be
@@ -601,6 +640,7 @@ if __name__ == "__main__":
         test_check_plugin_hostile,
         test_plugin_strings_escaped,
         test_slow_within_budget_stays,
+        test_starved_plugin_is_not_hung,
         test_helper_ends_with_taskview,
         test_helper_killed_between_refreshes,
         test_root_refuses_writable,
