@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,10 +82,17 @@ static int64_t threads_add(int64_t a, int64_t b)
 	return a == TV_UNKNOWN || b == TV_UNKNOWN ? TV_UNKNOWN : a + b;
 }
 
+/* Whether t lies in v[0..n): by address, t may be in another array. */
+static bool within(const struct tv_task *t, const struct tv_task *v, size_t n)
+{
+	uintptr_t a = (uintptr_t)t, lo = (uintptr_t)v;
+	return v && a >= lo && a < lo + n * sizeof(*v);
+}
+
 /* Whether t is one of s's processes that ended in the interval, with its part (s->ended). */
 static bool is_ended(const struct snapshot *s, const struct tv_task *t)
 {
-	return s->ended && t >= s->gone && t < s->gone + s->ngone;
+	return s->ended && within(t, s->gone, s->ngone);
 }
 
 /*
@@ -100,7 +108,7 @@ static bool gview_ended(const struct gview *v, struct group_sum *sum, const stru
 		return false;
 	if (!s->ended)
 		return true;
-	if (s->gone >= s->procs && s->gone < s->procs + s->nprocs)
+	if (within(s->gone, s->procs, s->nprocs))
 		return false;
 	bool left_out = false;
 	for (size_t i = 0; i < s->ngone; i++) {
