@@ -83,8 +83,3 @@ struct tv_task *snapshot_task(struct snapshot *s, const struct tv_task *t)
 	/* the snapshot's own, found through its (mutable) array */
 	return (struct tv_task *)p;
 }
-
-bool snapshot_ended_left_out(const struct snapshot *s)
-{
-	return !s->exits_watched || s->exits_lost > 0 || s->ngone > 0;
-}

@@ -130,12 +130,4 @@ const struct tv_task *task_find_thread(const struct tv_task *proc, int32_t tid);
  * a task that ended). */
 struct tv_task *snapshot_task(struct snapshot *s, const struct tv_task *t);
 
-/*
- * Whether processes that ended in s's interval may be missing from a sum
- * over its processes (a control group's, a collapsed subtree's): unless the
- * exit listener ran, lost nothing and saw none end, one may have lived and
- * ended unseen. Such sums of rates are lower bounds.
- */
-bool snapshot_ended_left_out(const struct snapshot *s);
-
 #endif

@@ -8,7 +8,6 @@
  */
 #include <math.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,19 +81,6 @@ static int64_t threads_add(int64_t a, int64_t b)
 	return a == TV_UNKNOWN || b == TV_UNKNOWN ? TV_UNKNOWN : a + b;
 }
 
-/* Whether t lies in v[0..n): by address, t may be in another array. */
-static bool within(const struct tv_task *t, const struct tv_task *v, size_t n)
-{
-	uintptr_t a = (uintptr_t)t, lo = (uintptr_t)v;
-	return v && a >= lo && a < lo + n * sizeof(*v);
-}
-
-/* Whether t is one of s's processes that ended in the interval, with its part (s->ended). */
-static bool is_ended(const struct snapshot *s, const struct tv_task *t)
-{
-	return s->ended && within(t, s->gone, s->ngone);
-}
-
 /*
  * Adds what the processes that ended in the interval did to the group each
  * was in, those the view shows (a replay lists them among the processes: they
@@ -108,7 +94,7 @@ static bool gview_ended(const struct gview *v, struct group_sum *sum, const stru
 		return false;
 	if (!s->ended)
 		return true;
-	if (within(s->gone, s->procs, s->nprocs))
+	if (!rows_ended_apart(s))
 		return false;
 	bool left_out = false;
 	for (size_t i = 0; i < s->ngone; i++) {
@@ -141,8 +127,9 @@ static int gview_sums(struct gview *v, struct builder *b, const struct tv_task *
 	for (size_t i = 0; i < n; i++) {
 		if (pgi[i] == NONE)
 			continue;
-		if (is_ended(s, procs[i])) {
-			group_sum_add_ended(&sum[pgi[i]], &s->ended[procs[i] - s->gone]);
+		const struct tv_ended *part = rows_ended_part(s, procs[i]);
+		if (part) {
+			group_sum_add_ended(&sum[pgi[i]], part);
 			continue;
 		}
 		group_sum_add(&sum[pgi[i]], procs[i]);

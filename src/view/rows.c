@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "view/rows.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,23 @@ void rows_flat(struct builder *b, const struct tv_task **procs, size_t n)
 	}
 }
 
+/* Whether t lies in v[0..n): by address, t may be in another array. */
+static bool within(const struct tv_task *t, const struct tv_task *v, size_t n)
+{
+	uintptr_t a = (uintptr_t)t, lo = (uintptr_t)v;
+	return v && a >= lo && a < lo + n * sizeof(*v);
+}
+
+const struct tv_ended *rows_ended_part(const struct snapshot *s, const struct tv_task *t)
+{
+	return s->ended && within(t, s->gone, s->ngone) ? &s->ended[t - s->gone] : NULL;
+}
+
+bool rows_ended_apart(const struct snapshot *s)
+{
+	return s->ended && s->ngone && !within(s->gone, s->procs, s->nprocs);
+}
+
 /* ---- the process tree ---- */
 
 struct tree {
@@ -81,8 +99,36 @@ struct tree {
 	size_t *first, *count;         /* by snapshot index */
 	bool *wanted, *visited;
 	const struct tv_task *base;    /* s->procs */
-	bool ended_left_out;           /* snapshot_ended_left_out */
+	const struct snapshot *s;
+	const struct view_opts *vo;
+	size_t *ended;                 /* the ended processes listed apart, by parent (rows_ended_apart) */
+	size_t nended;
+	bool ended_left_out;           /* a process may have ended unseen, or its part is not derived */
 };
+
+static int cmp_ended_ppid(const void *a, const void *b, void *ctx)
+{
+	const struct tv_task *g = ctx;
+	int32_t x = g[*(const size_t *)a].ppid, y = g[*(const size_t *)b].ppid;
+	return (x > y) - (x < y);
+}
+
+/* What the ended children of p (listed apart) did in the interval, those the view shows. */
+static void tree_sum_ended(const struct tree *tr, const struct tv_task *p, struct group_sum *g)
+{
+	const struct tv_task *gone = tr->s->gone;
+	size_t lo = 0, hi = tr->nended;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (gone[tr->ended[mid]].ppid < p->tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < tr->nended && gone[tr->ended[i]].ppid == p->tgid; i++)
+		if (view_wants(tr->vo, &gone[tr->ended[i]]))
+			group_sum_add_ended(g, &tr->s->ended[tr->ended[i]]);
+}
 
 static size_t tree_id(const struct tree *tr, const struct tv_task *p)
 {
@@ -100,7 +146,12 @@ static int tree_sum(struct tree *tr, const struct tv_task *p, struct group_sum *
 	tr->visited[tree_id(tr, p)] = true;
 	while (n) {
 		const struct tv_task *t = stack[--n];
-		group_sum_add(g, t);
+		const struct tv_ended *part = rows_ended_part(tr->s, t);
+		if (part)
+			group_sum_add_ended(g, part); /* a replay's: its part, not its own rates */
+		else
+			group_sum_add(g, t);
+		tree_sum_ended(tr, t, g);
 		size_t id = tree_id(tr, t);
 		for (size_t k = 0; k < tr->count[id]; k++) {
 			const struct tv_task *c = tr->kids[tr->first[id] + k];
@@ -176,7 +227,14 @@ static const struct walk_ops tree_ops = {.done = tree_done, .visit = tree_visit}
 static int rows_tree(struct builder *b, const struct snapshot *s, const struct tv_task **procs, size_t n)
 {
 	size_t np = s->nprocs;
-	struct tree tr = {.base = s->procs, .ended_left_out = snapshot_ended_left_out(s)};
+	struct tree tr = {.base = s->procs, .s = s, .vo = b->vo,
+			  .ended_left_out = !s->exits_watched || s->exits_lost > 0 || (s->ngone && !s->ended)};
+	if (rows_ended_apart(s) && !(tr.ended = malloc(s->ngone * sizeof(*tr.ended))))
+		return -1;
+	for (size_t i = 0; tr.ended && i < s->ngone; i++)
+		tr.ended[tr.nended++] = i;
+	if (tr.nended > 1)
+		qsort_r(tr.ended, tr.nended, sizeof(*tr.ended), cmp_ended_ppid, (void *)s->gone);
 	tr.kids = malloc((n ? n : 1) * sizeof(*tr.kids));
 	tr.first = calloc(np ? np : 1, sizeof(*tr.first));
 	tr.count = calloc(np ? np : 1, sizeof(*tr.count));
@@ -226,6 +284,7 @@ static int rows_tree(struct builder *b, const struct snapshot *s, const struct t
 			goto out;
 	rc = 0;
 out:
+	free(tr.ended);
 	free(tr.kids);
 	free(tr.first);
 	free(tr.count);

@@ -474,9 +474,12 @@ def test_ended_processes_in_their_group():
         if sources == {"bpf"} and complete:
             # the exit program names each process's group: every one is in the sum
             check(abs(got - truth) <= 0.04 * truth, f"voluntary switches {got:.0f}, the workload's {truth:.0f}")
+            # a child preempted after its exit record (tearing its memory down) is credited
+            # those switches at reap, not in the record: on a busy machine the group's
+            # involuntary switches read low by them, never high
             got = sum(row["ctxt_invol_rate"] * d["interval"] for row, d in zip(rows[2:], docs[2:]))
             truth = total(docs[-1]["timestamp"], "nivcsw") - total(docs[1]["timestamp"], "nivcsw")
-            check(abs(got - truth) <= 0.1 * truth + 20, f"involuntary switches {got:.0f}, the workload's {truth:.0f}")
+            check(got <= truth * 1.04 + 20, f"involuntary switches {got:.0f}, the workload's {truth:.0f}")
         else:
             # records of children never read alive carry no group: the group's sums miss them, marked
             check(got <= truth * 1.04, f"voluntary switches {got:.0f}, the workload's {truth:.0f}")

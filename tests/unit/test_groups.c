@@ -302,6 +302,59 @@ START_TEST(ended_processes_make_rates_lower_bounds)
 }
 END_TEST
 
+/* A process that ended in the interval, its part of it derived (snapshot.ended):
+ * in its group's sums and its ancestors', exact; one of no group known leaves
+ * every group a lower bound, one whose part is unknown its own group. */
+START_TEST(ended_processes_count_in_their_group)
+{
+	struct tv_task ended[2];
+	struct tv_ended part[2];
+	for (int i = 0; i < 2; i++) {
+		task_init(&ended[i]);
+		ended[i].tid = ended[i].tgid = 50 + i;
+		ended[i].state = 'X';
+		part[i] = (struct tv_ended){.cpu_pct = 3.0, .ctxt_vol_rate = 7.0, .ctxt_invol_rate = 1.0};
+		for (int c = 0; c < TV_DELAY_NCLASS; c++)
+			part[i].delay_avg_ms[c] = NAN; /* no events */
+	}
+	ended[0].cgroup = snap.cgroups[3]; /* b.service */
+	ended[1].cgroup = snap.cgroups[4]; /* user.slice */
+	snap.gone = ended;
+	snap.ngone = 2;
+	snap.ended = part;
+	struct view_opts vo = opts();
+	struct rows r;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	const struct tv_task *b = group_row(&r, "b.service")->task;
+	ck_assert_double_eq_tol(b->ctxt_vol_rate, 10.0 + 7.0, 1e-9);
+	ck_assert_double_eq_tol(b->cpu_pct, 5.0 + 3.0, 1e-9);
+	ck_assert(!(b->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE)));
+	ck_assert_int_eq(b->ctxt_vol, 100); /* totals are the live members' */
+	const struct tv_task *sys = group_row(&r, "system.slice")->task;
+	ck_assert_double_eq_tol(sys->ctxt_vol_rate, 3 * 10.0 + 7.0, 1e-9);
+	const struct tv_task *a = group_row(&r, "a.service")->task;
+	ck_assert_double_eq_tol(a->ctxt_vol_rate, 2 * 10.0, 1e-9);
+	ck_assert(!(a->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE)));
+	rows_free(&r);
+	/* its part unknown: its group's and its ancestors' sums fall short, not the others' */
+	part[0].ctxt_vol_rate = NAN;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert(group_row(&r, "b.service")->task->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE));
+	ck_assert(group_row(&r, "system.slice")->task->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE));
+	ck_assert(!(group_row(&r, "a.service")->task->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE)));
+	rows_free(&r);
+	/* in no group known: any group may miss it */
+	part[0].ctxt_vol_rate = 7.0;
+	ended[1].cgroup = NULL;
+	ck_assert_int_eq(rows_build(&snap, &vo, &r), 0);
+	ck_assert(group_row(&r, "a.service")->task->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE));
+	rows_free(&r);
+	snap.gone = NULL;
+	snap.ended = NULL;
+	snap.ngone = 0;
+}
+END_TEST
+
 static void set_io(struct tv_task *t, float rd, float wr)
 {
 	struct tv_mem *m = task_mem_mut(t);
@@ -597,6 +650,7 @@ static Suite *groups_suite(void)
 	tcase_add_test(tc, group_sums_its_members);
 	tcase_add_test(tc, group_cpu_is_its_own_cpu_stat);
 	tcase_add_test(tc, ended_processes_make_rates_lower_bounds);
+	tcase_add_test(tc, ended_processes_count_in_their_group);
 	tcase_add_test(tc, group_io_rates_sum_its_members);
 	tcase_add_test(tc, group_row_columns);
 	tcase_add_test(tc, collapsed_group_keeps_its_sums);

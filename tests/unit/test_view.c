@@ -683,6 +683,48 @@ START_TEST(tree_collapsed_sums)
 	ck_assert(r.v[0].task->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE));
 	ck_assert(!(r.v[0].task->partial & TV_PART_BIT(TV_PART_CTXT_VOL)));
 	rows_free(&r);
+	/* ... unless its part of the interval is known: a child of sshd (10) that ended,
+	 * listed apart from the processes, counts in the sums of the subtrees above it */
+	tsnap.ngone = 0;
+	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+	double cpu_before = r.v[0].task->cpu_pct, vol = r.v[0].task->ctxt_vol_rate;
+	rows_free(&r);
+	struct tv_task ended;
+	task_init(&ended);
+	ended.tid = ended.tgid = 70;
+	ended.ppid = 10;
+	ended.state = 'X';
+	struct tv_ended part = {.cpu_pct = 4.0, .ctxt_vol_rate = 2.0, .ctxt_invol_rate = 1.0};
+	for (int d = 0; d < TV_DELAY_NCLASS; d++)
+		part.delay_avg_ms[d] = NAN; /* no events */
+	tsnap.gone = &ended;
+	tsnap.ngone = 1;
+	tsnap.ended = &part;
+	for (int k = 0; k < 2; k++) {
+		vo.collapsed = k ? collapse_10 : collapse_1;
+		ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+		const struct tv_task *t = r.v[k].task;
+		ck_assert_int_eq(t->tgid, k ? 10 : 1);
+		if (!k) {
+			ck_assert_double_eq_tol(t->cpu_pct, cpu_before + 4.0, 1e-9);
+			ck_assert_double_eq_tol(t->ctxt_vol_rate, vol + 2.0, 1e-9);
+			ck_assert(!(t->partial & TV_PART_BIT(TV_PART_CPU)));
+			ck_assert(!(t->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE)));
+			ck_assert_int_eq(t->ctxt_vol, 600); /* totals are the live processes' */
+		} else {
+			ck_assert_double_eq_tol(t->ctxt_vol_rate, 3.0 + 2.0, 1e-9);
+		}
+		rows_free(&r);
+	}
+	/* its part unknown: a lower bound again */
+	part.ctxt_vol_rate = NAN;
+	vo.collapsed = collapse_1;
+	ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+	ck_assert(r.v[0].task->partial & TV_PART_BIT(TV_PART_CTXT_VOL_RATE));
+	ck_assert(!(r.v[0].task->partial & TV_PART_BIT(TV_PART_CPU)));
+	rows_free(&r);
+	tsnap.gone = NULL;
+	tsnap.ended = NULL;
 	tsnap.ngone = 0;
 	tsnap.exits_watched = false;
 }

@@ -600,7 +600,9 @@ static void panel_run(struct tui *t, enum panel_kind kind)
 				break;
 			if (c > 0)
 				panel_ask_anatomy(t, &p);
-			if (c > 0 || panel_take_anatomy(t, &p))
+			/* one wake may bring a sample and a reading of the map */
+			bool mapped = panel_take_anatomy(t, &p);
+			if (c > 0 || mapped)
 				panel_update(t, &p);
 			continue;
 		}
