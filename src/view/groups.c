@@ -83,9 +83,8 @@ static int64_t threads_add(int64_t a, int64_t b)
 
 /*
  * Adds what the processes that ended in the interval did to the group each
- * was in, those the view shows (a replay lists them among the processes: they
- * are members already). Returns whether one of them is left out of every
- * group: its group is not known, or its part was not derived.
+ * was in, those the view shows. Returns whether one of them is left out of
+ * every group: its group is not known, or its part was not derived.
  */
 static bool gview_ended(const struct gview *v, struct group_sum *sum, const struct view_opts *vo)
 {
@@ -94,8 +93,6 @@ static bool gview_ended(const struct gview *v, struct group_sum *sum, const stru
 		return false;
 	if (!s->ended)
 		return true;
-	if (!rows_ended_apart(s))
-		return false;
 	bool left_out = false;
 	for (size_t i = 0; i < s->ngone; i++) {
 		const struct tv_task *g = &s->gone[i];
@@ -111,8 +108,8 @@ static bool gview_ended(const struct gview *v, struct group_sum *sum, const stru
 	return left_out;
 }
 
-/* Each group's sums: its own processes (those that ended, their part in the
- * interval), then, children before parents, its nested groups' (a parent's
+/* Each group's sums: its own processes and the parts of those that ended in
+ * the interval, then, children before parents, its nested groups' (a parent's
  * path sorts before its children's). */
 static int gview_sums(struct gview *v, struct builder *b, const struct tv_task **procs, size_t n, const size_t *pgi)
 {
@@ -127,11 +124,6 @@ static int gview_sums(struct gview *v, struct builder *b, const struct tv_task *
 	for (size_t i = 0; i < n; i++) {
 		if (pgi[i] == NONE)
 			continue;
-		const struct tv_ended *part = rows_ended_part(s, procs[i]);
-		if (part) {
-			group_sum_add_ended(&sum[pgi[i]], part);
-			continue;
-		}
 		group_sum_add(&sum[pgi[i]], procs[i]);
 		threads[pgi[i]] = threads_add(threads[pgi[i]], procs[i]->nthreads);
 	}
@@ -337,8 +329,10 @@ int rows_groups(struct builder *b, const struct snapshot *s, const struct tv_tas
 		const struct tv_cgroup *p = s->cgroups[g]->parent;
 		v.parent[g] = p ? group_index(s, p) : NONE;
 	}
+	/* a process that ended (a replay lists them) is no member: its group's
+	 * members are live, as live; its part is in the sums all the same */
 	for (size_t i = 0; i < n; i++)
-		pgi[i] = procs[i]->cgroup ? group_index(s, procs[i]->cgroup) : NONE;
+		pgi[i] = procs[i]->cgroup && !rows_ended_part(s, procs[i]) ? group_index(s, procs[i]->cgroup) : NONE;
 	if (gview_members(&v, b, procs, n, pgi) < 0)
 		goto out;
 	size_t ntop = 0;

@@ -87,7 +87,8 @@ const struct tv_ended *rows_ended_part(const struct snapshot *s, const struct tv
 	return s->ended && within(t, s->gone, s->ngone) ? &s->ended[t - s->gone] : NULL;
 }
 
-bool rows_ended_apart(const struct snapshot *s)
+/* Whether s lists its ended processes apart from the processes (live; a replay lists them among them). */
+static bool rows_ended_apart(const struct snapshot *s)
 {
 	return s->ended && s->ngone && !within(s->gone, s->procs, s->nprocs);
 }

@@ -47,8 +47,6 @@ int rows_walk(struct builder *b, const struct tv_task **top, size_t ntop, const 
 /* t's part of the interval when it is one of s's processes that ended in it
  * (a replay lists them among the processes), else NULL. */
 const struct tv_ended *rows_ended_part(const struct snapshot *s, const struct tv_task *t);
-/* Whether gone, listed apart from the processes (live), adds its part to the sums of what it belongs to. */
-bool rows_ended_apart(const struct snapshot *s);
 /* The group view (groups.c). Returns 0 or -1 (out of memory). */
 int rows_groups(struct builder *b, const struct snapshot *s, const struct tv_task **procs, size_t n);
 
