@@ -12,6 +12,9 @@
  * opens, right after curses has set the terminal up.
  * slow-maps makes each open of a /proc/PID/maps file take TV_FAULT_SLOW
  * seconds (default 20): a process whose memory map lock a fork loop holds.
+ * slow-sample makes each open of /proc/loadavg, which the sampling thread
+ * reads once a sample, take TV_FAULT_SLOW_MS milliseconds (default 800): a
+ * refresh that takes that long, as on a busy machine.
  */
 #undef NDEBUG
 #include <assert.h>
@@ -22,6 +25,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,4 +114,24 @@ int open(const char *path, int flags, ...)
 		va_end(ap);
 	}
 	return open_slowed("open", path, flags, mode);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	int (*real)(int, const char *, int, ...) = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	mode_t mode = 0;
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	const char *what = getenv("TV_FAULT");
+	if (what && strcmp(what, "slow-sample") == 0 && strcmp(path, "/proc/loadavg") == 0) {
+		const char *ms = getenv("TV_FAULT_SLOW_MS");
+		long n = ms ? atol(ms) : 800;
+		struct timespec ts = {n / 1000, (n % 1000) * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	return real(dirfd, path, flags, mode);
 }

@@ -168,6 +168,57 @@ def test_slow_address_space_holds_nothing(t):
         w.stop()
 
 
+def test_search_not_lost_to_a_late_refresh(t):
+    """A refresh asked for before the search prompt opened carries no thread
+    names. When it arrives while the prompt shows a thread found by name
+    (here: each sample takes 0.8 s, so one is always on its way), the search
+    still holds: "not found" never shows, and Enter selects the thread."""
+    if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
+        print("     (no fault injector built: skipped)")
+        return
+    w = Workload("--sleepers", "2", "--sleeper-name", "tvlatenap", "--name", "tv-late")
+    try:
+        env = fault_env("slow-sample", sanitized())
+        s = t.start(["-p", str(w.pid), "-d", "0.3", "-o", "pid,comm"], env=env)
+        t.wait_for(s, "tv-late")
+        for last in (False, False, True):
+            # found on a sample with names: the first search asks for one
+            t.keys(s, "/")
+            t.keys(s, "-l", "tvlate")
+            t.keys(s, "-l", "nap-2")
+            t.wait_for(s, "in thread tvlatenap-2")
+            t.keys(s, "Escape")
+            t.wait_gone(s, "Search:")
+            # the refresh after the one with names is asked for without them;
+            # the prompt opens while it is on its way
+            time.sleep(1.0)
+            t.keys(s, "/")
+            t.keys(s, "-l", "tvlate")
+            t.keys(s, "-l", "nap-2")
+            t.wait(s, lambda x: "tvlatenap-2" in x and "Search:" in x, "the prompt")
+            # two refreshes: the one without names and the next
+            end = time.monotonic() + 2.0
+            while time.monotonic() < end:
+                text = t.text(s)
+                assert "not found" not in text, f"the search lost its thread to a refresh:\n{text}"
+                time.sleep(0.02)
+            if not last:
+                t.keys(s, "Escape")
+                t.wait_gone(s, "Search:")
+                continue
+            # Enter unfolds the process at the thread
+            t.keys(s, "Enter")
+            t.wait_for(s, "Search: tvlatenap-2 (F3 next)")
+            assert "no match" not in t.text(s), t.text(s)
+            t.wait_for(s, "\u2514\u2500 tvlatenap-2")
+        t.keys(s, "q")
+        rc, _ = t.wait_exit(s)
+        assert rc == 0, f"exit status {rc}"
+        t.cmd("kill-session", "-t", s)
+    finally:
+        w.stop()
+
+
 def test_child_leaves_the_screen_alone(t):
     if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
         print("     (no fault injector built: skipped)")
@@ -290,6 +341,7 @@ def test_invisible_characters_escaped(t):
 
 TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_signal_while_opening,
          test_child_leaves_the_screen_alone, test_slow_address_space_holds_nothing,
+         test_search_not_lost_to_a_late_refresh,
          test_newer_settings_kept, test_large_settings_kept, test_oversized_settings_not_written,
          test_invisible_characters_escaped]
 

@@ -59,28 +59,49 @@ static void prompt_paint(struct tui *t, struct prompt *p)
 	buf_free(&note);
 }
 
+/* Whether the sample shown has what the text is matched on. Frozen or
+ * replayed, it is all there is. */
+static bool prompt_can_match(const struct tui *t)
+{
+	return t->frozen || t->replay || tui_sample_sufficient(t);
+}
+
 /* Returns true on Enter, false on Esc (or a quit signal). */
 static bool prompt_run(struct tui *t, struct prompt *p)
 {
+	bool done = false; /* Enter came while the sample lacked what the text is matched on */
 	for (;;) {
 		prompt_paint(t, p);
 		bool sampled;
 		int key = tui_dialog_key_live(t, &sampled);
 		if (key == TUI_KEY_QUIT)
 			return false;
-		/* a sample arrived (the one with names the prompt asked for, or
-		 * the refresh): the text is matched again on it */
-		if (sampled && p->changed)
-			p->changed(t, p->in.text);
+		/* A sample arrived: the text is matched again on it. A refresh asked
+		 * for before the prompt opened carries no names: matched on, it would
+		 * read as "not found", so one with them is asked for, unless a
+		 * sample is on its way (asked for while the prompt was open). */
+		if (sampled && p->changed) {
+			if (prompt_can_match(t)) {
+				p->changed(t, p->in.text);
+				if (done)
+					return true;
+			} else if (!t->sampling && tui_sample(t, true) < 0) {
+				return false;
+			}
+		}
 		if (key == ERR)
 			continue;
 		switch (input_key(&p->in, key)) {
 		case INPUT_DONE:
-			return true;
+			if (!p->changed || prompt_can_match(t))
+				return true;
+			done = true;
+			break;
 		case INPUT_CANCEL:
 			return false;
 		case INPUT_CHANGED:
-			if (p->changed)
+			/* matched when the sample with names comes, as above */
+			if (p->changed && prompt_can_match(t))
 				p->changed(t, p->in.text);
 			break;
 		case INPUT_NONE:
