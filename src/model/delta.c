@@ -514,15 +514,22 @@ static void ended_parts(struct interval *iv)
 	struct snapshot *cur = iv->cur;
 	free(cur->ended);
 	cur->ended = cur->ngone ? calloc(cur->ngone, sizeof(*cur->ended)) : NULL;
+	bool exits_exact_start = cur->exits_source && strcmp(cur->exits_source, "bpf") == 0;
 	for (size_t i = 0; cur->ended && i < cur->ngone; i++) {
 		struct tv_task *g = &cur->gone[i];
 		/* the same task only where both starts are known: else another's counters may be these */
-		const struct tv_task *old = snapshot_find(iv->prev, g->tgid);
+		const struct tv_task *same_pid = snapshot_find(iv->prev, g->tgid);
+		const struct tv_task *old = same_pid;
 		if (old && (old->start_ticks == TV_START_UNKNOWN || old->start_ticks != g->start_ticks))
 			old = NULL;
 		g->cgroup = ended_group(cur, g, old);
 		struct tv_task z;
-		const struct tv_task *before = previous_of(old, g, iv, iv->prev->mono, &z);
+		/* Only the exit program gives the kernel's start. Another's is an
+		 * estimate from the process's age, so the other start read under its
+		 * PID may be its own: counted from zero, it would count its life twice. */
+		const struct tv_task *before = NULL;
+		if (old || !same_pid || exits_exact_start)
+			before = previous_of(old, g, iv, iv->prev->mono, &z);
 		struct change ch;
 		changes_unknown(&ch);
 		if (before && g->start_ticks != TV_START_UNKNOWN) {

@@ -611,6 +611,33 @@ START_TEST(ended_processes_part_of_the_interval)
 }
 END_TEST
 
+/* A process that ended under a PID read at the previous refresh with another
+ * start: counted from zero where its start is the kernel's (the exit program),
+ * unknown where it is an estimate from its age, which may be that very process. */
+START_TEST(ended_under_a_reused_pid)
+{
+	const char *sources[] = {"bpf", "netlink", NULL};
+	for (int k = 0; k < 3; k++) {
+		struct pair p;
+		pair_init(&p, 1, 0);
+		set_task(&p.prev.procs[0], PREV_MONO, 30, 30, OLD_START, 0, 100, 10);
+		p.cur.exits_source = sources[k];
+		p.cur.gone = calloc(1, sizeof(*p.cur.gone));
+		ck_assert_ptr_nonnull(p.cur.gone);
+		p.cur.ngone = 1;
+		task_init(&p.cur.gone[0]);
+		set_task(&p.cur.gone[0], CUR_MONO - 0.2, 30, 30, (uint64_t)PREV_BOOT + 10, 0, 5, 0);
+		delta_apply(&p.prev, &p.cur, &p.cs);
+		ck_assert_ptr_nonnull(p.cur.ended);
+		if (k == 0)
+			ck_assert_double_eq_tol(p.cur.ended[0].ctxt_vol_rate, 2.5, 1e-9);
+		else
+			ck_assert(isnan(p.cur.ended[0].ctxt_vol_rate));
+		pair_free(&p);
+	}
+}
+END_TEST
+
 START_TEST(exited_thread_unknown_makes_a_lower_bound)
 {
 	/* without exit records the thread that left took its last switches with it */
@@ -970,6 +997,7 @@ static Suite *delta_suite(void)
 	tcase_add_test(tc, exited_thread_unknown_makes_a_lower_bound);
 	tcase_add_test(tc, dropped_exited_lists_leave_the_next_rates_alone);
 	tcase_add_test(tc, ended_processes_part_of_the_interval);
+	tcase_add_test(tc, ended_under_a_reused_pid);
 	tcase_add_test(tc, live_sum_never_gives_its_own_rate);
 	tcase_add_test(tc, group_counters_when_threads_are_not_read);
 	tcase_add_test(tc, threads_of_a_newly_listed_process_fall_back_to_the_group);
