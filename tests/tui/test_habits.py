@@ -288,7 +288,8 @@ def test_stacks_as_user(t):
         assert line.split()[:3] == [str(w.pid), "-", "-"], line
         t.keys(s, "i")
         t.keys(s, "End")
-        text = t.wait(s, lambda x: "Address space" in x and "needs permission" in " ".join(
+        # the address space is read off the screen's thread: its reason comes after the stacks'
+        text = t.wait(s, lambda x: "Address space" in x and "mappings needs permission" in " ".join(
             y.strip("|│ ") for y in x.splitlines()), "the reasons")
         joined = " ".join(y.strip("|│ ") for y in text.splitlines())
         assert re.search(r"Thread stacks reserved +- ", text), text
@@ -416,6 +417,37 @@ def test_trace_leave(t):
         p.wait()
 
 
+def test_pid_digits_end_at_another_key(t):
+    """Digits jump to the process whose PID starts with them; any other key ends
+    the number, so the next digits are a PID of their own, however soon."""
+    procs = [subprocess.Popen(["sleep", "300"]) for _ in range(3)]
+    a, b, c = sorted(p.pid for p in procs)
+    try:
+        s = start(t, ["-d", "0.5", "-s", "pid", "-p", f"{a},{b},{c}", "-o", "pid,comm"])
+        t.wait(s, lambda x: all(str(p) in x for p in (a, b, c)), "the three rows")
+
+        def selected(pid, what):
+            end = time.monotonic() + tmuxlib.WAIT
+            row = None
+            while time.monotonic() < end:
+                row = selected_row(t, s)
+                if row and row.split() and row.split()[0] == str(pid):
+                    return
+                time.sleep(0.05)
+            raise AssertionError(f"{what}: selected {row!r}\n{t.text(s)}")
+
+        t.keys(s, *str(b))
+        selected(b, "the digits of the middle PID")
+        # Home, then at once the last PID: not the digits of both
+        t.keys(s, "Home", *str(c))
+        selected(c, "the digits typed after Home")
+        t.quit(s)
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
 def test_unbound_key(t):
     s = start(t, ["-d", "0.5"])
     t.keys(s, "x")
@@ -539,7 +571,7 @@ def test_sort_then_panel(t):
 
 
 TESTS = [test_sizes, test_sort_then_panel, test_terminal_gone, test_signal_number, test_environ_files, test_as_user, test_stacks_as_user, test_affinity, test_trace, test_trace_leave,
-         test_unbound_key]
+         test_pid_digits_end_at_another_key, test_unbound_key]
 
 
 def main():

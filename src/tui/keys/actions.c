@@ -42,7 +42,7 @@ static long act_page(const struct tui *t)
 }
 
 /* Digits select the first process whose PID starts with them (typed within
- * a second and a half of each other). */
+ * a second and a half of each other, with no other key between). */
 static void act_pid_jump(struct tui *t, int key)
 {
 	const char *typed = digits_add(&t->pid_typed, key);
@@ -239,6 +239,9 @@ static void act_tag_children(struct tui *t)
 void tui_act(struct tui *t, int action, int key)
 {
 	t->view_switched = false;
+	/* any other key ends a PID being typed: 627, Space, 629 jumps to 629 */
+	if (action != ACT_PID_JUMP)
+		t->pid_typed.s[0] = '\0';
 	switch ((enum tui_action)action) {
 	case ACT_UP: act_move(t, -1); break;
 	case ACT_DOWN: act_move(t, 1); break;
