@@ -29,13 +29,8 @@ void snapshot_free(struct snapshot *s)
 
 void snapshot_drop_exited(struct snapshot *s)
 {
-	for (size_t i = 0; i < s->nprocs; i++) {
-		struct tv_task *p = &s->procs[i];
-		for (size_t j = 0; p->exited && j < p->nexited; j++)
-			task_release(&p->exited[j], s->npvals);
-		free(p->exited);
-		p->exited = NULL;
-	}
+	for (size_t i = 0; i < s->nprocs; i++)
+		task_drop_exited(&s->procs[i], s->npvals);
 }
 
 const struct tv_task *snapshot_find(const struct snapshot *s, int32_t tgid)

@@ -63,14 +63,20 @@ void task_init(struct tv_task *t)
 	t->ctxt_vol_rate = t->ctxt_invol_rate = NAN;
 }
 
+void task_drop_exited(struct tv_task *t, size_t npvals)
+{
+	for (size_t i = 0; t->exited && i < t->nexited; i++) /* no list: rec_decode_base */
+		task_release(&t->exited[i], npvals);
+	free(t->exited);
+	t->exited = NULL;
+}
+
 void task_release(struct tv_task *t, size_t npvals)
 {
 	for (size_t i = 0; i < t->nthreads_read; i++)
 		task_release(&t->threads[i], npvals);
 	free(t->threads);
-	for (size_t i = 0; t->exited && i < t->nexited; i++) /* no list: rec_decode_base */
-		task_release(&t->exited[i], npvals);
-	free(t->exited);
+	task_drop_exited(t, npvals);
 	free(t->tnames);
 	if (t->pvals) {
 		for (size_t i = 0; i < npvals; i++)

@@ -245,6 +245,8 @@ void task_copy_comm(struct tv_task *dst, const struct tv_task *src);
 void task_init(struct tv_task *t);
 /* Frees what t owns, leaving t itself undefined (for a task that goes with its array). */
 void task_release(struct tv_task *t, size_t npvals);
+/* Frees t's exited threads; their number stays (as a recorder's base has it, with no list). */
+void task_drop_exited(struct tv_task *t, size_t npvals);
 /* Frees what t owns and makes it an empty task again. */
 void task_clear(struct tv_task *t, size_t npvals);
 

@@ -68,7 +68,6 @@ static bool round_pending(const struct plugin_round *r)
 	return r->next < r->nexpect;
 }
 
-/* Sends the tasks to the plugins of the round not answered yet. */
 /* The wait for the next answer begins: its deadline, and where the helper stands. */
 static void wait_begin(struct plugin_host *h, double now)
 {
@@ -96,6 +95,7 @@ static bool starved(struct plugin_host *h, const struct plugin *p, double now)
 	return runnable && cpu - r->asked_cpu < PLUGIN_DEADLINE_FACTOR * plugin_budget_ns(p->ncalls);
 }
 
+/* Sends the tasks to the plugins of the round not answered yet. */
 static int round_send(struct plugin_host *h)
 {
 	struct plugin_round *r = &h->round;

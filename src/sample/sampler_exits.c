@@ -20,6 +20,7 @@
 
 #include "sample/sampler_priv.h"
 #include "sample/bpf/bpf_exits.h"
+#include "sample/bpf/task_rec_util.h"
 #include "sample/taskstats/taskstats.h"
 #include "sample/proc/users.h"
 #include "view/filter.h"
@@ -122,13 +123,6 @@ void sampler_apply_final(struct tv_task *t, const struct ts_final *f, double mon
 	t->t_delay = mono;
 }
 
-/* Clock ticks after boot of a CLOCK_BOOTTIME reading in ns, as stat counts a start. */
-static uint64_t boot_ns_ticks(uint64_t ns, double hz)
-{
-	uint64_t per = hz > 0 ? (uint64_t)llround(1e9 / hz) : 0;
-	return per ? ns / per : TV_START_UNKNOWN;
-}
-
 /* The start its age gives, in clock ticks: never before the true one (the
  * record is timed when it came, at or after the exit); NAN when not known. */
 static double start_estimate(const struct ts_exit_rec *rec, const struct snapshot *out)
@@ -150,7 +144,7 @@ static void set_final(struct tv_task *e, const struct ts_exit_rec *rec, const st
 		return;
 	double st = start_estimate(rec, out);
 	if (rec->start_boot_ns)
-		e->start_ticks = boot_ns_ticks(rec->start_boot_ns, out->hz);
+		e->start_ticks = boot_ns_ticks(rec->start_boot_ns, (long)llround(out->hz));
 	else if (!isnan(st))
 		e->start_ticks = st > 0 ? (uint64_t)st : 0;
 }
@@ -166,7 +160,7 @@ static uint64_t ended_start(const struct sampler *s, const struct snapshot *out,
 			    int32_t tgid)
 {
 	if (rec->leader_boot_ns)
-		return boot_ns_ticks(rec->leader_boot_ns, out->hz);
+		return boot_ns_ticks(rec->leader_boot_ns, (long)llround(out->hz));
 	double est = start_estimate(rec, out);
 	uint64_t known = tracked_gone_start(&s->tr, tgid);
 	if (known != TV_START_UNKNOWN && est <= s->prev_boot_ticks && (rec->pid != tgid || (double)known <= est + 1))

@@ -33,11 +33,16 @@ char task_rec_state(const struct task_rec *r)
 	return i < sizeof(letters) - 1 ? letters[i] : '?';
 }
 
-uint64_t task_rec_start_ticks(const struct task_rec *r, long hz)
+uint64_t boot_ns_ticks(uint64_t ns, long hz)
 {
 	/* the kernel divides by the nanoseconds of one tick, rounding down */
 	uint64_t per = hz > 0 ? 1000000000ull / (uint64_t)hz : 10000000ull;
-	return r->start_ns / per;
+	return ns / per;
+}
+
+uint64_t task_rec_start_ticks(const struct task_rec *r, long hz)
+{
+	return boot_ns_ticks(r->start_ns, hz);
 }
 
 static int cmp_key(const void *a, const void *b)

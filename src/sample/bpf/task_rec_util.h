@@ -11,7 +11,9 @@
 
 /* The state letter /proc shows for the raw state and exit_state ("RSDTtXZPI"). */
 char task_rec_state(const struct task_rec *r);
-/* Start in clock ticks after boot, as /proc's stat field 22 (hz: its clock tick). */
+/* Nanoseconds after boot in clock ticks, as /proc's stat field 22 gives a start (hz: its clock tick). */
+uint64_t boot_ns_ticks(uint64_t ns, long hz);
+/* A record's start in clock ticks after boot. */
 uint64_t task_rec_start_ticks(const struct task_rec *r, long hz);
 /* Where a record is, by group and thread: sorting these moves 12 bytes a task, not the record. */
 struct task_rec_key {
