@@ -126,9 +126,14 @@ static void tree_sum_ended(const struct tree *tr, const struct tv_task *p, struc
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < tr->nended && gone[tr->ended[i]].ppid == p->tgid; i++)
-		if (view_wants(tr->vo, &gone[tr->ended[i]]))
+	const struct filter *f = tr->vo->filter;
+	for (size_t i = lo; i < tr->nended && gone[tr->ended[i]].ppid == p->tgid; i++) {
+		const struct tv_task *e = &gone[tr->ended[i]];
+		if (view_wants(tr->vo, e))
 			group_sum_add_ended(g, &tr->s->ended[tr->ended[i]]);
+		else if (!e->cgroup && f && f->cgroup)
+			group_sum_short_of_ended(g); /* in no group known: it may be in one the filter keeps */
+	}
 }
 
 static size_t tree_id(const struct tree *tr, const struct tv_task *p)

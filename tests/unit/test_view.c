@@ -730,6 +730,52 @@ START_TEST(tree_collapsed_sums)
 }
 END_TEST
 
+/* With a control-group filter, an ended child whose group is not known may
+ * be in one the filter keeps: the collapsed subtree's sums are lower bounds
+ * until its group is known. */
+START_TEST(tree_collapsed_cgroup_filter_ended)
+{
+	struct tv_cgroup web = {.path = "/web.slice", .unit = "web.slice"};
+	for (size_t i = 0; i < tsnap.nprocs; i++)
+		tsnap.procs[i].cgroup = &web;
+	tsnap.procs[5].cpu_pct = 1.0; /* vim known: the subtree exact but for the ended child */
+	tsnap.exits_watched = true;
+	struct filter f;
+	filter_init(&f);
+	ck_assert_int_eq(filter_set_cgroup(&f, "web"), 0);
+	struct view_opts vo = opts("pid", false, false);
+	vo.tree = true;
+	vo.collapsed = collapse_10;
+	vo.filter = &f;
+	struct tv_task ended;
+	task_init(&ended);
+	ended.tid = ended.tgid = 70;
+	ended.ppid = 10;
+	ended.state = 'X';
+	struct tv_ended part = {.cpu_pct = 4.0, .ctxt_vol_rate = 2.0, .ctxt_invol_rate = 1.0};
+	for (int d = 0; d < TV_DELAY_NCLASS; d++)
+		part.delay_avg_ms[d] = NAN;
+	tsnap.gone = &ended;
+	tsnap.ngone = 1;
+	tsnap.ended = &part;
+	for (int known = 0; known < 2; known++) {
+		ended.cgroup = known ? &web : NULL;
+		struct rows r;
+		ck_assert_int_eq(rows_build(&tsnap, &vo, &r), 0);
+		const struct row *c = &r.v[1];
+		ck_assert_int_eq(c->task->tgid, 10);
+		ck_assert(c->collapsed);
+		ck_assert_double_eq_tol(c->task->cpu_pct, known ? 2 + 5 + 1 + 4.0 : 2 + 5 + 1, 1e-9);
+		ck_assert(!(c->task->partial & TV_PART_BIT(TV_PART_CPU)) == (bool)known);
+		rows_free(&r);
+	}
+	tsnap.gone = NULL;
+	tsnap.ended = NULL;
+	tsnap.ngone = 0;
+	filter_free(&f);
+}
+END_TEST
+
 START_TEST(tree_filtered_parent_makes_root)
 {
 	struct filter f;
@@ -832,6 +878,7 @@ static Suite *view_suite(void)
 	tcase_add_checked_fixture(tc, tree_setup, tree_teardown);
 	tcase_add_test(tc, tree_order_and_glyphs);
 	tcase_add_test(tc, tree_collapsed_sums);
+	tcase_add_test(tc, tree_collapsed_cgroup_filter_ended);
 	tcase_add_test(tc, tree_filtered_parent_makes_root);
 	tcase_add_test(tc, group_sum_rules);
 	suite_add_tcase(s, tc);
