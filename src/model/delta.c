@@ -351,6 +351,16 @@ static void sums_apply(struct tv_task *p, const struct sums *s, bool clock, doub
 	}
 }
 
+/* The changes of a task that ended, from before to its final counters e,
+ * spread over the interval up to end (they were taken at its exit). */
+static void changes_to_end(struct interval *iv, const struct tv_task *before, const struct tv_task *e, double end,
+			   double bound, struct change *ch)
+{
+	struct tv_task at = *e;
+	at.t_cpu = at.t_ctxt = at.t_delay = end;
+	changes(iv, before, &at, bound, ch);
+}
+
 /*
  * What an exited thread did in the interval: from its reading at the
  * previous refresh (or from zero when it started after it) to its final
@@ -369,10 +379,7 @@ static void exited_changes(struct interval *iv, const struct tv_task *old, const
 		before = &z;
 	}
 	/* final counters at exit, spread over the process's interval */
-	struct tv_task at = *e;
-	double end = p->t_cpu;
-	at.t_cpu = at.t_ctxt = at.t_delay = end;
-	changes(iv, before, &at, 1, ch);
+	changes_to_end(iv, before, e, p->t_cpu, 1, ch);
 }
 
 /* The process's I/O rates, from its own counters (every thread, dead ones
@@ -532,13 +539,9 @@ static void ended_parts(struct interval *iv)
 			before = previous_of(old, g, iv, iv->prev->mono, &z);
 		struct change ch;
 		changes_unknown(&ch);
-		if (before && g->start_ticks != TV_START_UNKNOWN) {
-			struct tv_task at = *g;
-			double end = g->t_cpu > cur->mono ? g->t_cpu : cur->mono;
-			at.t_cpu = at.t_ctxt = at.t_delay = end;
-			/* how many threads it had is not known: no bound on its delays */
-			changes(iv, before, &at, INFINITY, &ch);
-		}
+		/* how many threads it had is not known: no bound on its delays */
+		if (before && g->start_ticks != TV_START_UNKNOWN)
+			changes_to_end(iv, before, g, g->t_cpu > cur->mono ? g->t_cpu : cur->mono, INFINITY, &ch);
 		struct tv_ended *e = &cur->ended[i];
 		e->cpu_pct = ch.cpu / 1e9 * 100.0;
 		e->ctxt_vol_rate = ch.vol;

@@ -413,7 +413,7 @@ void sampler_exits(struct sampler *s, const struct sample_opts *o, struct snapsh
 	out->exits_lost = lost;
 	out->nexits_seen = 0;
 	struct exit_pass ep = {.s = s, .o = o, .out = out, .sel = sel, .x = {.probes = &s->io.exit_probes}};
-	ep.ids = group_ids(out, &ep.nids);
+	ep.ids = nold + n ? group_ids(out, &ep.nids) : NULL; /* sorted only when a record needs it */
 	int32_t *ends = group_ends(old, nold, recs, n, &ep.nends);
 	ep.ends = ends;
 	if (!ends || !index_build(s, &ep.x, out, nold + n)) {
