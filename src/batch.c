@@ -235,6 +235,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		 * hung process is not waited for longer than this */
 		.details_all = every_row,
 		.cmdline_wait = 1.0,
+		.stacks_budget = sampler_stacks_budget(o->delay),
 		.thread_names = text,
 		.keep_exited = o->record,
 	};

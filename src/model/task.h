@@ -100,6 +100,7 @@ enum tv_stack_why {
 	TV_STACK_NOTFOUND, /* no mapping holds its stack pointer (gone meanwhile) */
 	TV_STACK_KERNEL,   /* a kernel thread has no user stack */
 	TV_STACK_ELSEWHERE, /* its stack pointer is in the heap or a file mapping: a stack the program made */
+	TV_STACK_LATE,     /* not read within the refresh's time for stacks (sample_opts.stacks_budget) */
 };
 
 /* A start time that was not read. */

@@ -645,6 +645,11 @@ static void delays_unknown_while_off(const struct sampler *s, struct snapshot *o
 		task_delays_unknown(&out->gone[i]);
 }
 
+double sampler_stacks_budget(double interval)
+{
+	return interval / 2 > 0.2 ? interval / 2 : 0.2;
+}
+
 int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err)
 {
 	*err = NULL;
@@ -661,6 +666,8 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 	out->ncpus = (size_t)cpuclock_online_cpus();
 	out->cpu_clock = true;
 	out->boot_ticks = (out->mono + out->boot_offset) * s->hz;
+	s->stacks_budget = o->stacks_budget;
+	s->stacks_spent = 0;
 
 	size_t npids = 0;
 	int32_t *pids = list_pids(s, &npids);

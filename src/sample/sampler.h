@@ -31,6 +31,11 @@ struct sample_opts {
 	                                   (sampler_fill_rows) for every row: batch output, or a sort
 	                                   key that needs it */
 	double cmdline_wait;            /* seconds to wait for command lines not read yet (0: none) */
+	/* seconds the thread stacks' reads may take in one refresh, all processes
+	 * together (0: no limit): reading a process's maps and pagemap waits for
+	 * its memory-map lock, which a process that forks or maps often holds;
+	 * stacks not read by then are unknown for that refresh */
+	double stacks_budget;
 	int32_t peaks_tid;              /* a thread row whose delay extremes are kept (tv_task.peaks); 0: none */
 	/* Read the name of every thread of the folded processes (task/TID/comm)
 	 * into tv_task.tnames: a text filter and the TUI's search match thread
@@ -59,6 +64,10 @@ void sampler_free(struct sampler *s);
 /* Optional sources; the sampler does not own them. */
 void sampler_set_taskstats(struct sampler *s, struct ts_client *ts);
 void sampler_set_plugins(struct sampler *s, struct plugin_host *ph, size_t npvals);
+
+/* sample_opts.stacks_budget for a refresh every interval seconds: half of it,
+ * and at least 0.2 s. */
+double sampler_stacks_budget(double interval);
 
 /* Takes one snapshot. Returns 0, or -1 with *err set when /proc cannot be read at all, or
  * when sampler_cancel asked it to stop. */

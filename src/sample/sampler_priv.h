@@ -82,6 +82,9 @@ struct sampler {
 	size_t bpf_tasks;        /* tasks on the machine at the last refresh's start */
 	double bpf_mono;         /* when the pass read the tasks */
 	bool no_pagemap_scan;    /* the kernel has no PAGEMAP_SCAN (before 6.7): stacks read pagemap entries */
+	/* this refresh's time for stacks (sample_opts.stacks_budget; 0: no limit), the time
+	 * they took so far, and when the process being read must be done by (0: no limit) */
+	double stacks_budget, stacks_spent, stacks_until;
 	atomic_bool cancel;      /* sampler_cancel: the refresh in progress stops at its next step */
 };
 

@@ -49,6 +49,7 @@ void tui_sample_opts(struct tui *t, struct sample_opts *so)
 		.details_all = (t->app->cs.cols[t->app->sort_col].needs & NEED_TSTAT) != 0,
 		/* the first screen shows command lines, not dashes, unless one is stuck */
 		.cmdline_wait = t->have_cur ? 0 : 0.1,
+		.stacks_budget = sampler_stacks_budget(t->delay),
 		.peaks_tid = t->peaks_tid,
 		.rows_limited = limited,
 		.rows_tids = t->screen_tids,

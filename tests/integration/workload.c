@@ -549,6 +549,7 @@ static void usage(void)
 	     "                   [--move-stack (thread stk-move moves to a 64 MiB stack at SIGUSR1, touches 4 MiB)]\n"
 	     "                   [--shared-stacks N (threads stk-sh-1... on 256 KiB each of one mapping)]\n"
 	     "                   [--exec-ms MS (runs itself again, without it, after MS)]\n"
+	     "                   [--mappings N (N mappings of a page each: a long maps file)]\n"
 	     "                   [--small-stack KIB (thread stk-small with a stack of KIB)] [--idle N]\n"
 	     "                   [--grow-ms MS (then each stk-KIB thread touches KIB more)]\n"
 	     "                   [--wake-ms MS (stack and idle threads wake every MS)]\n"
@@ -580,10 +581,11 @@ int main(int argc, char **argv)
 		{"grow-signal", no_argument, NULL, 'g'}, {"heap-stack", no_argument, NULL, 'H'},
 		{"move-stack", no_argument, NULL, 'M'}, {"write-pace", required_argument, NULL, 'w'},
 		{"shared-stacks", required_argument, NULL, 'D'}, {"exec-ms", required_argument, NULL, 'X'},
+		{"mappings", required_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
 	};
 	int ping = 0, sleepers = 0, spin = 0, burn = 0, leader_exit = 0, nfds = 0, oom_adj = -10000, seconds = 120;
-	long map_mib = 0, touch_mib = 0;
+	long map_mib = 0, touch_mib = 0, nmappings = 0;
 	const char *fsync_dir = NULL, *name = NULL, *sleeper_name = "sleeper", *stacks = NULL;
 	long small_kib = 0, idle = 0;
 	int heap_stack = 0, shared = 0, move_stack = 0;
@@ -600,6 +602,7 @@ int main(int argc, char **argv)
 		case 'P': ping = 1; break;
 		case 's': sleepers = atoi(optarg); break;
 		case 'm': map_mib = atol(optarg); break;
+		case 'V': nmappings = atol(optarg); break;
 		case 't': touch_mib = atol(optarg); break;
 		case 'c': spin = atoi(optarg); break;
 		case 'f': fsync_dir = optarg; break;
@@ -696,6 +699,18 @@ int main(int argc, char **argv)
 		size_t touch = (size_t)touch_mib << 20;
 		for (size_t off = 0; off < touch && off < len; off += 4096)
 			p[off] = 1;
+	}
+	if (nmappings > 0) {
+		/* every other page read-only: neighbours the kernel cannot merge */
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		char *p = mmap(NULL, 2 * (size_t)nmappings * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		if (p == MAP_FAILED) {
+			perror("mmap");
+			return 1;
+		}
+		for (long i = 0; i < nmappings; i++)
+			mprotect(p + (2 * (size_t)i + 1) * page, page, PROT_READ);
 	}
 	for (int i = 0; i < nfds; i++)
 		if (open("/dev/null", O_RDONLY) < 0) {

@@ -15,6 +15,10 @@
  * slow-sample makes each open of /proc/loadavg, which the sampling thread
  * reads once a sample, take TV_FAULT_SLOW_MS milliseconds (default 800): a
  * refresh that takes that long, as on a busy machine.
+ * slow-maps-read makes each read() of a /proc/PID/maps file take
+ * TV_FAULT_SLOW_MS milliseconds (default 100), as each waits for the memory-map
+ * lock of a process that forks; with TV_FAULT_COUNT, a byte is appended to
+ * that file for each.
  */
 #undef NDEBUG
 #include <assert.h>
@@ -22,6 +26,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +94,23 @@ SCREEN *newterm(const char *type, FILE *out, FILE *in)
 	return s;
 }
 
+/* The descriptors of maps files open while TV_FAULT is slow-maps-read. */
+static int maps_fds[64];
+static int nmaps_fds;
+
+static bool slow_maps_reads(void)
+{
+	const char *what = getenv("TV_FAULT");
+	return what && strcmp(what, "slow-maps-read") == 0;
+}
+
+static void maps_fd_note(const char *path, int fd)
+{
+	size_t n = strlen(path);
+	if (fd >= 0 && n > 5 && strcmp(path + n - 5, "/maps") == 0 && slow_maps_reads() && nmaps_fds < 64)
+		maps_fds[nmaps_fds++] = fd;
+}
+
 /* open() of a maps file, slowed when TV_FAULT is slow-maps */
 static int open_slowed(const char *name, const char *path, int flags, mode_t mode)
 {
@@ -100,7 +122,49 @@ static int open_slowed(const char *name, const char *path, int flags, mode_t mod
 		const char *slow = getenv("TV_FAULT_SLOW");
 		sleep(slow ? (unsigned)atoi(slow) : 20);
 	}
-	return real(path, flags, mode);
+	int fd = real(path, flags, mode);
+	maps_fd_note(path, fd);
+	return fd;
+}
+
+static void sleep_ms(long n)
+{
+	struct timespec ts = {n / 1000, (n % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* The slowed reads, counted in TV_FAULT_COUNT: a byte each. */
+static void count_read(void)
+{
+	static int fd = -2;
+	const char *path = getenv("TV_FAULT_COUNT");
+	if (fd == -2)
+		fd = path ? ((int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open"))(
+				    path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)
+			  : -1;
+	if (fd >= 0)
+		(void)!((ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write"))(fd, "r", 1);
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	for (int i = 0; i < nmaps_fds; i++) {
+		if (maps_fds[i] != fd)
+			continue;
+		const char *ms = getenv("TV_FAULT_SLOW_MS");
+		sleep_ms(ms ? atol(ms) : 100);
+		count_read();
+		break;
+	}
+	return ((ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read"))(fd, buf, len);
+}
+
+int close(int fd)
+{
+	for (int i = 0; i < nmaps_fds; i++)
+		if (maps_fds[i] == fd)
+			maps_fds[i] = maps_fds[--nmaps_fds];
+	return ((int (*)(int))dlsym(RTLD_NEXT, "close"))(fd);
 }
 
 /* with _FILE_OFFSET_BITS=64 (meson's default) the symbol is open64, as taskview calls it */
@@ -133,5 +197,7 @@ int openat(int dirfd, const char *path, int flags, ...)
 		struct timespec ts = {n / 1000, (n % 1000) * 1000000L};
 		nanosleep(&ts, NULL);
 	}
-	return real(dirfd, path, flags, mode);
+	int fd = real(dirfd, path, flags, mode);
+	maps_fd_note(path, fd);
+	return fd;
 }

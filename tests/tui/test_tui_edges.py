@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -219,6 +220,41 @@ def test_search_not_lost_to_a_late_refresh(t):
         w.stop()
 
 
+def test_busy_address_space_keeps_the_refresh(t):
+    """Reading a process's maps waits for its memory-map lock, which a process
+    that forks or maps often holds: here each read of a maps file takes 0.1 s,
+    and the workload's is 80 pages long. The stacks may take half a refresh: by
+    then they are unknown for that refresh, and the maps file is read no
+    further, where reading it whole would hold each refresh 8 s."""
+    if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
+        print("     (no fault injector built: skipped)")
+        return
+    w = Workload("--mappings", "6000", "--sleepers", "2", "--name", "tv-busymap")
+    args = [tmuxlib.TASKVIEW, "-b", "--format", "json", "-o", "pid,stack_size,stack_rss", "-p", str(w.pid),
+            "-d", "0.5", "-n", "3"]
+    try:
+        # the stacks as read without the fault: known
+        r = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        docs = [json.loads(x) for x in r.stdout.splitlines()]
+        assert all(d["tasks"][0]["stack_size"] is not None for d in docs), r.stdout
+        with tempfile.TemporaryDirectory() as d:
+            count = os.path.join(d, "reads")
+            env = dict(os.environ, **fault_env("slow-maps-read", sanitized()), TV_FAULT_SLOW_MS="100",
+                       TV_FAULT_COUNT=count)
+            r = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env)
+            assert r.returncode == 0, r.stderr
+            docs = [json.loads(x) for x in r.stdout.splitlines()]
+            assert len(docs) == 3 and all(d["tasks"][0]["stack_size"] is None for d in docs), r.stdout
+            with open(count) as f:
+                reads = len(f.read())
+        # four samples (the first primes the rates), each within 0.25 s of its start: at most
+        # three reads of 0.1 s and the one that passes it; the whole file is 80
+        assert 0 < reads <= 4 * 4, f"maps reads: {reads}"
+    finally:
+        w.stop()
+
+
 def test_child_leaves_the_screen_alone(t):
     if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
         print("     (no fault injector built: skipped)")
@@ -341,7 +377,7 @@ def test_invisible_characters_escaped(t):
 
 TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_signal_while_opening,
          test_child_leaves_the_screen_alone, test_slow_address_space_holds_nothing,
-         test_search_not_lost_to_a_late_refresh,
+         test_search_not_lost_to_a_late_refresh, test_busy_address_space_keeps_the_refresh,
          test_newer_settings_kept, test_large_settings_kept, test_oversized_settings_not_written,
          test_invisible_characters_escaped]
 

@@ -24,10 +24,20 @@
 #include "sample/proc/proc_read.h"
 #include "sample/sampler_priv.h"
 #include "sample/memory/stack_parse.h"
+#include "util/clock.h"
 
 static uint8_t why_of_errno(ssize_t err)
 {
+	if (err == -ETIME)
+		return TV_STACK_LATE;
 	return err == -EACCES || err == -EPERM ? TV_STACK_DENIED : TV_STACK_NOTFOUND;
+}
+
+/* Whether this refresh's time for stacks is spent. Checked between reads: each
+ * may wait for the memory-map lock, which a process that forks takes for long. */
+static bool late(const struct sampler *s)
+{
+	return s->stacks_until > 0 && clock_now(CLOCK_MONOTONIC) >= s->stacks_until;
 }
 
 /* Reads the thread's stack pointer into th->sp (0 when not read this time). */
@@ -85,6 +95,10 @@ static int maps_find(struct sampler *s, int32_t pid, struct stack_map **wait, si
 		}
 		s->io.reads++;
 		have += (size_t)r;
+		if (r > 0 && late(s)) {
+			err = -ETIME;
+			break;
+		}
 		size_t used = 0;
 		for (;;) {
 			char *nl = memchr(buf + used, '\n', have - used);
@@ -139,6 +153,8 @@ static int64_t resident_pages(struct sampler *s, int fd, uint64_t lo, uint64_t h
 		s->io.reads++;
 		if ((size_t)r < sizeof(*e))
 			return -ESRCH; /* the address space is gone */
+		if (late(s))
+			return -ETIME;
 		size_t got = (size_t)r / sizeof(*e);
 		for (size_t i = 0; i < got; i++)
 			present += (e[i] & TV_PAGEMAP_PRESENT) != 0;
@@ -241,6 +257,10 @@ static int scan_run(struct sampler *s, int fd, const struct stack_ref *r, size_t
 		if (a.walk_end <= a.start)
 			break; /* no progress: not the kernel's contract, but never loop */
 		a.start = a.walk_end;
+		if (a.start < a.end && late(s)) {
+			err = -ETIME;
+			break;
+		}
 	}
 	for (size_t m = 0; !err && m < n; m++)
 		ref_set(&r[m], pages[m], page);
@@ -261,6 +281,8 @@ static int resident_all(struct sampler *s, int fd, struct stack_ref *r, size_t n
 	int err = 0;
 	qsort(r, n, sizeof(*r), cmp_ref);
 	for (size_t i = 0; i < n && !s->no_pagemap_scan;) {
+		if (late(s))
+			return -ETIME;
 		/* a run of stacks with at most a guard page between neighbours */
 		size_t j = i + 1;
 		while (j < n && r[j].lo >= r[j - 1].hi && r[j].lo - r[j - 1].hi <= page)
@@ -277,6 +299,8 @@ static int resident_all(struct sampler *s, int fd, struct stack_ref *r, size_t n
 	if (!s->no_pagemap_scan)
 		return err;
 	for (size_t i = 0; i < n;) {
+		if (late(s))
+			return -ETIME;
 		/* a run of stacks whose entries fit in the buffer together */
 		size_t j = i + 1;
 		while (j < n && r[j].lo >= r[j - 1].hi && (r[j].hi - r[i].lo) / page <= per)
@@ -407,7 +431,7 @@ bool stacks_quiet(const struct tracked_proc *tp)
 	return tp->nstk && cpu >= 0 && cpu == tp->stk_cpu_ns;
 }
 
-void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
+static void read_stacks(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 {
 	if (p->kthread) {
 		p->stack_why = TV_STACK_KERNEL;
@@ -448,6 +472,10 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 		stacks_sum(p, m, TV_STACK_OK);
 		return;
 	}
+	if (late(s)) {
+		stacks_sum(p, m, TV_STACK_LATE); /* read again next refresh: nothing of it is kept */
+		return;
+	}
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint8_t why = TV_STACK_OK;
 	/* threads waiting for their mapping: the main one by name, the others by stack pointer */
@@ -467,6 +495,12 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 		int64_t ran_ns = p->threads[i].cpu_ns;
 		if (th->hi && ran_ns != TV_UNKNOWN && ran_ns == th->cpu_ns)
 			continue;
+		if (late(s)) {
+			/* looked at next refresh: its CPU time stays the one it was read at */
+			if (why == TV_STACK_OK)
+				why = TV_STACK_LATE;
+			continue;
+		}
 		th->cpu_ns = ran_ns;
 		uint8_t w = thread_sp(s, tp, th);
 		/* a thread that ran may have moved to another stack (a coroutine's,
@@ -522,7 +556,7 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 		int err = resident_all(s, fd, refs, nrefs, page);
 		if (err < 0 && why == TV_STACK_OK)
 			why = why_of_errno(err);
-		if (err < 0 && fd == tp->fd_pagemap)
+		if (err < 0 && err != -ETIME && fd == tp->fd_pagemap)
 			stacks_forget(s, tp);
 	}
 	free(refs);
@@ -537,4 +571,13 @@ void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
 	tp->stk_rss_anon = anon;
 	tp->stk_faults = faults;
 	stacks_sum(p, m, why);
+}
+
+void stacks_read(struct sampler *s, struct tracked_proc *tp, struct tv_task *p)
+{
+	/* the refresh's time for stacks is theirs alone: what other reads take is not counted */
+	double t0 = clock_now(CLOCK_MONOTONIC);
+	s->stacks_until = s->stacks_budget > 0 ? t0 + s->stacks_budget - s->stacks_spent : 0;
+	read_stacks(s, tp, p);
+	s->stacks_spent += clock_now(CLOCK_MONOTONIC) - t0;
 }
