@@ -293,8 +293,8 @@ static void stack_notes(struct detail_lines *out, const struct tv_task *t)
 		break;
 	case TV_STACK_LATE:
 		why = _("Some thread stacks were not read in this refresh: the process's memory map was busy (as "
-			"while it forks or maps often), and stacks may take half a refresh at most. They are read "
-			"again at the next.");
+			"while it forks or maps often), and the stacks may take half a refresh, at least a second. "
+			"They are read again at the next.");
 		break;
 	case TV_STACK_ELSEWHERE:
 		why = _("A thread runs on a stack in the heap or in a file mapping (one the program allocated, "

@@ -647,7 +647,7 @@ static void delays_unknown_while_off(const struct sampler *s, struct snapshot *o
 
 double sampler_stacks_budget(double interval)
 {
-	return interval / 2 > 0.2 ? interval / 2 : 0.2;
+	return interval / 2 > 1.0 ? interval / 2 : 1.0;
 }
 
 int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot *out, char **err)

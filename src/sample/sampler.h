@@ -66,7 +66,7 @@ void sampler_set_taskstats(struct sampler *s, struct ts_client *ts);
 void sampler_set_plugins(struct sampler *s, struct plugin_host *ph, size_t npvals);
 
 /* sample_opts.stacks_budget for a refresh every interval seconds: half of it,
- * and at least 0.2 s. */
+ * and at least 1 s (the stacks of a few thousand threads, on a busy machine). */
 double sampler_stacks_budget(double interval);
 
 /* Takes one snapshot. Returns 0, or -1 with *err set when /proc cannot be read at all, or
