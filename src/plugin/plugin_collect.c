@@ -79,20 +79,11 @@ static void wait_begin(struct plugin_host *h, double now)
 		r->asked_cpu = -1;
 }
 
-/*
- * Past the deadline, whether the helper is kept off the CPUs rather than hung:
- * runnable, it ran less than PLUGIN_DEADLINE_FACTOR budgets since the wait
- * began (a plugin that loops runs; one that blocks is not runnable), and the
- * wait is not PLUGIN_STARVED_MAX_S old yet.
- */
+/* Past the deadline, whether the helper is kept off the CPUs rather than hung. */
 static bool starved(struct plugin_host *h, const struct plugin *p, double now)
 {
 	const struct plugin_round *r = &h->round;
-	int64_t cpu;
-	bool runnable;
-	if (r->asked_cpu < 0 || now - r->asked >= PLUGIN_STARVED_MAX_S || !plugin_child_cpu(h->child, &cpu, &runnable))
-		return false;
-	return runnable && cpu - r->asked_cpu < PLUGIN_DEADLINE_FACTOR * plugin_budget_ns(p->ncalls);
+	return plugin_child_starved(h->child, r->asked_cpu, r->asked, p->ncalls, now);
 }
 
 /* Sends the tasks to the plugins of the round not answered yet. */

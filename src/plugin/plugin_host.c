@@ -58,6 +58,15 @@ double plugin_deadline_s(size_t ncalls)
 	return PLUGIN_DEADLINE_S + PLUGIN_DEADLINE_FACTOR * (double)plugin_budget_ns(ncalls) / 1e9;
 }
 
+bool plugin_child_starved(const struct plugin_child *c, int64_t asked_cpu, double asked, size_t ncalls, double now)
+{
+	int64_t cpu;
+	bool runnable;
+	if (asked_cpu < 0 || now - asked >= PLUGIN_STARVED_MAX_S || !plugin_child_cpu(c, &cpu, &runnable))
+		return false;
+	return runnable && cpu - asked_cpu < PLUGIN_DEADLINE_FACTOR * plugin_budget_ns(ncalls);
+}
+
 static enum col_type col_type_of(const struct plugin_colinfo *c)
 {
 	if (c->counter)

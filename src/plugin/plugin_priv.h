@@ -155,6 +155,14 @@ void plugin_disable(struct plugin_host *h, struct plugin *p, const char *reason)
 /* Budget of p for a refresh that called it for ncalls tasks, and its deadline. */
 int64_t plugin_budget_ns(size_t ncalls);
 double plugin_deadline_s(size_t ncalls);
+/*
+ * Past a deadline, whether the helper is kept off the CPUs rather than hung:
+ * runnable, it ran less than PLUGIN_DEADLINE_FACTOR budgets (of ncalls) since
+ * the wait began at asked with its CPU time at asked_cpu (-1: not known), and
+ * the wait is not PLUGIN_STARVED_MAX_S old yet. A plugin that loops runs; one
+ * that blocks is not runnable.
+ */
+bool plugin_child_starved(const struct plugin_child *c, int64_t asked_cpu, double asked, size_t ncalls, double now);
 
 /* Finds and opens the files to load, in order, into h->v (plugin_discover.c).
  * -1 when taskview must stop: a --plugin file is refused. */
