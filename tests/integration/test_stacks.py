@@ -287,8 +287,15 @@ def test_shared_mapping_counted_once():
         tids = [w.threads[f"stk-sh-{i}"] for i in range(1, 5)]
         sps = []
         for tid in tids:
-            with open(f"/proc/{w.pid}/task/{tid}/syscall") as f:
-                sps.append(int(f.read().split()[-2], 16))
+            # "running" while the thread runs (a busy machine may catch it at it): read again
+            end = time.monotonic() + 30
+            while True:
+                with open(f"/proc/{w.pid}/task/{tid}/syscall") as f:
+                    fields = f.read().split()
+                if len(fields) >= 2 or time.monotonic() > end:
+                    break
+                time.sleep(0.01)
+            sps.append(int(fields[-2], 16))
         for n in ("1", "3"):
             before = smaps_ranges(w.pid)
             proc, threads = rows(last_sample(w, "-n", n), w.pid)
