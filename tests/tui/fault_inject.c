@@ -193,9 +193,7 @@ int openat(int dirfd, const char *path, int flags, ...)
 	const char *what = getenv("TV_FAULT");
 	if (what && strcmp(what, "slow-sample") == 0 && strcmp(path, "/proc/loadavg") == 0) {
 		const char *ms = getenv("TV_FAULT_SLOW_MS");
-		long n = ms ? atol(ms) : 800;
-		struct timespec ts = {n / 1000, (n % 1000) * 1000000L};
-		nanosleep(&ts, NULL);
+		sleep_ms(ms ? atol(ms) : 800);
 	}
 	int fd = real(dirfd, path, flags, mode);
 	maps_fd_note(path, fd);

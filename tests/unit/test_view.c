@@ -625,6 +625,18 @@ START_TEST(tree_order_and_glyphs)
 }
 END_TEST
 
+/* A child of sshd (10) that ended in the interval, and its part of it. */
+static void ended_child_of_10(struct tv_task *e, struct tv_ended *part)
+{
+	task_init(e);
+	e->tid = e->tgid = 70;
+	e->ppid = 10;
+	e->state = 'X';
+	*part = (struct tv_ended){.cpu_pct = 4.0, .ctxt_vol_rate = 2.0, .ctxt_invol_rate = 1.0};
+	for (int d = 0; d < TV_DELAY_NCLASS; d++)
+		part->delay_avg_ms[d] = NAN; /* no events */
+}
+
 START_TEST(tree_collapsed_sums)
 {
 	struct view_opts vo = opts("pid", false, false);
@@ -690,13 +702,8 @@ START_TEST(tree_collapsed_sums)
 	double cpu_before = r.v[0].task->cpu_pct, vol = r.v[0].task->ctxt_vol_rate;
 	rows_free(&r);
 	struct tv_task ended;
-	task_init(&ended);
-	ended.tid = ended.tgid = 70;
-	ended.ppid = 10;
-	ended.state = 'X';
-	struct tv_ended part = {.cpu_pct = 4.0, .ctxt_vol_rate = 2.0, .ctxt_invol_rate = 1.0};
-	for (int d = 0; d < TV_DELAY_NCLASS; d++)
-		part.delay_avg_ms[d] = NAN; /* no events */
+	struct tv_ended part;
+	ended_child_of_10(&ended, &part);
 	tsnap.gone = &ended;
 	tsnap.ngone = 1;
 	tsnap.ended = &part;
@@ -748,13 +755,8 @@ START_TEST(tree_collapsed_cgroup_filter_ended)
 	vo.collapsed = collapse_10;
 	vo.filter = &f;
 	struct tv_task ended;
-	task_init(&ended);
-	ended.tid = ended.tgid = 70;
-	ended.ppid = 10;
-	ended.state = 'X';
-	struct tv_ended part = {.cpu_pct = 4.0, .ctxt_vol_rate = 2.0, .ctxt_invol_rate = 1.0};
-	for (int d = 0; d < TV_DELAY_NCLASS; d++)
-		part.delay_avg_ms[d] = NAN;
+	struct tv_ended part;
+	ended_child_of_10(&ended, &part);
 	tsnap.gone = &ended;
 	tsnap.ngone = 1;
 	tsnap.ended = &part;
