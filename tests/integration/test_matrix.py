@@ -69,6 +69,16 @@ class Ctx:
         subprocess.run(["pkill", "-KILL", "-P", str(self.parent.pid)], check=False)
         self.parent.kill()
         self.parent.wait()
+        # the next user's cases start once this workload's threads are gone (a
+        # zombie nobody reaps may stay: it has no threads to show)
+        for _ in range(600):
+            try:
+                with open(f"/proc/{self.pid}/stat") as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] in "ZX":
+                        break
+            except OSError:
+                break
+            time.sleep(0.1)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
@@ -259,11 +269,19 @@ def rows_of(text, pid):
     return [r for r in tmuxlib.table_rows(text) if re.match(r"\s*%d\s" % pid, r)]
 
 
-def check_thread_states(text):
+def own_rows(c, text, name):
+    """The rows named name of c's user: a workload of the other user, still
+    being torn down, may carry the same names."""
+    return [r for r in rows_named(text, name) if (re.match(r"\s*\d+\s+(\S+)", r) or [None, None])[1] == c.name]
+
+
+def check_thread_states(c, text, names=THREADS):
     col = state_column(text)
     check(col is not None, f"no S column:\n{text}")
-    for n in THREADS:
-        for r in rows_named(text, n):
+    for n in names:
+        rows = own_rows(c, text, n)
+        check(rows, f"no row of thread {n} of user {c.name}:\n{text}")
+        for r in rows:
             check(len(r) > col and r[col] in STATES, f"thread {n}: state {r[col:col + 1]!r} in {r!r}")
 
 
@@ -275,16 +293,16 @@ def live_folded(c, sc):
     check(not rows_named(text, "tvmxs-1"), "threads shown folded")
     sc.select(c.pid)
     sc.keys("Enter")
-    text = sc.wait(lambda x: all(rows_named(x, n) for n in THREADS), "the threads unfolded")
-    check_thread_states(text)
+    text = sc.wait(lambda x: all(own_rows(c, x, n) for n in THREADS), "the threads unfolded")
+    check_thread_states(c, text)
 
 
 @screen_case
 def live_threads(c, sc):
     sc.start("-H", "-d", "0.5")
     sc.filter("tvmx")
-    text = sc.wait(lambda x: all(rows_named(x, n) for n in THREADS), "every thread with -H")
-    check_thread_states(text)
+    text = sc.wait(lambda x: all(own_rows(c, x, n) for n in THREADS), "every thread with -H")
+    check_thread_states(c, text)
     # search: a thread by its name
     sc.keys("Escape")
     time.sleep(0.2)
@@ -372,7 +390,7 @@ def replay_screen(c, sc):
         sc.keys("Enter")
         text = sc.wait(lambda x: re.search(r"\b" + re.escape(n) + r"\b", tmuxlib.selected_row(sc.t, sc.s) or ""),
                        f"H: the search to select the recorded thread {n}")
-        check_thread_states(text)
+        check_thread_states(c, text, (n,))
     sc.keys("i")
     sc.panel_until(f"of process {c.pid}: tvmxs-2", "Voluntary", "the detail panel of the thread")
     sc.keys("Escape")
