@@ -169,6 +169,32 @@ def test_slow_address_space_holds_nothing(t):
         w.stop()
 
 
+def test_keys_after_enter_are_the_screens(t):
+    """Enter in the filter prompt waits for a sample with names (each sample
+    takes 0.8 s here). Keys typed meanwhile are not the filter's: they reach
+    the screen after the prompt closes, in order (a PID typed selects it)."""
+    if not FAULT_INJECT or not os.path.exists(FAULT_INJECT):
+        print("     (no fault injector built: skipped)")
+        return
+    w = Workload("--sleepers", "1", "--name", "tv-ahead")
+    try:
+        env = {**fault_env("slow-sample", sanitized()), "NO_COLOR": "1"}  # the selection in reverse video
+        s = t.start(["-d", "0.3", "-o", "pid,comm"], env=env)
+        t.wait_for(s, "PID")
+        t.keys(s, "\\")
+        t.keys(s, "-l", "tv-ahead")
+        t.keys(s, "Enter")
+        t.keys(s, "-l", str(w.pid))
+        t.wait_for(s, "Filter: tv-ahead (Esc clears)")
+        t.wait(s, lambda x: (tmuxlib.selected_row(t, s) or "").split()[:1] == [str(w.pid)], "the typed PID selected")
+        assert f"tv-ahead{w.pid}" not in t.text(s), t.text(s)
+        t.keys(s, "q")
+        rc, _ = t.wait_exit(s)
+        assert rc == 0, f"exit status {rc}"
+    finally:
+        w.stop()
+
+
 def test_search_not_lost_to_a_late_refresh(t):
     """A refresh asked for before the search prompt opened carries no thread
     names. When it arrives while the prompt shows a thread found by name
@@ -377,7 +403,8 @@ def test_invisible_characters_escaped(t):
 
 TESTS = [test_open_screen_state, test_fatal_signals_restore, test_faults_inside_restore, test_signal_while_opening,
          test_child_leaves_the_screen_alone, test_slow_address_space_holds_nothing,
-         test_search_not_lost_to_a_late_refresh, test_busy_address_space_keeps_the_refresh,
+         test_search_not_lost_to_a_late_refresh, test_keys_after_enter_are_the_screens,
+         test_busy_address_space_keeps_the_refresh,
          test_newer_settings_kept, test_large_settings_kept, test_oversized_settings_not_written,
          test_invisible_characters_escaped]
 

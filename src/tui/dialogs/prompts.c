@@ -66,10 +66,23 @@ static bool prompt_can_match(const struct tui *t)
 	return t->frozen || t->replay || tui_sample_sufficient(t);
 }
 
+/* Keys typed after Enter while the prompt waits for its sample: the
+ * screen's, in order, once it closes (ungetch gives back the last one first). */
+#define PROMPT_AHEAD 64
+
+static bool prompt_close(const int *ahead, size_t n)
+{
+	while (n > 0)
+		ungetch(ahead[--n]);
+	return true;
+}
+
 /* Returns true on Enter, false on Esc (or a quit signal). */
 static bool prompt_run(struct tui *t, struct prompt *p)
 {
 	bool done = false; /* Enter came while the sample lacked what the text is matched on */
+	int ahead[PROMPT_AHEAD];
+	size_t nahead = 0;
 	for (;;) {
 		prompt_paint(t, p);
 		bool sampled;
@@ -84,13 +97,20 @@ static bool prompt_run(struct tui *t, struct prompt *p)
 			if (prompt_can_match(t)) {
 				p->changed(t, p->in.text);
 				if (done)
-					return true;
+					return prompt_close(ahead, nahead);
 			} else if (!t->sampling && tui_sample(t, true) < 0) {
 				return false;
 			}
 		}
 		if (key == ERR)
 			continue;
+		if (done) {
+			/* the text is given: what follows is for the screen (a click
+			 * is dropped: its position is gone with the event) */
+			if (nahead < PROMPT_AHEAD && key != KEY_MOUSE)
+				ahead[nahead++] = key;
+			continue;
+		}
 		switch (input_key(&p->in, key)) {
 		case INPUT_DONE:
 			if (!p->changed || prompt_can_match(t))
