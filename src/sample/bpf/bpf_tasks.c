@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -41,9 +42,19 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* The iterator sees the initial namespace's IDs: inside a PID namespace, /proc's differ. */
+/* The kernel's inode number of the initial PID namespace (PROC_PID_INIT_INO). */
+#define INIT_PID_NS_INO 0xEFFFFFFCu
+
+/*
+ * The iterator sees the initial namespace's IDs: inside a PID namespace,
+ * /proc's differ. A /proc mounted for the namespace lists one ID in NSpid,
+ * as the initial one's does: the namespace's own inode tells them apart.
+ */
 bool bpf_initial_pid_ns(void)
 {
+	struct stat sb;
+	if (stat("/proc/self/ns/pid", &sb) < 0 || sb.st_ino != INIT_PID_NS_INO)
+		return false;
 	FILE *f = fopen("/proc/self/status", "re");
 	char line[256];
 	bool initial = false;
