@@ -31,6 +31,7 @@
 struct rec_writer {
 	char *path;
 	bool is_dir;
+	bool stream;              /* standard output: w->fd is 1, never closed here */
 	int keep_days;
 	int fd;
 	long day;                 /* of the open daily file */
@@ -211,6 +212,10 @@ static void close_file(struct rec_writer *w)
 {
 	if (w->fd < 0)
 		return;
+	if (w->stream) {
+		w->fd = -1;
+		return;
+	}
 	(void)fdatasync(w->fd);
 	close(w->fd);
 	w->fd = -1;
@@ -219,6 +224,8 @@ static void close_file(struct rec_writer *w)
 /* The file for a sample at wall: the same, or the day's in a directory. */
 static int file_for(struct rec_writer *w, double wall, char **err)
 {
+	if (w->stream)
+		return 0;
 	if (!w->is_dir) {
 		if (w->fd >= 0)
 			return 0;
@@ -249,6 +256,36 @@ static int file_for(struct rec_writer *w, double wall, char **err)
 	return rc;
 }
 
+/* A stream opens with its description, as a file does. */
+static int stream_start(struct rec_writer *w, char **err)
+{
+	w->stream = true;
+	w->fd = STDOUT_FILENO;
+	struct buf b;
+	buf_init(&b);
+	rec_schema_encode(&b, &w->schema);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	int rc = write_frame(w, REC_FRAME_SCHEMA, 0, rec_sec_to_ns((double)ts.tv_sec + (double)ts.tv_nsec / 1e9), &b);
+	buf_free(&b);
+	if (rc < 0)
+		*err = rec_err_path(_("cannot write the recording %s: %s"), w->path, errno);
+	return rc;
+}
+
+/* The boot's ID, so that a viewer can tell a host's reboot from a new stream. */
+static void boot_id(char *out, size_t len)
+{
+	out[0] = '\0';
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, out, len - 1);
+	close(fd);
+	out[n > 0 ? n : 0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
 static void set_props(struct rec_writer *w, const struct rec_writer_opts *o)
 {
 	struct utsname u;
@@ -267,6 +304,14 @@ static void set_props(struct rec_writer *w, const struct rec_writer_opts *o)
 	snprintf(tmp, sizeof(tmp), "%.17g", o->interval);
 	rec_schema_set(&w->schema, "interval", tmp);
 	rec_schema_set(&w->schema, "threads", o->threads ? "1" : "0");
+	boot_id(tmp, sizeof(tmp));
+	if (tmp[0])
+		rec_schema_set(&w->schema, "boot_id", tmp);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu > 0) {
+		snprintf(tmp, sizeof(tmp), "%ld", ncpu);
+		rec_schema_set(&w->schema, "cpus", tmp);
+	}
 	if (o->filter && *o->filter)
 		rec_schema_set(&w->schema, "filter", o->filter);
 }
@@ -328,6 +373,11 @@ struct rec_writer *rec_writer_open(const struct rec_writer_opts *o, char **err)
 		goto fail;
 	}
 	set_props(w, o);
+	if (o->stream) {
+		if (stream_start(w, err) < 0)
+			goto fail;
+		return w;
+	}
 	/* fail now, not at the first sample, when the place cannot be written */
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -346,7 +396,8 @@ int rec_writer_append(struct rec_writer *w, const struct rec_sample *s, char **e
 		return -1;
 	if (w->in_block >= REC_BLOCK_SAMPLES || w->block_raw >= REC_BLOCK_BYTES) {
 		/* a block ends: what it holds survives a power loss from now on */
-		(void)fdatasync(w->fd);
+		if (!w->stream)
+			(void)fdatasync(w->fd);
 		w->in_block = 0;
 	}
 	bool start = w->in_block == 0 || !w->have_base;

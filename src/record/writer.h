@@ -23,7 +23,10 @@
 struct rec_writer;
 
 struct rec_writer_opts {
-	const char *path;         /* a file, or an existing directory */
+	const char *path;         /* a file, or an existing directory; with stream, a name for messages */
+	/* write to standard output, a pipe to a viewer (--stream): nothing is
+	 * locked, synced or removed; the stream starts with its description */
+	bool stream;
 	int keep_days;            /* directory: days of files kept, today's included; 0: all */
 	double interval;          /* seconds between samples, as asked */
 	bool threads;             /* -H */

@@ -25,6 +25,7 @@
 #include "record/format.h"
 #include "record/reader.h"
 #include "record/schema.h"
+#include "record/stream.h"
 #include "record/writer.h"
 #include "record/zstream.h"
 #include "replay.h"
@@ -1780,6 +1781,145 @@ START_TEST(day_jump_fast)
 }
 END_TEST
 
+/* ---- streams ---- */
+
+/* The bytes of a file. */
+static uint8_t *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *p = malloc((size_t)len + 1);
+	ck_assert_uint_eq(fread(p, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	*n = (size_t)len;
+	return p;
+}
+
+/* Feeds bytes in pieces of step (cycling through odd sizes when 0) and
+ * compares each sample that comes out with the file reader's. */
+static void stream_matches_file(const char *path, const uint8_t *p, size_t n, size_t step)
+{
+	struct warnings w;
+	struct rec_reader *r = open_rec(path, &w);
+	struct rec_stream *st = rec_stream_new();
+	ck_assert_ptr_nonnull(st);
+	size_t got = 0, off = 0, k = 0;
+	static const size_t odd[] = {1, 7, 36, 3, 4096, 11, 100000};
+	while (off < n) {
+		size_t piece = step ? step : odd[k++ % 7];
+		if (piece > n - off)
+			piece = n - off;
+		char *err = NULL;
+		ck_assert_int_eq(rec_stream_feed(st, p + off, piece, &err), 0);
+		off += piece;
+		struct rec_sample a, b;
+		uint64_t seq;
+		int rc;
+		while ((rc = rec_stream_next(st, &a, &seq, &err)) > 0) {
+			ck_assert_uint_eq(seq, got);
+			ck_assert_int_eq(rec_reader_get(r, got, &b), 0);
+			same_sample(&a, &b);
+			rec_sample_free(&a);
+			rec_sample_free(&b);
+			got++;
+		}
+		ck_assert_msg(rc == 0, "%s", err ? err : "");
+	}
+	ck_assert_uint_eq(got, rec_reader_count(r));
+	ck_assert_ptr_nonnull(rec_stream_prop(st, "host"));
+	ck_assert_str_eq(rec_stream_prop(st, "interval"), "1");
+	ck_assert_uint_eq(rec_stream_bytes(st), n);
+	rec_stream_free(st);
+	rec_reader_close(r);
+}
+
+START_TEST(stream_read_as_it_comes)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "s.tvr");
+	/* more than a block: a new compressed stream starts inside */
+	write_series(f.path, 0, REC_BLOCK_SAMPLES + 10, &f.cs, 0);
+	size_t n;
+	uint8_t *p = slurp(f.path, &n);
+	stream_matches_file(f.path, p, n, 0);
+	stream_matches_file(f.path, p, n, 1);
+	stream_matches_file(f.path, p, n, n);
+	free(p);
+	rec_tmp_close(&f);
+}
+END_TEST
+
+/* What a stream does with bytes fed in front of or in place of good ones. */
+static int stream_of(const uint8_t *p, size_t n, char **err)
+{
+	struct rec_stream *st = rec_stream_new();
+	int rc = rec_stream_feed(st, p, n, err);
+	struct rec_sample s;
+	uint64_t seq;
+	while (rc == 0) {
+		rc = rec_stream_next(st, &s, &seq, err);
+		if (rc <= 0)
+			break;
+		rec_sample_free(&s);
+		rc = 0;
+	}
+	rec_stream_free(st);
+	return rc;
+}
+
+START_TEST(stream_damage_ends_it)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "d.tvr");
+	write_series(f.path, 0, 5, &f.cs, 0);
+	size_t n;
+	uint8_t *p = slurp(f.path, &n);
+	char *err = NULL;
+	/* whole: every sample, then nothing more is whole */
+	ck_assert_int_eq(stream_of(p, n, &err), 0);
+	/* cut in the middle of a frame: waits for the rest */
+	ck_assert_int_eq(stream_of(p, n - 3, &err), 0);
+	/* not a stream at all */
+	ck_assert_int_eq(stream_of((const uint8_t *)"garbage\n and more", 18, &err), -1);
+	ck_assert_str_eq(err, "what came is not a taskview stream");
+	free(err);
+	/* a byte of a sample's payload changed: its checksum fails */
+	long off = frame_offset(f.path, 2);
+	uint8_t *q = malloc(n);
+	memcpy(q, p, n);
+	q[off + REC_HDR_LEN + 2] ^= 0x40;
+	ck_assert_int_eq(stream_of(q, n, &err), -1);
+	ck_assert_str_eq(err, "the stream sent a damaged frame");
+	free(err);
+	/* a sample left out: the next cannot be decoded against it */
+	long a = frame_offset(f.path, 2), b = frame_offset(f.path, 3);
+	memcpy(q, p, (size_t)a);
+	memcpy(q + a, p + b, n - (size_t)b);
+	ck_assert_int_eq(stream_of(q, n - (size_t)(b - a), &err), -1);
+	ck_assert_str_eq(err, "the stream skipped a sample");
+	free(err);
+	/* a header that claims more than a sample may take: refused before it is buffered */
+	struct rec_frame fr = {.type = REC_FRAME_SAMPLE, .len = REC_STREAM_FRAME_MAX + 1};
+	rec_frame_pack(q, &fr);
+	ck_assert_int_eq(stream_of(q, REC_HDR_LEN, &err), -1);
+	free(err);
+	/* more bytes than one frame can be, fed without a break: refused */
+	struct rec_stream *st = rec_stream_new();
+	ck_assert_int_eq(rec_stream_feed(st, p, 8, &err), 0);
+	uint8_t *big = calloc(1, REC_STREAM_FRAME_MAX + REC_HDR_MAX);
+	ck_assert_int_eq(rec_stream_feed(st, big, REC_STREAM_FRAME_MAX + REC_HDR_MAX, &err), -1);
+	free(err);
+	free(big);
+	rec_stream_free(st);
+	free(q);
+	free(p);
+	rec_tmp_close(&f);
+}
+END_TEST
+
 static Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -1813,6 +1953,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, huge_sample_left_out);
 	tcase_add_test(tc, damage_messages_true);
 	tcase_add_test(tc, none_shown_said);
+	tcase_add_test(tc, stream_read_as_it_comes);
+	tcase_add_test(tc, stream_damage_ends_it);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
 	tcase_set_timeout(tc, 600);

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reads a recording as it arrives through a pipe (taskview --stream on
+ * another host): bytes are fed in as they come, whole samples come out.
+ * Unlike a file, a stream is not resynchronised after damage: the sender is
+ * asked again (a new connection), so any damage ends it, with a reason.
+ *
+ *   st = rec_stream_new();
+ *   rec_stream_feed(st, bytes, n, &err);      as they are read
+ *   while ((rc = rec_stream_next(st, &s, &err)) > 0) ...  each sample, owned by the caller
+ *
+ * A sample's shared strings (user names, groups) are the stream's: samples
+ * must not outlive it. What it holds is bounded: one frame of at most REC_STREAM_FRAME_MAX
+ * bytes, the last sample decoded, and the strings the samples share.
+ */
+#ifndef TV_RECORD_STREAM_H
+#define TV_RECORD_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record/sample.h"
+
+/* A frame larger than this ends the stream: a sample never takes more (REC_SAMPLE_MAX). */
+#define REC_STREAM_FRAME_MAX (32u << 20)
+
+struct rec_stream;
+
+struct rec_stream *rec_stream_new(void);
+void rec_stream_free(struct rec_stream *st);
+
+/* Takes n bytes. Returns 0, or -1 with *err (malloc'd) when they cannot be
+ * a stream's (the stream is then over). */
+int rec_stream_feed(struct rec_stream *st, const void *p, size_t n, char **err);
+
+/*
+ * The next whole sample: 1 with *out (the caller's: rec_sample_free) and
+ * *seq, its number in the sender's run (consecutive numbers pair for
+ * rates); 0 when none is whole yet; -1 with *err (malloc'd) when the stream
+ * is damaged, or from a version that this one cannot read.
+ */
+int rec_stream_next(struct rec_stream *st, struct rec_sample *out, uint64_t *seq, char **err);
+
+/* A property of the sender's description (host, taskview, kernel, cpus,
+ * boot_id, interval, ...): NULL before it came, or when it has none. The
+ * string lives until the next rec_stream_next or rec_stream_free. */
+const char *rec_stream_prop(const struct rec_stream *st, const char *key);
+
+/* Bytes taken so far. */
+uint64_t rec_stream_bytes(const struct rec_stream *st);
+
+#endif
