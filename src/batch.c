@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "metrics.h"
 #include "model/delta.h"
@@ -26,6 +28,31 @@ static void sleep_until(double mono_deadline)
 	struct timespec ts = {(time_t)mono_deadline, (long)((mono_deadline - floor(mono_deadline)) * 1e9)};
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
+}
+
+/* --stream: waits until mono_deadline; true when standard input closed
+ * first (the viewer went), which ends the stream. What comes in is dropped. */
+static bool stream_wait(double mono_deadline)
+{
+	for (;;) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double left = mono_deadline - ((double)now.tv_sec + (double)now.tv_nsec / 1e9);
+		if (left <= 0)
+			return false;
+		struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+		int n = poll(&pfd, 1, (int)ceil(left * 1000));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || pfd.revents & (POLLERR | POLLNVAL))
+			return true;
+		if (n == 0)
+			continue;
+		char junk[512];
+		ssize_t got = read(STDIN_FILENO, junk, sizeof(junk));
+		if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN))
+			return true;
+	}
 }
 
 static void print_pid_list(FILE *f, const struct filter *flt)
@@ -98,7 +125,8 @@ static struct rec_writer *record_open(const struct app *a, const struct cli_opts
 	buf_init(&flt);
 	describe_filter(&flt, &o->filter);
 	struct rec_writer_opts wo = {
-		.path = o->record,
+		.path = o->stream ? _("standard output") : o->record,
+		.stream = o->stream,
 		.keep_days = o->keep_days,
 		.interval = o->delay,
 		.threads = o->threads,
@@ -169,18 +197,24 @@ int batch_run(struct app *a, const struct cli_opts *o)
 {
 	bool json = o->format == CLI_FORMAT_JSON;
 	bool om = o->format == CLI_FORMAT_OPENMETRICS;
+	/* --stream: a recording of what the viewer's columns need, on standard output */
+	bool record = o->record || o->stream;
+	if (o->stream && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "taskview: %s\n", _("--stream writes samples for another taskview: send them to a pipe"));
+		return 2;
+	}
 	/* a recording without -b prints nothing */
 	bool print = o->batch;
 	/* with --textfile, samples reach stdout only in a --format asked for */
 	bool rows_out = print && !om && (!o->textfile || o->format_set);
 	bool groups = rows_out && o->group == CLI_GROUP_CGROUP;
 	/* metrics alone need no column: no command lines, users or plugins */
-	unsigned needs = rows_out || o->record ? app_needs(a) : NEED_STAT;
+	unsigned needs = rows_out || record ? app_needs(a) : NEED_STAT;
 	/* the group view needs every process's group, and each group's CPU;
 	 * a recording keeps the groups' CPU for a group view of its replay */
 	if (groups)
 		needs |= NEED_CGROUP | NEED_CGROUP_CPU;
-	if (o->record)
+	if (record)
 		needs |= NEED_CGROUP_CPU;
 	/* JSON group rows carry the group's memory and pressure whatever the columns */
 	if (groups && json)
@@ -200,7 +234,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		}
 		needs |= metrics_needs();
 	}
-	app_open_taskstats(a, json || o->record ? (needs | NEED_DELAY) : needs);
+	app_open_taskstats(a, json || record ? (needs | NEED_DELAY) : needs);
 
 	char *err = NULL;
 	struct sampler *s = sampler_new(&err);
@@ -225,7 +259,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	 * the names of every thread, which are then read */
 	bool text = o->filter.text != NULL;
 	/* a recording holds every row a replay can show, printed now or not */
-	bool every_row = rows_out || o->record;
+	bool every_row = rows_out || record;
 	struct sample_opts so = {
 		.needs = needs | (text ? NEED_CMDLINE : 0),
 		.filter = &o->filter,
@@ -237,7 +271,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.cmdline_wait = 1.0,
 		.stacks_budget = sampler_stacks_budget(o->delay),
 		.thread_names = text,
-		.keep_exited = o->record,
+		.keep_exited = record,
 	};
 	struct view_opts vo = {
 		.cs = &a->cs,
@@ -253,7 +287,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	struct snapshot prev, cur;
 	int rc = 0;
 	struct rec_writer *w = NULL;
-	if (o->record && !(w = record_open(a, o))) {
+	if (record && !(w = record_open(a, o))) {
 		rc = 1;
 		goto out;
 	}
@@ -282,7 +316,10 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	buf_init(&out);
 	/* a recording without -n goes on until stopped */
 	for (int64_t it = 0; it < o->iterations || o->iterations == 0; it++) {
-		sleep_until(prev.mono + o->delay);
+		if (!o->stream)
+			sleep_until(prev.mono + o->delay);
+		else if (stream_wait(prev.mono + o->delay))
+			break;
 		if (sampler_take(s, &so, &cur, &err) < 0) {
 			fprintf(stderr, "taskview: %s\n", err);
 			rc = 1;
@@ -323,7 +360,7 @@ int batch_run(struct app *a, const struct cli_opts *o)
 			const char *msg = NULL;
 			const char *state = app_delay_state(a, &msg);
 			struct json_state js = {"delayacct", state, msg};
-			json_render_sample(&out, &cur, interval, &rows, &a->cs, &a->sel, &js);
+			json_render_sample(&out, &cur, interval, &rows, &a->cs, &a->sel, &js, NULL);
 		} else {
 			struct text_opts to = {.utf8 = a->utf8, .interval = interval};
 			if (it)

@@ -12,7 +12,7 @@
 
 enum {
 	OPT_FORMAT = 256, OPT_LIST_COLUMNS, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PLUGIN, OPT_NO_PLUGINS, OPT_CHECK_PLUGIN,
-	OPT_TEXTFILE, OPT_TOP, OPT_KEEP, OPT_BEGIN, OPT_END, OPT_GROUP,
+	OPT_TEXTFILE, OPT_TOP, OPT_KEEP, OPT_BEGIN, OPT_END, OPT_GROUP, OPT_STREAM, OPT_HOST, OPT_HOSTS_FILE,
 };
 
 static const struct option cli_long[] = {
@@ -42,6 +42,9 @@ static const struct option cli_long[] = {
 	{"replay", required_argument, NULL, 'r'},
 	{"begin", required_argument, NULL, OPT_BEGIN},
 	{"end", required_argument, NULL, OPT_END},
+	{"host", required_argument, NULL, OPT_HOST},
+	{"hosts-file", required_argument, NULL, OPT_HOSTS_FILE},
+	{"stream", no_argument, NULL, OPT_STREAM},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -92,6 +95,11 @@ void cli_usage(FILE *f)
 		N_("      --begin TIME         from TIME: HH:MM[:SS], YYYY-MM-DD[ HH:MM[:SS]], or\n"
 		   "                           @SECONDS since the epoch\n"),
 		N_("      --end TIME           replay up to TIME\n"),
+		N_("      --host LIST          the tasks of these hosts (comma-separated,\n"
+		   "                           repeatable), through ssh; needs -b for now\n"),
+		N_("      --hosts-file FILE    the hosts of FILE, one a line (# comments)\n"),
+		N_("      --stream             write samples to standard output as a recording,\n"
+		   "                           until standard input closes (what --host runs)\n"),
 		N_("  -h, --help               show this help\n"),
 		N_("  -V, --version            show the version\n"),
 	};
@@ -163,8 +171,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 			}
 			break;
 		case 'u':
-			if (filter_set_user(&o->filter, optarg) < 0)
-				return cli_fail(err, _("unknown user '%s'"), optarg);
+			o->user_arg = optarg;
 			break;
 		case 'F':
 			filter_set_text(&o->filter, optarg);
@@ -236,6 +243,20 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 			*(c == OPT_BEGIN ? &o->begin : &o->end) = optarg;
 			break;
 		}
+		case OPT_STREAM:
+			o->stream = true;
+			break;
+		case OPT_HOST: {
+			const char **p = realloc(o->hosts, (o->nhosts + 1) * sizeof(*p));
+			if (!p)
+				return cli_fail(err, "%s", _("out of memory"));
+			o->hosts = p;
+			o->hosts[o->nhosts++] = optarg;
+			break;
+		}
+		case OPT_HOSTS_FILE:
+			o->hosts_file = optarg;
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -262,6 +283,18 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 		return cli_fail(err, "%s", _("--keep goes with --record"));
 	if ((o->begin || o->end) && !o->replay)
 		return cli_fail(err, "%s", _("--begin and --end go with --replay"));
+	bool hosts = o->nhosts || o->hosts_file;
+	if (o->stream && (o->batch || o->record || o->replay || o->textfile || hosts))
+		return cli_fail(err, "%s", _("--stream goes alone: without -b, -w, -r, --textfile or --host"));
+	if (hosts && (o->record || o->replay || o->textfile))
+		return cli_fail(err, "%s", _("--host cannot be used with -w, -r or --textfile yet"));
+	if (hosts && !o->batch)
+		return cli_fail(err, "%s", _("--host shows several hosts in batch mode only so far: add -b"));
+	if (hosts && o->format == CLI_FORMAT_OPENMETRICS)
+		return cli_fail(err, "%s", _("--host prints text or json so far, not openmetrics"));
+	/* a remote host resolves -u itself: a name unknown here may be known there */
+	if (o->user_arg && !hosts && filter_set_user(&o->filter, o->user_arg) < 0)
+		return cli_fail(err, _("unknown user '%s'"), o->user_arg);
 	/* a text file of counters is for a collector that reads it again and again */
 	if (o->iterations < 0)
 		o->iterations = o->textfile ? INT64_MAX : o->batch && !o->record && !o->replay ? 1 : 0;
@@ -279,4 +312,6 @@ void cli_free(struct cli_opts *o)
 	filter_free(&o->filter);
 	free(o->plugins);
 	o->plugins = NULL;
+	free(o->hosts);
+	o->hosts = NULL;
 }

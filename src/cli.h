@@ -41,6 +41,11 @@ struct cli_opts {
 	int keep_days;           /* --keep DAYS (with a directory); 0: keep all */
 	const char *replay;      /* -r PATH: replay a recording */
 	const char *begin, *end; /* --begin, --end: checked with when_parse */
+	bool stream;             /* --stream: samples as a recording on standard output, until stdin closes */
+	const char **hosts;      /* --host LIST, repeatable: each LIST as given (comma-separated) */
+	size_t nhosts;
+	const char *hosts_file;  /* --hosts-file FILE */
+	const char *user_arg;    /* -u as given: a remote host resolves the name itself */
 };
 
 /* Returns 0, or 2 with a message in err (a usage error). */

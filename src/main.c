@@ -15,6 +15,7 @@
 #include "tui/tui.h"
 #include "plugin/plugin_helper.h"
 #include "plugin/plugin_host.h"
+#include "hosts/hosts.h"
 #include "replay.h"
 #include "util/i18n.h"
 #include "util/text.h"
@@ -117,6 +118,11 @@ int main(int argc, char **argv)
 		cli_free(&o);
 		return main_close_stdout(rc);
 	}
+	if (o.nhosts || o.hosts_file) {
+		rc = hosts_run(&o);
+		cli_free(&o);
+		return main_close_stdout(rc);
+	}
 	if (o.replay) {
 		rc = replay_run(&o);
 		cli_free(&o);
@@ -125,7 +131,7 @@ int main(int argc, char **argv)
 	struct app a;
 	/* interactive mode collects plugin messages for its status line: they
 	 * must not reach the terminal while curses owns it */
-	bool interactive = !o.batch && !o.list_columns && !o.record;
+	bool interactive = !o.batch && !o.list_columns && !o.record && !o.stream;
 	struct tui_msgs msgs;
 	tui_msgs_init(&msgs);
 	rc = app_init(&a, &o, interactive ? tui_msgs_add : NULL, &msgs);
@@ -134,7 +140,7 @@ int main(int argc, char **argv)
 	if (rc == 0) {
 		if (o.list_columns)
 			list_columns(&a);
-		else if (o.batch || o.record)
+		else if (o.batch || o.record || o.stream)
 			rc = batch_run(&a, &o);
 		else
 			rc = tui_run(&a, &o, &msgs, NULL);

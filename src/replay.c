@@ -131,7 +131,7 @@ static int replay_render(struct buf *out, const struct app *a, const struct cli_
 	if (o->format == CLI_FORMAT_JSON) {
 		struct json_state js = {"delayacct", cur->delay_state, cur->delay_message};
 		json_render_sample(out, &v.s, interval, &rows, &a->cs, &a->sel,
-				   cur->delay_state ? &js : NULL);
+				   cur->delay_state ? &js : NULL, NULL);
 	} else {
 		struct text_opts to = {.utf8 = a->utf8, .interval = interval, .host = info->host};
 		if (!first)

@@ -201,9 +201,16 @@ static void json_render_group(struct buf *out, const struct row_group *rg, const
 }
 
 void json_render_sample(struct buf *out, const struct snapshot *s, double interval, const struct rows *rows,
-			const struct colset *cs, const struct colsel *sel, const struct json_state *extra)
+			const struct colset *cs, const struct colsel *sel, const struct json_state *extra,
+			const char *host)
 {
-	buf_adds(out, "{\"timestamp\": ");
+	buf_adds(out, "{");
+	if (host) {
+		buf_adds(out, "\"host\": ");
+		json_add_string(out, host, strlen(host));
+		buf_adds(out, ", ");
+	}
+	buf_adds(out, "\"timestamp\": ");
 	json_add_double(out, s->wall, 3);
 	buf_adds(out, ", \"interval\": ");
 	json_add_double(out, interval, 3);
@@ -230,6 +237,11 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 	for (size_t r = 0; r < rows->n; r++) {
 		const struct row *row = &rows->v[r];
 		buf_adds(out, r ? ", {" : "{");
+		if (host) {
+			buf_adds(out, "\"host\": ");
+			json_add_string(out, host, strlen(host));
+			buf_adds(out, ", ");
+		}
 		if (row->group)
 			json_render_group(out, row->group, s);
 		else

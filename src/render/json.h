@@ -17,8 +17,11 @@ struct json_state {
 /* One resource's pressure as a JSON object: some and full, each null when unknown. */
 void json_add_pressure(struct buf *out, const struct tv_pressure *p);
 
-/* sel NULL: every column of cs. Appends exactly one line. */
+/* sel NULL: every column of cs. host: the host the sample came from
+ * (--host), on the sample and on each task; NULL: this one. Appends exactly
+ * one line. */
 void json_render_sample(struct buf *out, const struct snapshot *s, double interval, const struct rows *rows,
-			const struct colset *cs, const struct colsel *sel, const struct json_state *extra);
+			const struct colset *cs, const struct colsel *sel, const struct json_state *extra,
+			const char *host);
 
 #endif

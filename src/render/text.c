@@ -53,6 +53,16 @@ static void text_header(struct buf *out, const struct snapshot *s, const struct 
 			buf_adds(out, at + 2);
 		}
 	}
+	if (o->on_host) {
+		/* TRANSLATORS: after the first line of a sample of another host (--host); %s is its name */
+		const char *fmt = _("; host %s");
+		const char *at = strstr(fmt, "%s");
+		if (at) {
+			buf_add(out, fmt, (size_t)(at - fmt));
+			text_sanitize(out, o->on_host, strlen(o->on_host), 255, o->utf8);
+			buf_adds(out, at + 2);
+		}
+	}
 	buf_addc(out, '\n');
 }
 

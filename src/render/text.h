@@ -14,6 +14,7 @@ struct text_opts {
 	bool utf8;            /* terminal/locale can show UTF-8 */
 	double interval;      /* seconds measured */
 	const char *host;     /* a replay: the host recorded (raw bytes), or NULL */
+	const char *on_host;  /* --host: the host as named there, or NULL */
 };
 
 void text_render_sample(struct buf *out, const struct snapshot *s, const struct rows *rows,

@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "cli.h"
+#include "hosts/hostlist.h"
+#include "hosts/remote.h"
 #include "model/task.h"
 #include "record/when.h"
 #include "util/buf.h"
@@ -393,6 +395,89 @@ START_TEST(error_record_replay)
 }
 END_TEST
 
+START_TEST(hosts_options)
+{
+	struct parsed *p = parse("-b", "--host", "web1,web2", "--host", "db1", "--hosts-file", "f", "-u", "nosuch-user-x",
+				 NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_uint_eq(p->o.nhosts, 2);
+	ck_assert_str_eq(p->o.hosts[1], "db1");
+	ck_assert_str_eq(p->o.hosts_file, "f");
+	/* a user unknown here is the remote's to resolve */
+	ck_assert_str_eq(p->o.user_arg, "nosuch-user-x");
+	done(p);
+	expect_error(parse("--host", "a", NULL), "add -b");
+	expect_error(parse("-b", "--host", "a", "-w", "x", NULL), "--host cannot be used with -w");
+	expect_error(parse("-b", "--host", "a", "--format", "openmetrics", NULL), "not openmetrics");
+	expect_error(parse("--stream", "-b", NULL), "--stream goes alone");
+	expect_error(parse("--stream", "--host", "a", NULL), "--stream goes alone");
+	p = parse("--stream", "-H", "-p", "1", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(p->o.stream);
+	ck_assert_int_eq(p->o.iterations, 0); /* until its input closes */
+	done(p);
+}
+END_TEST
+
+START_TEST(host_lists)
+{
+	struct hostlist l;
+	struct buf err;
+	hostlist_init(&l);
+	buf_init(&err);
+	ck_assert_int_eq(hostlist_add_csv(&l, "web1,root@db-2.example.org,,web1,[::1],fe80::1%eth0", &err), 0);
+	ck_assert_uint_eq(l.n, 4); /* the empty one dropped, the repeated one once */
+	ck_assert_str_eq(l.v[1], "root@db-2.example.org");
+	static const char file[] = "# fleet\n\n  web3\t# the third\r\nweb1\nweb4";
+	ck_assert_int_eq(hostlist_add_lines(&l, file, sizeof(file) - 1, "hosts", &err), 0);
+	ck_assert_uint_eq(l.n, 6);
+	ck_assert_str_eq(l.v[4], "web3");
+	ck_assert_str_eq(l.v[5], "web4");
+	/* what ssh would read as an option, or as more than one word */
+	static const char *const bad[] = {"-oProxyCommand=x", "a b", "a;b", "x\x1b[2J", "a'b", "$(id)"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		buf_reset(&err);
+		ck_assert_int_eq(hostlist_add_csv(&l, bad[i], &err), -1);
+		ck_assert_msg(strstr(buf_str(&err), "not a host name") && !strchr(buf_str(&err), 0x1b), "%s",
+			      buf_str(&err));
+	}
+	buf_reset(&err);
+	static const char badfile[] = "web1\n-x\n";
+	ck_assert_int_eq(hostlist_add_lines(&l, badfile, sizeof(badfile) - 1, "fleet", &err), -1);
+	ck_assert_str_eq(buf_str(&err), "fleet:2: not a host name: -x");
+	ck_assert_uint_eq(l.n, 6);
+	hostlist_free(&l);
+	buf_free(&err);
+}
+END_TEST
+
+START_TEST(remote_command)
+{
+	struct parsed *p = parse("-b", "--host", "h", "-H", "-d", "0.5", "-p", "1,22", "-u", "www-data", "-F",
+				 "it's $(x)", "-o", "pid,comm", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	struct remote_argv a;
+	ck_assert_int_eq(remote_argv_build(&a, "  ssh  -F /tmp/c ", "sudo -n taskview", "web1", &p->o), 0);
+	ck_assert_uint_eq(a.n, 9);
+	ck_assert_str_eq(a.v[0], "ssh");
+	ck_assert_str_eq(a.v[2], "/tmp/c");
+	ck_assert_str_eq(a.v[3], "-o");
+	ck_assert_str_eq(a.v[4], "BatchMode=yes");
+	ck_assert_str_eq(a.v[6], "--");
+	ck_assert_str_eq(a.v[7], "web1");
+	ck_assert_str_eq(a.v[8], "exec sudo -n taskview --stream --no-plugins -d 0.5 -H -p 1,22 -u 'www-data' "
+				 "-F 'it'\\''s $(x)' -o 'pid,comm'");
+	ck_assert_ptr_null(a.v[9]);
+	remote_argv_free(&a);
+	/* the defaults */
+	ck_assert_int_eq(remote_argv_build(&a, NULL, NULL, "web1", &p->o), 0);
+	ck_assert_str_eq(a.v[0], "ssh");
+	ck_assert(strncmp(a.v[a.n - 1], "exec taskview --stream", 22) == 0);
+	remote_argv_free(&a);
+	done(p);
+}
+END_TEST
+
 START_TEST(parse_twice)
 {
 	/* a failed parse leaves no state behind for the next one */
@@ -503,6 +588,9 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, error_stray_argument);
 	tcase_add_test(tc, error_record_replay);
 	tcase_add_test(tc, parse_twice);
+	tcase_add_test(tc, hosts_options);
+	tcase_add_test(tc, host_lists);
+	tcase_add_test(tc, remote_command);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("num");

@@ -520,7 +520,7 @@ static char *render_json(const char *ids)
 	ck_assert_int_eq(rows_build(&snap, &vo, &rows), 0);
 	struct buf b;
 	buf_init(&b);
-	json_render_sample(&b, &snap, 1.0, &rows, &cs, &sel, NULL);
+	json_render_sample(&b, &snap, 1.0, &rows, &cs, &sel, NULL, NULL);
 	char *s = strdup(buf_str(&b));
 	buf_free(&b);
 	rows_free(&rows);

@@ -285,7 +285,7 @@ static char *render(const char *ids, const struct json_state *extra)
 	ck_assert_int_eq(rows_build(&snap, &vo, &rows), 0);
 	struct buf b;
 	buf_init(&b);
-	json_render_sample(&b, &snap, 2.0, &rows, &cs, ids ? &sel : NULL, extra);
+	json_render_sample(&b, &snap, 2.0, &rows, &cs, ids ? &sel : NULL, extra, NULL);
 	char *s = strdup(buf_str(&b));
 	ck_assert_ptr_nonnull(s);
 	buf_free(&b);

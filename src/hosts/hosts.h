@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Several hosts at once (--host, --hosts-file), through ssh: each host's
+ * taskview --stream sends its samples as a recording, and rates come from
+ * that host's own samples and clock. In batch mode each host's samples are
+ * printed as they come, with the host named on the sample and on each task.
+ * A host that fails or falls silent is told on stderr and ends alone.
+ */
+#ifndef TV_HOSTS_HOSTS_H
+#define TV_HOSTS_HOSTS_H
+
+#include "cli.h"
+
+/* Returns the exit status: 0 when every host gave its samples, 1 when one
+ * did not (told on stderr), 2 for bad input. */
+int hosts_run(const struct cli_opts *o);
+
+#endif

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "hosts/link.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/i18n.h"
+
+/* Read per call and descriptor: a flooding host waits for the next turn. */
+#define LINK_READ_MAX (1u << 20)
+
+static void set_why(struct link *l, const char *fmt, const char *arg)
+{
+	if (l->why)
+		return;
+	size_t n = strlen(fmt) + (arg ? strlen(arg) : 0) + 1;
+	l->why = malloc(n);
+	if (l->why)
+		snprintf(l->why, n, fmt, arg ? arg : "");
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+int link_start(struct link *l, const char *host, char *const argv[], double now)
+{
+	memset(l, 0, sizeof(*l));
+	l->host = host;
+	l->to = l->from = l->err = -1;
+	l->started = l->last_data = now;
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1};
+	l->st = rec_stream_new();
+	if (!l->st || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0) {
+		set_why(l, _("cannot start ssh: %s"), strerror(errno));
+		goto fail;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		set_why(l, _("cannot start ssh: %s"), strerror(errno));
+		goto fail;
+	}
+	if (pid == 0) {
+		/* its own session: no terminal to prompt on or take signals from */
+		setsid();
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		dup2(er[1], 2);
+		signal(SIGPIPE, SIG_DFL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execvp(argv[0], argv);
+		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	l->pid = pid;
+	close(in[0]);
+	close(out[1]);
+	close(er[1]);
+	l->to = in[1];
+	l->from = out[0];
+	l->err = er[0];
+	fcntl(l->from, F_SETFL, O_NONBLOCK);
+	fcntl(l->err, F_SETFL, O_NONBLOCK);
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		close_fd(&in[i]);
+		close_fd(&out[i]);
+		close_fd(&er[i]);
+	}
+	if (!l->why)
+		set_why(l, "%s", _("out of memory"));
+	return -1;
+}
+
+static void keep_err(struct link *l, const char *p, size_t n)
+{
+	if (n >= LINK_ERR_KEEP) {
+		p += n - LINK_ERR_KEEP;
+		n = LINK_ERR_KEEP;
+	}
+	if (l->nerr + n > LINK_ERR_KEEP) {
+		size_t drop = l->nerr + n - LINK_ERR_KEEP;
+		memmove(l->errtail, l->errtail + drop, l->nerr - drop);
+		l->nerr -= drop;
+	}
+	memcpy(l->errtail + l->nerr, p, n);
+	l->nerr += n;
+}
+
+/* Reads fd until it would block (at most LINK_READ_MAX). Returns 1 while open, 0 at its end. */
+static int drain(struct link *l, int *fd, bool stream, double now)
+{
+	char chunk[65536];
+	size_t total = 0;
+	while (*fd >= 0 && total < LINK_READ_MAX) {
+		ssize_t n = read(*fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 1;
+		if (n <= 0) {
+			close_fd(fd);
+			return 0;
+		}
+		total += (size_t)n;
+		if (!stream) {
+			keep_err(l, chunk, (size_t)n);
+			continue;
+		}
+		l->last_data = now;
+		char *err = NULL;
+		if (rec_stream_feed(l->st, chunk, (size_t)n, &err) < 0) {
+			set_why(l, "%s", err ? err : _("out of memory"));
+			free(err);
+			close_fd(fd);
+			return 0;
+		}
+	}
+	return *fd >= 0;
+}
+
+const char *link_last_words(struct link *l)
+{
+	size_t end = l->nerr;
+	while (end > 0 && (l->errtail[end - 1] == '\n' || l->errtail[end - 1] == '\r'))
+		end--;
+	if (end == 0)
+		return NULL;
+	size_t start = end;
+	while (start > 0 && l->errtail[start - 1] != '\n')
+		start--;
+	/* in place: the tail is not read again once the link ended */
+	l->errtail[end < LINK_ERR_KEEP ? end : LINK_ERR_KEEP - 1] = '\0';
+	return l->errtail + start;
+}
+
+/* The child's end, when it came: why the link ended. */
+static void reap(struct link *l, bool wait)
+{
+	if (l->pid <= 0)
+		return;
+	int status;
+	pid_t r;
+	while ((r = waitpid(l->pid, &status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR)
+		;
+	if (r != l->pid)
+		return;
+	l->pid = 0;
+	if (l->why)
+		return;
+	const char *words = link_last_words(l);
+	char tmp[64];
+	if (words)
+		set_why(l, "%s", words);
+	else if (WIFEXITED(status)) {
+		snprintf(tmp, sizeof(tmp), "%d", WEXITSTATUS(status));
+		set_why(l, _("ssh ended with status %s"), tmp);
+	} else if (WIFSIGNALED(status)) {
+		snprintf(tmp, sizeof(tmp), "%d", WTERMSIG(status));
+		set_why(l, _("ssh was killed by signal %s"), tmp);
+	}
+}
+
+/* How long a child that closed its output may take to end and say why. */
+#define LINK_END_GRACE 2.0
+
+int link_pump(struct link *l, double now)
+{
+	if (l->err >= 0)
+		drain(l, &l->err, false, now);
+	if (l->from >= 0 && drain(l, &l->from, true, now))
+		return 1;
+	/* the stream ended: ssh says why on stderr, then ends */
+	if (l->ended_at == 0) {
+		l->ended_at = now;
+		close_fd(&l->to);
+	}
+	if (l->err >= 0)
+		drain(l, &l->err, false, now);
+	reap(l, false);
+	if (l->pid > 0 && now - l->ended_at < LINK_END_GRACE)
+		return 1;
+	if (l->pid > 0) {
+		/* it closed its output but runs on: it is ended here */
+		kill(l->pid, SIGKILL);
+		reap(l, true);
+	}
+	close_fd(&l->err);
+	set_why(l, "%s", _("the connection closed"));
+	return 0;
+}
+
+void link_stop(struct link *l)
+{
+	close_fd(&l->to);
+	close_fd(&l->from);
+	close_fd(&l->err);
+	if (l->pid > 0) {
+		kill(l->pid, SIGTERM);
+		reap(l, false);
+	}
+}
+
+void link_free(struct link *l)
+{
+	link_stop(l);
+	if (l->pid > 0) {
+		kill(l->pid, SIGKILL);
+		reap(l, true);
+	}
+	rec_stream_free(l->st);
+	l->st = NULL;
+	free(l->why);
+	l->why = NULL;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One host's connection: an ssh child whose standard output is the remote
+ * taskview's stream. Its stdin is ours to close (the remote ends with it),
+ * its stderr is kept (the last 4 KiB) for the reason it gives when it ends.
+ * Every descriptor is non-blocking: a host that is slow or stopped never
+ * holds up the others.
+ */
+#ifndef TV_HOSTS_LINK_H
+#define TV_HOSTS_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "record/stream.h"
+
+#define LINK_ERR_KEEP 4096
+
+struct link {
+	const char *host;       /* borrowed */
+	pid_t pid;              /* the ssh child; 0 when none */
+	int to, from, err;      /* its stdin (ours to write), stdout, stderr; -1 when closed */
+	struct rec_stream *st;
+	char errtail[LINK_ERR_KEEP];
+	size_t nerr;
+	double started, last_data; /* CLOCK_MONOTONIC seconds */
+	double ended_at;        /* when its output closed; 0 while open */
+	char *why;              /* why it ended (malloc'd), or NULL */
+};
+
+/* Starts argv (ssh ...). Returns 0, or -1 with l->why set. */
+int link_start(struct link *l, const char *host, char *const argv[], double now);
+/* Reads what is there; feeds the stream. Returns 1 while the link is open
+ * (or its child is still saying why it ends), 0 once it ended (l->why says
+ * why, the samples already fed can still be taken). */
+int link_pump(struct link *l, double now);
+/* Ends the link without waiting for it: stdin closed, the child signalled
+ * and reaped when it is gone (else on the next call). */
+void link_stop(struct link *l);
+/* Frees what link_start took; the child is killed if it still runs. */
+void link_free(struct link *l);
+/* The last line ssh or the remote wrote to stderr (raw bytes), or NULL. */
+const char *link_last_words(struct link *l);
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "hosts/remote.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+void remote_quote(struct buf *b, const char *s)
+{
+	buf_addc(b, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+}
+
+/* The remote command line: one string, which the remote user's shell splits. */
+static void remote_line(struct buf *b, const char *remote, const struct cli_opts *o)
+{
+	buf_adds(b, "exec ");
+	buf_adds(b, remote && *remote ? remote : "taskview");
+	buf_addf(b, " --stream --no-plugins -d %.17g", o->delay);
+	if (o->threads)
+		buf_adds(b, " -H");
+	if (o->filter.npids) {
+		buf_adds(b, " -p ");
+		for (size_t i = 0; i < o->filter.npids; i++)
+			buf_addf(b, "%s%d", i ? "," : "", o->filter.pids[i]);
+	}
+	if (o->user_arg) {
+		buf_adds(b, " -u ");
+		remote_quote(b, o->user_arg);
+	}
+	if (o->filter.text) {
+		buf_adds(b, " -F ");
+		remote_quote(b, o->filter.text);
+	}
+	if (o->filter.cgroup) {
+		buf_adds(b, " -c ");
+		remote_quote(b, o->filter.cgroup);
+	}
+	if (o->columns) {
+		buf_adds(b, " -o ");
+		remote_quote(b, o->columns);
+	}
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+int remote_argv_build(struct remote_argv *a, const char *ssh, const char *remote, const char *host,
+		      const struct cli_opts *o)
+{
+	memset(a, 0, sizeof(*a));
+	struct buf line, w;
+	buf_init(&line);
+	buf_init(&w);
+	remote_line(&line, remote, o);
+	/* every word, each ended by a NUL: ssh's, the options, the host, the line */
+	size_t nssh = 0;
+	const char *p = ssh && *ssh ? ssh : "ssh";
+	while (*p) {
+		while (blank(*p))
+			p++;
+		if (!*p)
+			break;
+		while (*p && !blank(*p))
+			buf_addc(&w, *p++);
+		buf_addc(&w, '\0');
+		nssh++;
+	}
+	if (nssh == 0) {
+		buf_add(&w, "ssh", 4);
+		nssh = 1;
+	}
+	/* no prompt (a key or an agent, or nothing), no terminal; the host never an option */
+	static const char *const fixed[] = {"-o", "BatchMode=yes", "-T", "--"};
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		buf_add(&w, fixed[i], strlen(fixed[i]) + 1);
+	buf_add(&w, host, strlen(host) + 1);
+	buf_add(&w, buf_str(&line), line.len + 1);
+	buf_free(&line);
+	size_t n = nssh + sizeof(fixed) / sizeof(fixed[0]) + 2;
+	a->v = calloc(n + 1, sizeof(*a->v));
+	if (w.oom || !a->v) {
+		buf_free(&w);
+		free(a->v);
+		a->v = NULL;
+		return -1;
+	}
+	a->words = w.data; /* the buf's bytes are now the argv's */
+	char *q = a->words;
+	for (size_t i = 0; i < n; i++) {
+		a->v[i] = q;
+		q += strlen(q) + 1;
+	}
+	a->n = n;
+	return 0;
+}
+
+void remote_argv_free(struct remote_argv *a)
+{
+	free(a->v);
+	free(a->words);
+	memset(a, 0, sizeof(*a));
+}

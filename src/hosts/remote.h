@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The command that reaches a host (pure): ssh with the user's own
+ * configuration, and on the other side taskview --stream with what the
+ * view selects, so that only that is read and sent.
+ *
+ *   TASKVIEW_SSH     the ssh command, words split at blanks (default "ssh")
+ *   TASKVIEW_REMOTE  the remote command that runs taskview, as shell words
+ *                    (default "taskview"; e.g. "sudo -n taskview")
+ */
+#ifndef TV_HOSTS_REMOTE_H
+#define TV_HOSTS_REMOTE_H
+
+#include "cli.h"
+#include "util/buf.h"
+
+struct remote_argv {
+	char **v;    /* NULL-terminated; v[i] point into words */
+	size_t n;
+	char *words; /* owned */
+};
+
+/* Returns 0, or -1 when out of memory. ssh and remote: NULL for the defaults. */
+int remote_argv_build(struct remote_argv *a, const char *ssh, const char *remote, const char *host,
+		      const struct cli_opts *o);
+void remote_argv_free(struct remote_argv *a);
+/* Appends s to b as one word of a POSIX shell. */
+void remote_quote(struct buf *b, const char *s);
+
+#endif

@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Several hosts through real OpenSSH (--host, --hosts-file, --stream).
+
+Each "host" is an sshd that this test starts on a 127.0.0.1 port, in its own
+PID, UTS and mount namespaces (its own /proc and host name), with a host key
+and an authorized key made in a temporary directory. taskview reaches them
+through the ssh command TASKVIEW_SSH names (ssh -F with the test's own
+configuration), and runs the build's binary there (TASKVIEW_REMOTE).
+
+Checked: every task comes with its host, and the tasks are that host's
+(its namespace's PID 1 is its sshd); a remote process's figures against the
+same process read from outside its namespace; the selection travels; a host
+with the wrong key, without taskview, one that sends garbage and one that is
+stopped each say why, on their own line, while the others print. Needs
+root (namespaces, sshd); skipped without sshd or unshare.
+"""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tvtest import TASKVIEW, Skip, check, is_root, json_lines, main  # noqa: E402
+
+SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pid_children(pid):
+    out = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out += [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+class Fleet:
+    """sshds in namespaces, and the ssh configuration that names them."""
+
+    def __init__(self):
+        if not is_root():
+            raise Skip("needs root: namespaces and sshd")
+        for tool in ("unshare", "ssh", "ssh-keygen"):
+            if not shutil.which(tool):
+                raise Skip(f"{tool} is not installed")
+        if not os.access(SSHD, os.X_OK):
+            raise Skip("sshd is not installed")
+        self.dir = tempfile.mkdtemp(prefix="tv-hosts-")
+        os.chmod(self.dir, 0o700)
+        self.key = self.path("client")
+        self.other_key = self.path("stranger")
+        for k in (self.path("hostkey"), self.key, self.other_key):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", k], check=True)
+        shutil.copy(self.key + ".pub", self.path("authorized_keys"))
+        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)  # sshd's privilege separation directory
+        self.hosts = {}   # alias -> (port, unshare process)
+        self.aliases = []  # lines of the ssh configuration
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def start(self, name, force_command=None):
+        """An sshd in namespaces of its own, host name name."""
+        port = free_port()
+        cfg = self.path(f"sshd_{name}")
+        with open(cfg, "w") as f:
+            f.write(f"Port {port}\nListenAddress 127.0.0.1\nHostKey {self.path('hostkey')}\n"
+                    f"AuthorizedKeysFile {self.path('authorized_keys')}\nPermitRootLogin prohibit-password\n"
+                    "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\n"
+                    "PidFile none\nLogLevel ERROR\n")
+            if force_command:
+                f.write(f"ForceCommand {force_command}\n")
+        p = subprocess.Popen(["unshare", "--pid", "--uts", "--mount", "--fork", "--mount-proc", "sh", "-c",
+                              f"hostname {name} && exec {SSHD} -D -e -f {cfg}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.hosts[name] = (port, p)
+        self.alias(name, port, self.key)
+        # ready when it answers with its banner
+        end = time.monotonic() + 120
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                    if s.recv(4).startswith(b"SSH-"):
+                        break
+            except OSError:
+                pass
+            check(p.poll() is None, f"sshd of {name} ended: {p.returncode}")
+            check(time.monotonic() < end, f"sshd of {name} never answered")
+            time.sleep(0.1)
+        return port
+
+    def alias(self, name, port, key):
+        self.aliases.append(f"Host {name}\n  HostName 127.0.0.1\n  Port {port}\n  User root\n"
+                            f"  IdentityFile {key}\n  IdentitiesOnly yes\n  StrictHostKeyChecking no\n"
+                            "  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n  ConnectTimeout 60\n")
+        with open(self.path("ssh_config"), "w") as f:
+            f.write("".join(self.aliases))
+
+    def sshd_pid(self, name):
+        """The host's PID 1 (its sshd), as the initial namespace numbers it."""
+        kids = pid_children(self.hosts[name][1].pid)
+        check(len(kids) == 1, f"unshare of {name} has children {kids}")
+        return kids[0]
+
+    def env(self):
+        return {**os.environ, "TASKVIEW_SSH": f"ssh -F {self.path('ssh_config')}",
+                "TASKVIEW_REMOTE": os.path.abspath(TASKVIEW), "LC_ALL": "C"}
+
+    def run(self, *args, timeout=300):
+        return subprocess.run([TASKVIEW, *args], capture_output=True, text=True, env=self.env(), timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+
+    def stop(self):
+        for _, p in self.hosts.values():
+            try:
+                os.killpg(p.pid, signal.SIGCONT)
+                os.killpg(p.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            p.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+FLEET = None
+
+
+def fleet():
+    global FLEET
+    if FLEET is None:
+        f = Fleet()
+        for name in ("web1", "web2", "db1"):
+            f.start(name)
+        FLEET = f
+    return FLEET
+
+
+def status_kib(pid, key):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return None
+
+
+def test_every_task_with_its_host():
+    """JSON: each host's samples, each task named with its host, the tasks
+    that host's own (its PID 1 is its sshd); PID 1's memory as read from
+    outside the namespace."""
+    f = fleet()
+    outside = {h: f.sshd_pid(h) for h in ("web1", "web2")}
+    before = {h: status_kib(p, "VmRSS") for h, p in outside.items()}
+    r = f.run("-b", "--host", "web1,web2", "--format", "json", "-n", "2", "-d", "0.5")
+    after = {h: status_kib(p, "VmRSS") for h, p in outside.items()}
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    docs = json_lines(r.stdout)
+    hosts = [d["host"] for d in docs]
+    check(sorted(hosts) == ["web1", "web1", "web2", "web2"], f"two samples of each host: {hosts}")
+    for d in docs:
+        check(d["interval"] > 0.3, f"{d['host']}: interval {d['interval']}")
+        tasks = d["tasks"]
+        check(all(t["host"] == d["host"] for t in tasks), f"a task of another host in {d['host']}'s sample")
+        live = [t for t in tasks if not t.get("exited")]
+        # the namespace's own processes: its sshd, the session and the remote taskview
+        check(len(live) < 20, f"{d['host']}: {len(live)} processes: not its namespace's")
+        one = [t for t in live if t["pid"] == 1]
+        check(one and "sshd" in (one[0]["command"] or ""), f"{d['host']}: PID 1 is not its sshd: {one}")
+        check(any("--stream" in (t["command"] or "") for t in live), f"{d['host']}: no remote taskview")
+        rss = one[0]["vm_rss"]
+        host = d["host"]
+        check(rss in (before[host], after[host]),
+              f"{host}: sshd's RSS {rss} KiB, read from outside {before[host]} and {after[host]} KiB")
+
+
+def test_text_and_selection_travel():
+    """Text: a header per sample naming its host; -p and -H reach the remote."""
+    f = fleet()
+    r = f.run("-b", "--host", "web1", "--host", "web2", "-p", "1", "-H", "-n", "1", "-d", "0.5")
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    heads = [line for line in r.stdout.splitlines() if line.startswith("taskview ")]
+    check(sorted(h.rsplit("; host ", 1)[-1] for h in heads) == ["web1", "web2"], f"headers: {heads}")
+    rows = [line for line in r.stdout.splitlines() if line and not line.startswith(("taskview ", "    PID"))]
+    check(rows and all(line.split()[0] == "1" for line in rows), f"only PID 1 of each host: {rows}")
+
+
+def test_hosts_file():
+    """--hosts-file: one a line, comments and blanks skipped."""
+    f = fleet()
+    path = f.path("hosts")
+    with open(path, "w") as out:
+        out.write("# the fleet\n\nweb1   # first\n  web2\n")
+    r = f.run("-b", "--hosts-file", path, "--format", "json", "-p", "1", "-d", "0.5")
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    check(sorted(d["host"] for d in json_lines(r.stdout)) == ["web1", "web2"], r.stdout[:300])
+
+
+def test_failing_hosts_say_why():
+    """The wrong key, no taskview, garbage: each host says why on stderr and
+    the others print; the run does not wait for the garbage's sender."""
+    f = fleet()
+    if "tvnotv" not in f.hosts:
+        f.start("tvnotv", force_command="taskview-not-installed-here --stream")
+        f.start("tvjunk", force_command="echo garbage; exec sleep 600")
+        f.alias("tvbadkey", f.hosts["web1"][0], f.other_key)
+    r = f.run("-b", "--host", "web1,tvbadkey,tvnotv,tvjunk", "--format", "json", "-p", "1", "-d", "0.5",
+              timeout=500)
+    check(r.returncode == 1, f"exit {r.returncode}: {r.stderr}")
+    check([d["host"] for d in json_lines(r.stdout)] == ["web1"], f"web1's sample: {r.stdout[:300]}")
+    said = {line.split(":")[1].strip(): line for line in r.stderr.splitlines() if line.startswith("taskview: ")}
+    check("Permission denied" in said.get("tvbadkey", ""), f"the wrong key: {r.stderr}")
+    check("not found" in said.get("tvnotv", ""), f"no taskview: {r.stderr}")
+    check("not a taskview stream" in said.get("tvjunk", ""), f"garbage: {r.stderr}")
+    check("web1" not in said, f"web1 failed: {r.stderr}")
+
+
+def test_stopped_host_is_given_up():
+    """A host stopped with SIGSTOP (its sshd and everything under it) never
+    answers: the others print, and it is given up, said."""
+    f = fleet()
+    if "tvstop" not in f.hosts:
+        f.start("tvstop")
+    p = f.hosts["tvstop"][1]
+    os.killpg(p.pid, signal.SIGSTOP)
+    try:
+        r = f.run("-b", "--host", "tvstop,web2", "--format", "json", "-p", "1", "-d", "0.5")
+    finally:
+        os.killpg(p.pid, signal.SIGCONT)
+    check(r.returncode == 1, f"exit {r.returncode}: {r.stderr}")
+    check([d["host"] for d in json_lines(r.stdout)] == ["web2"], f"web2's sample: {r.stdout[:300]}")
+    check("tvstop: no sample for" in r.stderr, f"the stopped host: {r.stderr}")
+
+
+def readme_lines():
+    with open(os.path.join(os.environ["SOURCE_DIR"], "README.md")) as f:
+        text = f.read()
+    part = text[text.index("## Several hosts"):]
+    block = re.search(r"```sh\n(.*?)```", part, re.S).group(1)
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def test_readme_lines():
+    """The README's lines for several hosts, exactly as written (web1, web2
+    and db1 are this test's hosts, ~/fleet lists them)."""
+    f = fleet()
+    home = f.path("home")
+    os.makedirs(home, exist_ok=True)
+    with open(os.path.join(home, "fleet"), "w") as out:
+        out.write("# web servers\nweb1\nweb2\ndb1   # the database\n")
+    env = {**f.env(), "HOME": home, "PATH": f"{os.path.dirname(os.path.abspath(TASKVIEW))}:{os.environ['PATH']}"}
+    lines = readme_lines()
+    check(len(lines) == 2, f"the README's lines: {lines}")
+    for line in lines:
+        r = subprocess.run(["sh", "-c", line], capture_output=True, text=True, env=env, timeout=300,
+                           stdin=subprocess.DEVNULL)
+        check(r.returncode == 0, f"{line}: exit {r.returncode}: {r.stderr}")
+        if "-p 1 -H" in line:
+            heads = [x.rsplit("; host ", 1)[-1] for x in r.stdout.splitlines() if x.startswith("taskview ")]
+            check(sorted(heads) == ["db1", "web1", "web2"], f"{line}: a sample of each host: {heads}")
+        elif "| jq" in line:
+            rows = [x.split("\t") for x in r.stdout.splitlines()]
+            check({x[0] for x in rows} == {"web1", "web2", "db1"} and all("sshd" in x[2] for x in rows),
+                  f"{line}: host, PID and command of each sshd: {rows}")
+        else:
+            check(False, f"no check for the README line {line!r}: add one to test_hosts.py")
+
+
+def test_bad_host_names():
+    """A host that ssh would take for an option, or a second word, is refused."""
+    for bad in ("-oProxyCommand=touch /tmp/x", "a b", "web1,,-x", "x\x1b[2J"):
+        r = subprocess.run([TASKVIEW, "-b", "--host", bad], capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+        check(r.returncode == 2 and "not a host name" in r.stderr and "\x1b" not in r.stderr,
+              f"--host {bad!r}: exit {r.returncode}: {r.stderr!r}")
+
+
+def test_stream_ends_with_its_input():
+    """--stream writes a recording until its standard input closes."""
+    p = subprocess.Popen([TASKVIEW, "--stream", "-d", "0.2", "-p", str(os.getpid())], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    head = p.stdout.read(4)
+    p.stdin.close()
+    try:
+        rc = p.wait(timeout=60)
+    finally:
+        p.kill()
+    check(head == b"\x89TVR", f"the stream starts with a frame: {head!r}")
+    check(rc == 0, f"exit {rc}: {p.stderr.read()!r}")
+    r = subprocess.run([TASKVIEW, "--stream", "-b"], capture_output=True, text=True, timeout=60)
+    check(r.returncode == 2 and "--stream" in r.stderr, f"--stream -b: {r.returncode} {r.stderr}")
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
+                       test_text_and_selection_travel, test_hosts_file, test_failing_hosts_say_why,
+                       test_stopped_host_is_given_up, test_readme_lines]))
+    finally:
+        if FLEET:
+            FLEET.stop()
