@@ -13,7 +13,7 @@
 #include "util/buf.h"
 
 #define HOST_NAME_MAX_LEN 255
-#define HOSTS_MAX 1024
+#define HOSTS_MAX 256 /* three descriptors each, within the usual 1024 */
 
 struct hostlist {
 	char **v;   /* owned */
