@@ -15,7 +15,7 @@
 #include "util/i18n.h"
 
 struct rec_stream {
-	struct buf in;            /* bytes received and not yet taken: at most one frame and its header */
+	struct buf in;            /* bytes received and not yet taken (REC_STREAM_HOLD_MAX at most) */
 	size_t off;               /* where the next frame starts in in */
 	uint64_t bytes;
 	struct rec_schema schema;
@@ -93,7 +93,8 @@ int rec_stream_feed(struct rec_stream *st, const void *p, size_t n, char **err)
 		st->in.len -= st->off;
 		st->off = 0;
 	}
-	if (st->in.len + n > REC_STREAM_FRAME_MAX + REC_HDR_MAX)
+	/* a whole frame and what came after it, not taken yet: twice a frame at most */
+	if (st->in.len + n > REC_STREAM_HOLD_MAX)
 		return fail(st, err, _("the stream sent a frame larger than a sample may be"));
 	buf_add(&st->in, p, n);
 	if (st->in.oom)

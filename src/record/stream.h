@@ -10,8 +10,8 @@
  *   while ((rc = rec_stream_next(st, &s, &err)) > 0) ...  each sample, owned by the caller
  *
  * A sample's shared strings (user names, groups) are the stream's: samples
- * must not outlive it. What it holds is bounded: one frame of at most REC_STREAM_FRAME_MAX
- * bytes, the last sample decoded, and the strings the samples share.
+ * must not outlive it. What it holds is bounded: REC_STREAM_HOLD_MAX bytes
+ * not yet taken, the last sample decoded, and the strings the samples share.
  */
 #ifndef TV_RECORD_STREAM_H
 #define TV_RECORD_STREAM_H
@@ -24,6 +24,8 @@
 
 /* A frame larger than this ends the stream: a sample never takes more (REC_SAMPLE_MAX). */
 #define REC_STREAM_FRAME_MAX (32u << 20)
+/* Bytes held before they are taken: a whole frame and what came behind it. */
+#define REC_STREAM_HOLD_MAX (2 * REC_STREAM_FRAME_MAX)
 
 struct rec_stream;
 
