@@ -73,8 +73,9 @@ class Fleet:
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def start(self, name, force_command=None):
-        """An sshd in namespaces of its own, host name name."""
+    def start(self, name, force_command=None, before=None):
+        """An sshd in namespaces of its own, host name name; before: shell
+        commands run there first (processes for it to hold)."""
         port = free_port()
         cfg = self.path(f"sshd_{name}")
         with open(cfg, "w") as f:
@@ -85,7 +86,7 @@ class Fleet:
             if force_command:
                 f.write(f"ForceCommand {force_command}\n")
         p = subprocess.Popen(["unshare", "--pid", "--uts", "--mount", "--fork", "--mount-proc", "sh", "-c",
-                              f"hostname {name} && exec {SSHD} -D -e -f {cfg}"],
+                              f"hostname {name} && {before or ':'}; exec {SSHD} -D -e -f {cfg}"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         self.hosts[name] = (port, p)
         self.alias(name, port, self.key)

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What the viewer of several hosts costs (taskview -b --host ...).
+
+Starts HOSTS sshds on 127.0.0.1, each in PID, UTS and mount namespaces of
+its own with PROCS sleeping processes in it (the test's Fleet), then runs
+`taskview -b --host ... --format json -d 1 -n N` once and reports, for the
+viewer process alone (not its ssh children nor the remote taskviews): its
+CPU time over the run as a share of one core, its peak resident memory
+(VmHWM), the time to its first and last sample, and the bytes it read.
+As root; needs sshd, ssh and unshare.
+
+    python3 bench/bench_hosts.py build/src/taskview --hosts 32 --procs 300 -n 20
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "integration"))
+os.environ.setdefault("TASKVIEW", "taskview")
+
+
+def stat_cpu(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def status_kib(pid, key):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def io_read(pid):
+    with open(f"/proc/{pid}/io") as f:
+        for line in f:
+            if line.startswith("rchar:"):
+                return int(line.split()[1])
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("taskview")
+    ap.add_argument("--hosts", type=int, default=32)
+    ap.add_argument("--procs", type=int, default=300)
+    ap.add_argument("-n", type=int, default=20)
+    a = ap.parse_args()
+    os.environ["TASKVIEW"] = os.path.abspath(a.taskview)
+    import test_hosts  # noqa: E402 - the fleet of the tests
+
+    fleet = test_hosts.Fleet()
+    names = [f"bench{i}" for i in range(a.hosts)]
+    try:
+        t0 = time.monotonic()
+        for name in names:
+            fleet.start(name, before=f"for i in $(seq {a.procs}); do sleep 100000 & done")
+        print(f"{a.hosts} hosts of {a.procs} processes up in {time.monotonic() - t0:.1f} s", flush=True)
+        start = time.monotonic()
+        p = subprocess.Popen([a.taskview, "-b", "--host", ",".join(names), "--format", "json", "-d", "1",
+                              "-n", str(a.n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=fleet.env())
+        first = None
+        cpu = hwm = rchar = 0
+        lines = 0
+        os.set_blocking(p.stdout.fileno(), False)
+        while p.poll() is None:
+            try:
+                cpu, hwm, rchar = stat_cpu(p.pid), status_kib(p.pid, "VmHWM"), io_read(p.pid)
+            except OSError:
+                pass
+            chunk = p.stdout.read()
+            if chunk:
+                lines += chunk.count(b"\n")
+                if first is None:
+                    first = time.monotonic() - start
+            time.sleep(0.05)
+        lines += (p.stdout.read() or b"").count(b"\n")
+        wall = time.monotonic() - start
+        err = p.stderr.read().decode(errors="replace")
+        print(f"exit {p.returncode}, {lines} samples printed ({a.hosts} x {a.n} asked){': ' + err if err else ''}")
+        print(f"first sample after {first:.2f} s (ssh, the remote's first read and one interval), all after "
+              f"{wall:.1f} s")
+        print(f"viewer: {cpu:.2f} s CPU over {wall:.1f} s = {100 * cpu / wall:.1f} % of a core; "
+              f"peak RSS {hwm / 1024:.1f} MiB; read {rchar / 1e6:.1f} MB from the ssh pipes "
+              f"({rchar / max(1, lines) / (a.procs + 3):.0f} bytes per process and sample printed)")
+    finally:
+        fleet.stop()
+
+
+if __name__ == "__main__":
+    main()
