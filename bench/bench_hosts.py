@@ -70,7 +70,9 @@ def main():
         os.set_blocking(p.stdout.fileno(), False)
         while p.poll() is None:
             try:
-                cpu, hwm, rchar = stat_cpu(p.pid), status_kib(p.pid, "VmHWM"), io_read(p.pid)
+                # the last readings before it ends (a zombie has no memory figures left)
+                cpu, rchar = stat_cpu(p.pid), io_read(p.pid)
+                hwm = max(hwm, status_kib(p.pid, "VmHWM"))
             except OSError:
                 pass
             chunk = p.stdout.read()

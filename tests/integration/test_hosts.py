@@ -16,6 +16,7 @@ stopped each say why, on their own line, while the others print. Needs
 root (namespaces, sshd); skipped without sshd or unshare.
 """
 import os
+import pwd
 import re
 import shutil
 import signal
@@ -85,8 +86,13 @@ class Fleet:
                     "PidFile none\nLogLevel ERROR\n")
             if force_command:
                 f.write(f"ForceCommand {force_command}\n")
+        # a host of its own: an empty home for root there, so the machine's shell start-up
+        # files (bash reads ~/.bashrc for a command over ssh) take no part and no lock
+        home = self.path(f"home_{name}")
+        os.makedirs(home, mode=0o700, exist_ok=True)
         p = subprocess.Popen(["unshare", "--pid", "--uts", "--mount", "--fork", "--mount-proc", "sh", "-c",
-                              f"hostname {name} && {before or ':'}; exec {SSHD} -D -e -f {cfg}"],
+                              f"hostname {name} && mount --bind {home} {pwd.getpwuid(0).pw_dir} && {before or ':'}; "
+                              f"exec {SSHD} -D -e -f {cfg}"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         self.hosts[name] = (port, p)
         self.alias(name, port, self.key)
