@@ -286,8 +286,8 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	bool hosts = o->nhosts || o->hosts_file;
 	if (o->stream && (o->batch || o->record || o->replay || o->textfile || hosts))
 		return cli_fail(err, "%s", _("--stream goes alone: without -b, -w, -r, --textfile or --host"));
-	if (hosts && (o->record || o->replay || o->textfile))
-		return cli_fail(err, "%s", _("--host cannot be used with -w, -r or --textfile yet"));
+	if (hosts && (o->record || o->replay || o->textfile || o->group == CLI_GROUP_CGROUP))
+		return cli_fail(err, "%s", _("--host cannot be used with -w, -r, --textfile or --group cgroup yet"));
 	if (hosts && !o->batch)
 		return cli_fail(err, "%s", _("--host shows several hosts in batch mode only so far: add -b"));
 	if (hosts && o->format == CLI_FORMAT_OPENMETRICS)

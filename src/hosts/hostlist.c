@@ -24,7 +24,7 @@ void hostlist_free(struct hostlist *l)
 /* Letters, digits and what names, users, IPv6 addresses and zones use. */
 static bool host_char(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._-@:%[]+", c);
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c && strchr("._-@:%[]+", c));
 }
 
 static int add_one(struct hostlist *l, const char *p, size_t n, struct buf *err)

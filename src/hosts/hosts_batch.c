@@ -30,6 +30,7 @@
 struct host_run {
 	struct link l;
 	struct rec_sample prev;
+	double last_sample;     /* CLOCK_MONOTONIC of the last sample taken (the start before one) */
 	bool have_prev, done, failed;
 	uint64_t prev_seq;
 	int64_t printed;
@@ -133,7 +134,8 @@ static int print_pair(const struct app *a, const struct cli_opts *o, const char 
 }
 
 /* Takes the samples h's stream holds; prints each with the one before it. */
-static int take_samples(struct host_run *h, const struct app *a, const struct cli_opts *o, size_t *printed_all)
+static int take_samples(struct host_run *h, const struct app *a, const struct cli_opts *o, double now,
+			size_t *printed_all)
 {
 	for (;;) {
 		struct rec_sample cur;
@@ -141,7 +143,8 @@ static int take_samples(struct host_run *h, const struct app *a, const struct cl
 		char *err = NULL;
 		int rc = rec_stream_next(h->l.st, &cur, &seq, &err);
 		if (rc < 0) {
-			host_say(h->l.host, err ? err : _("out of memory"));
+			/* the link's reason first: the stream only knows it was broken off */
+			host_say(h->l.host, h->l.why ? h->l.why : err ? err : _("out of memory"));
 			free(err);
 			h->failed = true;
 			link_stop(&h->l);
@@ -149,6 +152,7 @@ static int take_samples(struct host_run *h, const struct app *a, const struct cl
 		}
 		if (rc == 0)
 			return 0;
+		h->last_sample = now;
 		if (h->have_prev && seq == h->prev_seq + 1 && !h->done) {
 			if (print_pair(a, o, h->l.host, &h->prev, &cur, *printed_all == 0) < 0) {
 				rec_sample_free(&cur);
@@ -214,8 +218,9 @@ int hosts_run(const struct cli_opts *o)
 		h[i].l.to = h[i].l.from = h[i].l.err = -1;
 	for (size_t i = 0; i < hl.n; i++) {
 		struct remote_argv av;
+		h[i].last_sample = mono_now();
 		if (remote_argv_build(&av, ssh, remote, hl.v[i], o) < 0 ||
-		    link_start(&h[i].l, hl.v[i], av.v, mono_now()) < 0) {
+		    link_start(&h[i].l, hl.v[i], av.v, h[i].last_sample) < 0) {
 			host_say(hl.v[i], h[i].l.why ? h[i].l.why : _("out of memory"));
 			h[i].failed = true;
 		}
@@ -225,8 +230,10 @@ int hosts_run(const struct cli_opts *o)
 	for (;;) {
 		size_t np = 0, open = 0;
 		for (size_t i = 0; i < hl.n; i++) {
-			if (h[i].done || h[i].failed)
+			if (h[i].done || h[i].failed) {
+				link_reap(&h[i].l); /* no zombie stays for the rest of the run */
 				continue;
+			}
 			open++;
 			if (h[i].l.from >= 0)
 				pfd[np++] = (struct pollfd){.fd = h[i].l.from, .events = POLLIN};
@@ -247,16 +254,17 @@ int hosts_run(const struct cli_opts *o)
 			if (x->done || x->failed)
 				continue;
 			int alive = link_pump(&x->l, now);
-			if (take_samples(x, &a, o, &printed_all) < 0)
+			if (take_samples(x, &a, o, now, &printed_all) < 0)
 				rc = 1;
 			if (x->done || x->failed)
 				continue;
 			if (!alive) {
 				host_say(x->l.host, x->l.why ? x->l.why : _("the connection closed"));
 				x->failed = true;
-			} else if (now - x->l.last_data > silence) {
+			} else if (now - x->last_sample > silence) {
+				/* samples, not bytes: a host that trickles bytes is silent too */
 				char why[128];
-				snprintf(why, sizeof(why), _("no sample for %.0f s: given up"), now - x->l.last_data);
+				snprintf(why, sizeof(why), _("no sample for %.0f s: given up"), now - x->last_sample);
 				host_say(x->l.host, why);
 				x->failed = true;
 				link_stop(&x->l);

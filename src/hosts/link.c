@@ -146,31 +146,49 @@ const char *link_last_words(struct link *l)
 	return l->errtail + start;
 }
 
-/* The child's end, when it came: why the link ended. */
-static void reap(struct link *l, bool wait)
+/* Whether the child ended (it is then reaped; its status kept). */
+static bool reap(struct link *l, bool wait)
 {
 	if (l->pid <= 0)
-		return;
-	int status;
+		return true;
 	pid_t r;
-	while ((r = waitpid(l->pid, &status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR)
+	while ((r = waitpid(l->pid, &l->status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR)
 		;
 	if (r != l->pid)
-		return;
+		return false;
 	l->pid = 0;
+	l->reaped = true;
+	return true;
+}
+
+/* Why the link ended: what the stream said, else ssh's or the remote's last
+ * words (all of them read: the child is gone), else how ssh ended. */
+static void say_why(struct link *l, double now)
+{
+	if (l->err >= 0)
+		drain(l, &l->err, false, now);
+	close_fd(&l->err);
 	if (l->why)
 		return;
 	const char *words = link_last_words(l);
 	char tmp[64];
-	if (words)
+	if (words) {
 		set_why(l, "%s", words);
-	else if (WIFEXITED(status)) {
-		snprintf(tmp, sizeof(tmp), "%d", WEXITSTATUS(status));
+	} else if (l->reaped && WIFEXITED(l->status)) {
+		snprintf(tmp, sizeof(tmp), "%d", WEXITSTATUS(l->status));
 		set_why(l, _("ssh ended with status %s"), tmp);
-	} else if (WIFSIGNALED(status)) {
-		snprintf(tmp, sizeof(tmp), "%d", WTERMSIG(status));
+	} else if (l->reaped && WIFSIGNALED(l->status)) {
+		snprintf(tmp, sizeof(tmp), "%d", WTERMSIG(l->status));
 		set_why(l, _("ssh was killed by signal %s"), tmp);
 	}
+	set_why(l, "%s", _("the connection closed"));
+}
+
+/* The child's process group: a wrapper in TASKVIEW_SSH and its ssh alike (setsid made it one). */
+static void signal_child(const struct link *l, int sig)
+{
+	if (l->pid > 0 && kill(-l->pid, sig) < 0)
+		kill(l->pid, sig);
 }
 
 /* How long a child that closed its output may take to end and say why. */
@@ -189,17 +207,20 @@ int link_pump(struct link *l, double now)
 	}
 	if (l->err >= 0)
 		drain(l, &l->err, false, now);
-	reap(l, false);
-	if (l->pid > 0 && now - l->ended_at < LINK_END_GRACE)
+	if (!reap(l, false) && now - l->ended_at < LINK_END_GRACE)
 		return 1;
 	if (l->pid > 0) {
 		/* it closed its output but runs on: it is ended here */
-		kill(l->pid, SIGKILL);
+		signal_child(l, SIGKILL);
 		reap(l, true);
 	}
-	close_fd(&l->err);
-	set_why(l, "%s", _("the connection closed"));
+	say_why(l, now);
 	return 0;
+}
+
+void link_reap(struct link *l)
+{
+	(void)reap(l, false);
 }
 
 void link_stop(struct link *l)
@@ -208,7 +229,7 @@ void link_stop(struct link *l)
 	close_fd(&l->from);
 	close_fd(&l->err);
 	if (l->pid > 0) {
-		kill(l->pid, SIGTERM);
+		signal_child(l, SIGTERM);
 		reap(l, false);
 	}
 }
@@ -217,7 +238,7 @@ void link_free(struct link *l)
 {
 	link_stop(l);
 	if (l->pid > 0) {
-		kill(l->pid, SIGKILL);
+		signal_child(l, SIGKILL);
 		reap(l, true);
 	}
 	rec_stream_free(l->st);

@@ -27,6 +27,8 @@ struct link {
 	size_t nerr;
 	double started, last_data; /* CLOCK_MONOTONIC seconds */
 	double ended_at;        /* when its output closed; 0 while open */
+	int status;             /* the child's, once reaped */
+	bool reaped;
 	char *why;              /* why it ended (malloc'd), or NULL */
 };
 
@@ -37,8 +39,10 @@ int link_start(struct link *l, const char *host, char *const argv[], double now)
  * why, the samples already fed can still be taken). */
 int link_pump(struct link *l, double now);
 /* Ends the link without waiting for it: stdin closed, the child signalled
- * and reaped when it is gone (else on the next call). */
+ * and reaped when it is gone (else by link_reap or link_free). */
 void link_stop(struct link *l);
+/* Reaps the child of a stopped link if it is gone by now. */
+void link_reap(struct link *l);
 /* Frees what link_start took; the child is killed if it still runs. */
 void link_free(struct link *l);
 /* The last line ssh or the remote wrote to stderr (raw bytes), or NULL. */

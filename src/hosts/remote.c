@@ -46,6 +46,11 @@ static void remote_line(struct buf *b, const char *remote, const struct cli_opts
 		buf_adds(b, " -o ");
 		remote_quote(b, o->columns);
 	}
+	/* the sort column is read even when it is not shown */
+	if (o->sort) {
+		buf_adds(b, " -s ");
+		remote_quote(b, o->sort);
+	}
 }
 
 static bool blank(char c)

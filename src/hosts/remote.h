@@ -2,7 +2,8 @@
 /*
  * The command that reaches a host (pure): ssh with the user's own
  * configuration, and on the other side taskview --stream with what the
- * view selects, so that only that is read and sent.
+ * view selects, so that only that is read and sent. The values are quoted
+ * for a POSIX shell (sh, bash, dash, zsh, ksh) on the host.
  *
  *   TASKVIEW_SSH     the ssh command, words split at blanks (default "ssh")
  *   TASKVIEW_REMOTE  the remote command that runs taskview, as shell words

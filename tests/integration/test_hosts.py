@@ -18,6 +18,7 @@ root (namespaces, sshd); skipped without sshd or unshare.
 import os
 import pwd
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -27,7 +28,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import TASKVIEW, Skip, check, is_root, json_lines, main  # noqa: E402
+from tvtest import TASKVIEW, WORKLOAD, Skip, check, is_root, json_lines, main  # noqa: E402
 
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 
@@ -91,8 +92,8 @@ class Fleet:
         home = self.path(f"home_{name}")
         os.makedirs(home, mode=0o700, exist_ok=True)
         p = subprocess.Popen(["unshare", "--pid", "--uts", "--mount", "--fork", "--mount-proc", "sh", "-c",
-                              f"hostname {name} && mount --bind {home} {pwd.getpwuid(0).pw_dir} && {before or ':'}; "
-                              f"exec {SSHD} -D -e -f {cfg}"],
+                              f"hostname {name} && mount --bind {home} {pwd.getpwuid(0).pw_dir} || exit 1\n"
+                              f"{before or ':'}\nexec {SSHD} -D -e -f {cfg}"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         self.hosts[name] = (port, p)
         self.alias(name, port, self.key)
@@ -149,7 +150,10 @@ def fleet():
     global FLEET
     if FLEET is None:
         f = Fleet()
-        for name in ("web1", "web2", "db1"):
+        # web1 runs a process with threads of its own
+        f.start("web1", before=f"{shlex.quote(os.path.abspath(WORKLOAD))} --name tvhw --sleepers 2 "
+                               "--seconds 3600 >/dev/null &")
+        for name in ("web2", "db1"):
             f.start(name)
         FLEET = f
     return FLEET
@@ -193,14 +197,21 @@ def test_every_task_with_its_host():
 
 
 def test_text_and_selection_travel():
-    """Text: a header per sample naming its host; -p and -H reach the remote."""
+    """Text: a header per sample naming its host; -p, -F and -H reach the remote."""
     f = fleet()
-    r = f.run("-b", "--host", "web1", "--host", "web2", "-p", "1", "-H", "-n", "1", "-d", "0.5")
+    r = f.run("-b", "--host", "web1", "--host", "web2", "-p", "1", "-n", "1", "-d", "0.5")
     check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
     heads = [line for line in r.stdout.splitlines() if line.startswith("taskview ")]
     check(sorted(h.rsplit("; host ", 1)[-1] for h in heads) == ["web1", "web2"], f"headers: {heads}")
     rows = [line for line in r.stdout.splitlines() if line and not line.startswith(("taskview ", "    PID"))]
     check(rows and all(line.split()[0] == "1" for line in rows), f"only PID 1 of each host: {rows}")
+    # web1's workload, with its threads
+    r = f.run("-b", "--host", "web1", "-F", "tvhw", "-H", "--format", "json", "-d", "0.5")
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    tasks = [t for d in json_lines(r.stdout) for t in d["tasks"] if not t.get("exited")]
+    procs = [t for t in tasks if t["kind"] == "process"]
+    check(len(procs) == 1 and "tvhw" in procs[0]["command"], f"-F: the workload alone: {procs}")
+    check(any(t["kind"] == "thread" and t["tgid"] == procs[0]["pid"] for t in tasks), f"-H: its threads: {tasks}")
 
 
 def test_hosts_file():
@@ -220,7 +231,7 @@ def test_failing_hosts_say_why():
     f = fleet()
     if "tvnotv" not in f.hosts:
         f.start("tvnotv", force_command="taskview-not-installed-here --stream")
-        f.start("tvjunk", force_command="echo garbage; exec sleep 600")
+        f.start("tvjunk", force_command="echo this is not what a taskview stream starts with; exec sleep 600")
         f.alias("tvbadkey", f.hosts["web1"][0], f.other_key)
     r = f.run("-b", "--host", "web1,tvbadkey,tvnotv,tvjunk", "--format", "json", "-p", "1", "-d", "0.5",
               timeout=500)
@@ -270,8 +281,9 @@ def test_readme_lines():
     lines = readme_lines()
     check(len(lines) == 2, f"the README's lines: {lines}")
     for line in lines:
-        r = subprocess.run(["sh", "-c", line], capture_output=True, text=True, env=env, timeout=300,
-                           stdin=subprocess.DEVNULL)
+        # pipefail: taskview's status, not jq's
+        r = subprocess.run(["bash", "-o", "pipefail", "-c", line], capture_output=True, text=True, env=env,
+                           timeout=300, stdin=subprocess.DEVNULL)
         check(r.returncode == 0, f"{line}: exit {r.returncode}: {r.stderr}")
         if "-p 1 -H" in line:
             heads = [x.rsplit("; host ", 1)[-1] for x in r.stdout.splitlines() if x.startswith("taskview ")]

@@ -409,6 +409,7 @@ START_TEST(hosts_options)
 	expect_error(parse("--host", "a", NULL), "add -b");
 	expect_error(parse("-b", "--host", "a", "-w", "x", NULL), "--host cannot be used with -w");
 	expect_error(parse("-b", "--host", "a", "--format", "openmetrics", NULL), "not openmetrics");
+	expect_error(parse("-b", "--host", "a", "--group", "cgroup", NULL), "--group cgroup");
 	expect_error(parse("--stream", "-b", NULL), "--stream goes alone");
 	expect_error(parse("--stream", "--host", "a", NULL), "--stream goes alone");
 	p = parse("--stream", "-H", "-p", "1", NULL);
@@ -454,7 +455,7 @@ END_TEST
 START_TEST(remote_command)
 {
 	struct parsed *p = parse("-b", "--host", "h", "-H", "-d", "0.5", "-p", "1,22", "-u", "www-data", "-F",
-				 "it's $(x)", "-o", "pid,comm", NULL);
+				 "it's $(x)", "-o", "pid,comm", "-s", "cpu", NULL);
 	ck_assert_int_eq(p->rc, 0);
 	struct remote_argv a;
 	ck_assert_int_eq(remote_argv_build(&a, "  ssh  -F /tmp/c ", "sudo -n taskview", "web1", &p->o), 0);
@@ -466,7 +467,7 @@ START_TEST(remote_command)
 	ck_assert_str_eq(a.v[6], "--");
 	ck_assert_str_eq(a.v[7], "web1");
 	ck_assert_str_eq(a.v[8], "exec sudo -n taskview --stream --no-plugins -d 0.5 -H -p 1,22 -u 'www-data' "
-				 "-F 'it'\\''s $(x)' -o 'pid,comm'");
+				 "-F 'it'\\''s $(x)' -o 'pid,comm' -s 'cpu'");
 	ck_assert_ptr_null(a.v[9]);
 	remote_argv_free(&a);
 	/* the defaults */
