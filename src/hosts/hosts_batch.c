@@ -31,6 +31,9 @@ struct host_run {
 	struct link l;
 	struct rec_sample prev;
 	double last_sample;     /* CLOCK_MONOTONIC of the last sample taken (the start before one) */
+	/* its clock minus this one's, at least: the most of (a sample's time there - its arrival
+	 * here) so far, each short of the truth by the time the sample took to come */
+	double clock;
 	bool have_prev, done, failed;
 	uint64_t prev_seq;
 	int64_t printed;
@@ -87,9 +90,33 @@ static int no_columns(void *ctx, struct colset *cs)
 	return 0;
 }
 
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What the host's description says of it, and its clock against this one. */
+static void host_described(const struct link *l, double clock, struct json_host *jh)
+{
+	const char *cpus = rec_stream_prop(l->st, "cpus");
+	char *end = NULL;
+	long n = cpus ? strtol(cpus, &end, 10) : -1;
+	*jh = (struct json_host){
+		.name = l->host,
+		.hostname = rec_stream_prop(l->st, "host"),
+		.version = rec_stream_prop(l->st, "taskview"),
+		.kernel = rec_stream_prop(l->st, "kernel"),
+		.boot_id = rec_stream_prop(l->st, "boot_id"),
+		.cpus = cpus && end != cpus && !*end && n >= 0 ? n : -1,
+		.clock = clock,
+	};
+}
+
 /* Prints cur with the rates over prev. Returns 0, or -1 after an error (told). */
-static int print_pair(const struct app *a, const struct cli_opts *o, const char *host, struct rec_sample *prev,
-		      struct rec_sample *cur, bool first)
+static int print_pair(const struct app *a, const struct cli_opts *o, const struct json_host *host,
+		      struct rec_sample *prev, struct rec_sample *cur, bool first)
 {
 	struct shown v;
 	struct rows rows = {0};
@@ -113,7 +140,8 @@ static int print_pair(const struct app *a, const struct cli_opts *o, const char 
 			json_render_sample(&out, &v.s, interval, &rows, &a->cs, &a->sel, cur->delay_state ? &js : NULL,
 					   host);
 		} else {
-			struct text_opts to = {.utf8 = a->utf8, .interval = interval, .on_host = host};
+			struct text_opts to = {.utf8 = a->utf8, .interval = interval, .on_host = host->name,
+					       .clock_offset = host->clock};
 			if (!first)
 				buf_addc(&out, '\n');
 			text_render_sample(&out, &v.s, &rows, &a->cs, &a->sel, &to);
@@ -153,8 +181,11 @@ static int take_samples(struct host_run *h, const struct app *a, const struct cl
 		if (rc == 0)
 			return 0;
 		h->last_sample = now;
+		h->clock = fmax(h->clock, cur.s.wall - wall_now());
 		if (h->have_prev && seq == h->prev_seq + 1 && !h->done) {
-			if (print_pair(a, o, h->l.host, &h->prev, &cur, *printed_all == 0) < 0) {
+			struct json_host jh;
+			host_described(&h->l, h->clock, &jh);
+			if (print_pair(a, o, &jh, &h->prev, &cur, *printed_all == 0) < 0) {
 				rec_sample_free(&cur);
 				return -1;
 			}
@@ -214,8 +245,10 @@ int hosts_run(const struct cli_opts *o)
 	}
 	const char *ssh = getenv("TASKVIEW_SSH"), *remote = getenv("TASKVIEW_REMOTE");
 	double silence = fmax(HOST_SILENCE_MIN, 3 * o->delay);
-	for (size_t i = 0; i < hl.n; i++)
+	for (size_t i = 0; i < hl.n; i++) {
 		h[i].l.to = h[i].l.from = h[i].l.err = -1;
+		h[i].clock = -INFINITY;
+	}
 	for (size_t i = 0; i < hl.n; i++) {
 		struct remote_argv av;
 		h[i].last_sample = mono_now();

@@ -202,13 +202,27 @@ static void json_render_group(struct buf *out, const struct row_group *rg, const
 
 void json_render_sample(struct buf *out, const struct snapshot *s, double interval, const struct rows *rows,
 			const struct colset *cs, const struct colsel *sel, const struct json_state *extra,
-			const char *host)
+			const struct json_host *host)
 {
 	buf_adds(out, "{");
 	if (host) {
 		buf_adds(out, "\"host\": ");
-		json_add_string(out, host, strlen(host));
-		buf_adds(out, ", ");
+		json_add_string(out, host->name, strlen(host->name));
+		buf_adds(out, ", \"remote\": {\"hostname\": ");
+		json_opt_string(out, host->hostname);
+		buf_adds(out, ", \"taskview\": ");
+		json_opt_string(out, host->version);
+		buf_adds(out, ", \"kernel\": ");
+		json_opt_string(out, host->kernel);
+		buf_adds(out, ", \"boot_id\": ");
+		json_opt_string(out, host->boot_id);
+		if (host->cpus >= 0)
+			buf_addf(out, ", \"cpus\": %ld", host->cpus);
+		else
+			buf_adds(out, ", \"cpus\": null");
+		buf_adds(out, ", \"clock_offset\": ");
+		json_add_double(out, host->clock, 3);
+		buf_adds(out, "}, ");
 	}
 	buf_adds(out, "\"timestamp\": ");
 	json_add_double(out, s->wall, 3);
@@ -239,7 +253,7 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 		buf_adds(out, r ? ", {" : "{");
 		if (host) {
 			buf_adds(out, "\"host\": ");
-			json_add_string(out, host, strlen(host));
+			json_add_string(out, host->name, strlen(host->name));
 			buf_adds(out, ", ");
 		}
 		if (row->group)

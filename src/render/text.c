@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "render/text.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,9 @@ static void text_header(struct buf *out, const struct snapshot *s, const struct 
 			text_sanitize(out, o->on_host, strlen(o->on_host), 255, o->utf8);
 			buf_adds(out, at + 2);
 		}
+		if (isfinite(o->clock_offset) && fabs(o->clock_offset) > 2.0)
+			/* TRANSLATORS: after "; host NAME" when its clock is off by more than a second */
+			buf_addf(out, _("; its clock %+.1f s"), o->clock_offset);
 	}
 	buf_addc(out, '\n');
 }

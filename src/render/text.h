@@ -15,6 +15,7 @@ struct text_opts {
 	double interval;      /* seconds measured */
 	const char *host;     /* a replay: the host recorded (raw bytes), or NULL */
 	const char *on_host;  /* --host: the host as named there, or NULL */
+	double clock_offset;  /* --host: its clock minus this one's, s (said past two seconds) */
 };
 
 void text_render_sample(struct buf *out, const struct snapshot *s, const struct rows *rows,

@@ -180,8 +180,18 @@ def test_every_task_with_its_host():
     docs = json_lines(r.stdout)
     hosts = [d["host"] for d in docs]
     check(sorted(hosts) == ["web1", "web1", "web2", "web2"], f"two samples of each host: {hosts}")
+    with open("/proc/sys/kernel/random/boot_id") as bf:
+        boot = bf.read().strip()
+    version = subprocess.run([TASKVIEW, "--version"], capture_output=True, text=True).stdout.split()[1]
     for d in docs:
         check(d["interval"] > 0.3, f"{d['host']}: interval {d['interval']}")
+        # what the host says of itself: here, its namespace's name and this machine's
+        rem = d["remote"]
+        check(rem["hostname"] == d["host"] and rem["kernel"] == os.uname().release and rem["boot_id"] == boot
+              and rem["cpus"] == os.sysconf("SC_NPROCESSORS_ONLN") and rem["taskview"] == version,
+              f"{d['host']}: remote {rem}")
+        # the same clock: a sample's time is before its arrival
+        check(-60 < rem["clock_offset"] <= 0.001, f"{d['host']}: clock offset {rem['clock_offset']}")
         tasks = d["tasks"]
         check(all(t["host"] == d["host"] for t in tasks), f"a task of another host in {d['host']}'s sample")
         live = [t for t in tasks if not t.get("exited")]
