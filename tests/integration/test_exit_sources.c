@@ -38,18 +38,27 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* A process of NTHREADS threads that end, joined, before it does. */
+/* The child's part: NTHREADS threads that end, joined, before it does. */
+static int child_main(void)
+{
+	pthread_t t[NTHREADS];
+	for (long i = 0; i < NTHREADS; i++)
+		if (pthread_create(&t[i], NULL, worker, (void *)i) != 0)
+			return 3;
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
+/* A process of NTHREADS threads. It runs this program afresh: a fork of this
+ * one (which has the program's reader thread) may hold a lock that thread
+ * held, such as the sanitizer's allocator's, and hang in pthread_create. */
 static pid_t run_child(void)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
-		pthread_t t[NTHREADS];
-		for (long i = 0; i < NTHREADS; i++)
-			if (pthread_create(&t[i], NULL, worker, (void *)i) != 0)
-				_exit(3);
-		for (int i = 0; i < NTHREADS; i++)
-			pthread_join(t[i], NULL);
-		_exit(0);
+		execl("/proc/self/exe", "tv-exit-child", "--child", (char *)NULL);
+		_exit(127);
 	}
 	return pid;
 }
@@ -125,8 +134,10 @@ static void same_final(const struct ts_final *a, const struct ts_final *b, int32
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--child") == 0)
+		return child_main();
 	if (geteuid() != 0) {
 		printf("SKIP: needs root\n");
 		return 77;
