@@ -102,9 +102,8 @@ static int replay_metrics(struct buf *out, struct metrics *m, const struct shown
 	return 0;
 }
 
-/* Formats one sample; returns -1 when out of memory, -2 after another error (told). */
-static int replay_render(struct buf *out, const struct app *a, const struct cli_opts *o, const struct rec_info *info,
-			 struct metrics *m, struct rec_sample *prev, struct rec_sample *cur, bool first)
+int replay_render_pair(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
+		       struct rec_sample *prev, struct rec_sample *cur, bool first)
 {
 	struct shown v;
 	struct rows rows = {0};
@@ -115,13 +114,8 @@ static int replay_render(struct buf *out, const struct app *a, const struct cli_
 		.all_threads = o->threads,
 		.groups = o->group == CLI_GROUP_CGROUP,
 	};
-	if (shown_build(&v, &prev->s, &cur->s, &a->cs, &o->filter, o->threads) < 0)
+	if (shown_build(&v, &prev->s, &cur->s, &a->cs, from->filter, o->threads) < 0)
 		return -1;
-	if (m) {
-		int rc = replay_metrics(out, m, &v, &prev->s, first);
-		shown_free(&v);
-		return rc < 0 ? rc : out->oom ? -1 : 0;
-	}
 	if (rows_build(&v.s, &vo, &rows) < 0) {
 		shown_free(&v);
 		return -1;
@@ -130,10 +124,14 @@ static int replay_render(struct buf *out, const struct app *a, const struct cli_
 	double interval = cur->s.mono - prev->s.mono;
 	if (o->format == CLI_FORMAT_JSON) {
 		struct json_state js = {"delayacct", cur->delay_state, cur->delay_message};
-		json_render_sample(out, &v.s, interval, &rows, &a->cs, &a->sel,
-				   cur->delay_state ? &js : NULL, NULL);
+		json_render_sample(out, &v.s, interval, &rows, &a->cs, &a->sel, cur->delay_state ? &js : NULL,
+				   from->host);
 	} else {
-		struct text_opts to = {.utf8 = a->utf8, .interval = interval, .host = info->host};
+		struct text_opts to = {.utf8 = a->utf8, .interval = interval, .host = from->recorded_on};
+		if (from->host) {
+			to.on_host = from->host->name;
+			to.clock_offset = from->host->clock;
+		}
 		if (!first)
 			buf_addc(out, '\n');
 		text_render_sample(out, &v.s, &rows, &a->cs, &a->sel, &to);
@@ -141,6 +139,22 @@ static int replay_render(struct buf *out, const struct app *a, const struct cli_
 	rows_free(&rows);
 	shown_free(&v);
 	return out->oom ? -1 : 0;
+}
+
+/* Formats one sample; returns -1 when out of memory, -2 after another error (told). */
+static int replay_render(struct buf *out, const struct app *a, const struct cli_opts *o, const struct rec_info *info,
+			 struct metrics *m, struct rec_sample *prev, struct rec_sample *cur, bool first)
+{
+	if (m) {
+		struct shown v;
+		if (shown_build(&v, &prev->s, &cur->s, &a->cs, &o->filter, o->threads) < 0)
+			return -1;
+		int rc = replay_metrics(out, m, &v, &prev->s, first);
+		shown_free(&v);
+		return rc < 0 ? rc : out->oom ? -1 : 0;
+	}
+	struct pair_origin from = {.recorded_on = info->host, .filter = &o->filter};
+	return replay_render_pair(out, a, o, &from, prev, cur, first);
 }
 
 int replay_run(const struct cli_opts *o)

@@ -4,8 +4,11 @@
 #ifndef TV_REPLAY_H
 #define TV_REPLAY_H
 
+#include "app.h"
 #include "cli.h"
 #include "record/reader.h"
+#include "render/json.h"
+#include "util/buf.h"
 
 /* Returns the exit status. */
 int replay_run(const struct cli_opts *o);
@@ -19,5 +22,19 @@ int replay_range(const struct cli_opts *o, const struct rec_info *info, double *
 /* Why no sample of [from, to] could be shown (each is shown with the one k
  * before it): a translated message. */
 const char *replay_none_why(const struct rec_reader *r, double from, double to, unsigned k);
+
+/* Where two samples came from, as their output names it. */
+struct pair_origin {
+	const char *recorded_on;      /* a recording: the host it names (raw bytes), or NULL */
+	const struct json_host *host; /* --host: the remote they came from, or NULL */
+	const struct filter *filter;  /* the tasks to show; NULL: all (the sender chose them) */
+};
+
+/* Appends cur as batch JSON or text (o->format), its rates over prev, the
+ * tasks that ended between them marked; a blank line before text unless
+ * first. Returns -1 when out of memory. The replay of a recording and the
+ * samples of --host print through this one renderer. */
+int replay_render_pair(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
+		       struct rec_sample *prev, struct rec_sample *cur, bool first);
 
 #endif

@@ -17,11 +17,10 @@
 #include "hosts/link.h"
 #include "hosts/remote.h"
 #include "render/json.h"
-#include "render/text.h"
+#include "replay.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
-#include "view/rows.h"
-#include "view/shown.h"
 
 #define HOSTS_FILE_MAX (1u << 20)
 /* A host that sends nothing for this long (or three intervals) is given up. */
@@ -38,13 +37,6 @@ struct host_run {
 	uint64_t prev_seq;
 	int64_t printed;
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* taskview: HOST: why, with what the remote said made safe to print. */
 static void host_say(const char *host, const char *why)
@@ -90,13 +82,6 @@ static int no_columns(void *ctx, struct colset *cs)
 	return 0;
 }
 
-static double wall_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* What the host's description says of it, and its clock against this one. */
 static void host_described(const struct link *l, double clock, struct json_host *jh)
 {
@@ -115,40 +100,15 @@ static void host_described(const struct link *l, double clock, struct json_host 
 }
 
 /* Prints cur with the rates over prev. Returns 0, or -1 after an error (told). */
+/* Prints cur, its rates over prev, as one sample of host's. */
 static int print_pair(const struct app *a, const struct cli_opts *o, const struct json_host *host,
 		      struct rec_sample *prev, struct rec_sample *cur, bool first)
 {
-	struct shown v;
-	struct rows rows = {0};
-	struct view_opts vo = {
-		.cs = &a->cs,
-		.sort_col = a->sort_col,
-		.reverse = a->reverse,
-		.all_threads = o->threads,
-	};
 	struct buf out;
 	buf_init(&out);
 	/* the remote applied the selection: every task it sent is shown */
-	int rc = shown_build(&v, &prev->s, &cur->s, &a->cs, NULL, o->threads);
-	if (rc == 0 && (rc = rows_build(&v.s, &vo, &rows)) < 0)
-		shown_free(&v);
-	if (rc == 0) {
-		shown_mark(&v, &rows);
-		double interval = cur->s.mono - prev->s.mono;
-		if (o->format == CLI_FORMAT_JSON) {
-			struct json_state js = {"delayacct", cur->delay_state, cur->delay_message};
-			json_render_sample(&out, &v.s, interval, &rows, &a->cs, &a->sel, cur->delay_state ? &js : NULL,
-					   host);
-		} else {
-			struct text_opts to = {.utf8 = a->utf8, .interval = interval, .on_host = host->name,
-					       .clock_offset = host->clock};
-			if (!first)
-				buf_addc(&out, '\n');
-			text_render_sample(&out, &v.s, &rows, &a->cs, &a->sel, &to);
-		}
-		rows_free(&rows);
-		shown_free(&v);
-	}
+	struct pair_origin from = {.host = host};
+	int rc = replay_render_pair(&out, a, o, &from, prev, cur, first);
 	if (rc < 0 || out.oom) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		rc = -1;
@@ -181,7 +141,7 @@ static int take_samples(struct host_run *h, const struct app *a, const struct cl
 		if (rc == 0)
 			return 0;
 		h->last_sample = now;
-		h->clock = fmax(h->clock, cur.s.wall - wall_now());
+		h->clock = fmax(h->clock, cur.s.wall - clock_now(CLOCK_REALTIME));
 		if (h->have_prev && seq == h->prev_seq + 1 && !h->done) {
 			struct json_host jh;
 			host_described(&h->l, h->clock, &jh);
@@ -251,7 +211,7 @@ int hosts_run(const struct cli_opts *o)
 	}
 	for (size_t i = 0; i < hl.n; i++) {
 		struct remote_argv av;
-		h[i].last_sample = mono_now();
+		h[i].last_sample = clock_now(CLOCK_MONOTONIC);
 		if (remote_argv_build(&av, ssh, remote, hl.v[i], o) < 0 ||
 		    link_start(&h[i].l, hl.v[i], av.v, h[i].last_sample) < 0) {
 			host_say(hl.v[i], h[i].l.why ? h[i].l.why : _("out of memory"));
@@ -281,7 +241,7 @@ int hosts_run(const struct cli_opts *o)
 			rc = 1;
 			break;
 		}
-		double now = mono_now();
+		double now = clock_now(CLOCK_MONOTONIC);
 		for (size_t i = 0; i < hl.n && rc == 0; i++) {
 			struct host_run *x = &h[i];
 			if (x->done || x->failed)

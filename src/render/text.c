@@ -44,27 +44,14 @@ static void text_header(struct buf *out, const struct snapshot *s, const struct 
 	   or waiting for one) on the system, then "N processes", "N threads" shown below */
 	buf_addf(out, _("taskview %s - %s, interval %.2f s, %s, %s (%s); shown: %s, %s"),
 		 TV_VERSION, when, o->interval, procs, threads, running, sprocs, sthreads);
-	if (o->host) {
+	if (o->host)
 		/* TRANSLATORS: after the first line of a replayed sample; %s is a host name */
-		const char *fmt = _("; recorded on %s");
-		const char *at = strstr(fmt, "%s");
-		if (at) {
-			buf_add(out, fmt, (size_t)(at - fmt));
-			text_sanitize(out, o->host, strlen(o->host), 64, o->utf8);
-			buf_adds(out, at + 2);
-		}
-	}
+		text_sanitize_in(out, _("; recorded on %s"), o->host, 64, o->utf8);
 	if (o->on_host) {
 		/* TRANSLATORS: after the first line of a sample of another host (--host); %s is its name */
-		const char *fmt = _("; host %s");
-		const char *at = strstr(fmt, "%s");
-		if (at) {
-			buf_add(out, fmt, (size_t)(at - fmt));
-			text_sanitize(out, o->on_host, strlen(o->on_host), 255, o->utf8);
-			buf_adds(out, at + 2);
-		}
+		text_sanitize_in(out, _("; host %s"), o->on_host, 255, o->utf8);
 		if (isfinite(o->clock_offset) && fabs(o->clock_offset) > 2.0)
-			/* TRANSLATORS: after "; host NAME" when its clock is off by more than a second */
+			/* TRANSLATORS: after "; host NAME" when its clock is off by more than two seconds */
 			buf_addf(out, _("; its clock %+.1f s"), o->clock_offset);
 	}
 	buf_addc(out, '\n');

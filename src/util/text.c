@@ -160,6 +160,16 @@ size_t text_sanitize(struct buf *out, const char *s, size_t len, size_t max_cols
 	return sanitize(out, s, len, max_cols, utf8, false);
 }
 
+void text_sanitize_in(struct buf *out, const char *fmt, const char *s, size_t max_cols, bool utf8)
+{
+	const char *at = strstr(fmt, "%s");
+	if (!at)
+		return;
+	buf_add(out, fmt, (size_t)(at - fmt));
+	text_sanitize(out, s, strlen(s), max_cols, utf8);
+	buf_adds(out, at + 2);
+}
+
 size_t text_sanitize_own(struct buf *out, const char *s, size_t len, size_t max_cols, bool utf8)
 {
 	return sanitize(out, s, len, max_cols, utf8, true);

@@ -23,6 +23,10 @@ size_t utf8_encode(uint32_t cp, char out[4]);
  * Returns the display width appended. */
 size_t text_sanitize(struct buf *out, const char *s, size_t len, size_t max_cols, bool utf8);
 
+/* Appends fmt (a translated message with one "%s") with raw bytes s, sanitized
+ * as above, in place of the "%s"; nothing when the translation lost it. */
+void text_sanitize_in(struct buf *out, const char *fmt, const char *s, size_t max_cols, bool utf8);
+
 /* The same for taskview's own text (key names, messages): a backslash there
  * is just a backslash, the rest is escaped as above. */
 size_t text_sanitize_own(struct buf *out, const char *s, size_t len, size_t max_cols, bool utf8);

@@ -28,7 +28,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import TASKVIEW, WORKLOAD, Skip, check, is_root, json_lines, main  # noqa: E402
+from tvtest import TASKVIEW, WORKLOAD, Skip, check, children, is_root, json_lines, main  # noqa: E402
 
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 
@@ -37,17 +37,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def pid_children(pid):
-    out = []
-    try:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                out += [int(x) for x in f.read().split()]
-    except OSError:
-        pass
-    return out
 
 
 class Fleet:
@@ -120,7 +109,7 @@ class Fleet:
 
     def sshd_pid(self, name):
         """The host's PID 1 (its sshd), as the initial namespace numbers it."""
-        kids = pid_children(self.hosts[name][1].pid)
+        kids = children(self.hosts[name][1].pid)
         check(len(kids) == 1, f"unshare of {name} has children {kids}")
         return kids[0]
 

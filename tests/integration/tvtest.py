@@ -148,6 +148,18 @@ def wait_state(pid, state, timeout=60):
     check(now == state, f"{pid} in state {state} within {timeout} s: {now}")
 
 
+def children(pid):
+    """The children of every thread of pid (a helper may be a thread's child), [] once it is gone."""
+    out = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out += [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    return out
+
+
 def is_root():
     return os.geteuid() == 0
 

@@ -21,22 +21,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tmuxlib import Tmux  # noqa: E402
+from tvtest import children  # noqa: E402
 
 PLUGIN = os.path.join(os.environ.get("PLUGIN_TEST_DIR", "."), "drowsy.so")
 ANSWERS = 8       # keys answered while the helper slept, wanted
 TRIES = 60        # keys sent at most
-
-
-def children(pid):
-    """The children of every thread of pid (the helper is the sampling thread's)."""
-    out = []
-    try:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                out += [int(x) for x in f.read().split()]
-    except OSError:
-        pass
-    return out
 
 
 def sleeping_switches(pid):
