@@ -1052,7 +1052,18 @@ struct dec {
 	const uint8_t *start;       /* of the sample's bytes */
 	const struct rec_jumps *j;  /* NULL: none */
 	size_t jnext;               /* the next of j to come */
+	size_t ntasks;              /* the tasks of the lists so far */
+	bool too_many;              /* past the layout's max_tasks */
 };
+
+/* Counts n more tasks against the layout's limit before they are allocated. */
+static bool tasks_ok(struct dec *d, size_t n)
+{
+	d->ntasks += n;
+	if (d->ps.l->max_tasks && d->ntasks > d->ps.l->max_tasks)
+		d->too_many = true;
+	return !d->too_many;
+}
 
 /* Decodes one task; *nt and *ne: how many thread and exited-thread records follow. */
 static int dec_task(struct dec *d, struct tv_task *t, const struct tv_task *base, int32_t id, bool gone, size_t *nt,
@@ -1100,7 +1111,7 @@ static int dec_list(struct dec *d, struct tv_task **v, uint32_t *nv, size_t n, c
 	*v = NULL;
 	if (n == 0)
 		return 0;
-	if (!count_ok(d, n) || !(*v = calloc(n, sizeof(**v))))
+	if (!count_ok(d, n) || !tasks_ok(d, n) || !(*v = calloc(n, sizeof(**v))))
 		return -1;
 	int32_t id = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1151,7 +1162,7 @@ static int dec_list_skip(struct dec *d, uint32_t *nv, size_t n)
 
 static int dec_procs(struct dec *d, struct snapshot *s, const struct snapshot *bs, size_t n, bool lists)
 {
-	if (!count_ok(d, n) || !(s->procs = calloc(n ? n : 1, sizeof(*s->procs))))
+	if (!count_ok(d, n) || !tasks_ok(d, n) || !(s->procs = calloc(n ? n : 1, sizeof(*s->procs))))
 		return -1;
 	int32_t id = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1180,7 +1191,7 @@ static int dec_gone(struct dec *d, struct snapshot *s, const struct snapshot *bs
 {
 	if (n == 0)
 		return 0;
-	if (!count_ok(d, n) || !(s->gone = calloc(n, sizeof(*s->gone))))
+	if (!count_ok(d, n) || !tasks_ok(d, n) || !(s->gone = calloc(n, sizeof(*s->gone))))
 		return -1;
 	int32_t id = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1245,7 +1256,7 @@ static int decode(const uint8_t *p, size_t n, const struct rec_layout *l, const 
 	pass_free(&d.ps);
 	if (rc < 0 || d.c.bad || (ended && rcur_left(&d.c) != 0)) {
 		rec_sample_free(out);
-		return -1;
+		return d.too_many ? -2 : -1;
 	}
 	return 0;
 }

@@ -42,8 +42,9 @@ int rec_encode_sample(struct buf *out, const struct rec_layout *l, const struct 
 		      const struct rec_sample *base, struct rec_jumps *j);
 
 /* Decodes the n bytes at p against base (NULL for a block's first sample).
- * Returns 0, or -1 when the bytes are damaged (out is then empty). Strings
- * shared between samples go to st. */
+ * Returns 0, -1 when the bytes are damaged, or -2 when they hold more tasks
+ * than l->max_tasks (out is then empty). Strings shared between samples go
+ * to st. */
 int rec_decode_sample(const uint8_t *p, size_t n, const struct rec_layout *l, const struct rec_sample *base,
 		      struct rec_strings *st, struct rec_sample *out);
 /* As rec_decode_sample, without the lists of processes and threads that ended

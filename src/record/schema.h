@@ -79,6 +79,7 @@ struct rec_layout {
 	size_t nsb, ntb, ncb;
 	size_t nstimes, nttimes, nctimes;
 	size_t npvals;          /* plugin slots */
+	size_t max_tasks;       /* the most tasks a sample may decode to; 0: no limit but the bytes' */
 };
 
 /* slot_ids: the plugin column ids by slot (the reader's union of every run's);

@@ -39,6 +39,8 @@ struct rec_stream *rec_stream_new(void)
 	buf_init(&st->raw);
 	st->z = zs_in_new();
 	st->strings = rec_strings_new();
+	if (st->strings)
+		rec_strings_limit(st->strings); /* what a remote names: a stream lasts */
 	if (!st->z || !st->strings) {
 		rec_stream_free(st);
 		return NULL;
@@ -130,6 +132,7 @@ static int take_schema(struct rec_stream *st, const uint8_t *p, size_t n, char *
 		*err = why ? why : strdup(_("out of memory"));
 		return -1;
 	}
+	st->layout.max_tasks = REC_STREAM_TASKS_MAX;
 	st->have_schema = true;
 	return 0;
 }
@@ -146,10 +149,15 @@ static int take_sample(struct rec_stream *st, const struct rec_frame *f, const u
 	if (start)
 		zs_in_restart(st->z);
 	struct rec_sample next;
-	if (zs_in_chunk(st->z, p, f->len, &st->raw, REC_SAMPLE_MAX) < 0 ||
-	    rec_decode_sample((const uint8_t *)st->raw.data, st->raw.len, &st->layout, start ? NULL : &st->base,
-			      st->strings, &next) < 0)
+	if (zs_in_chunk(st->z, p, f->len, &st->raw, REC_SAMPLE_MAX) < 0)
 		return fail(st, err, _("the stream sent a damaged sample"));
+	int rc = rec_decode_sample((const uint8_t *)st->raw.data, st->raw.len, &st->layout,
+				   start ? NULL : &st->base, st->strings, &next);
+	if (rc == -2)
+		return fail(st, err, _("the stream sent a sample of too many tasks"));
+	if (rc < 0)
+		return fail(st, err, rec_strings_full(st->strings) ? _("the stream sent too many distinct names")
+								   : _("the stream sent a damaged sample"));
 	if (rec_sample_copy(out, &next) < 0) {
 		rec_sample_free(&next);
 		return fail(st, err, _("out of memory"));

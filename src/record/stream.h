@@ -11,7 +11,8 @@
  *
  * A sample's shared strings (user names, groups) are the stream's: samples
  * must not outlive it. What it holds is bounded: REC_STREAM_HOLD_MAX bytes
- * not yet taken, the last sample decoded, and the strings the samples share.
+ * not yet taken, the last sample decoded (REC_STREAM_TASKS_MAX tasks), and
+ * the strings the samples share (REC_STRINGS_MAX).
  */
 #ifndef TV_RECORD_STREAM_H
 #define TV_RECORD_STREAM_H
@@ -26,6 +27,10 @@
 #define REC_STREAM_FRAME_MAX (32u << 20)
 /* Bytes held before they are taken: a whole frame and what came behind it. */
 #define REC_STREAM_HOLD_MAX (2 * REC_STREAM_FRAME_MAX)
+
+/* A sample of more tasks ends the stream, before they are decoded: about
+ * 110 MiB decoded, past the threads of any machine a selection leaves. */
+#define REC_STREAM_TASKS_MAX (1u << 18)
 
 struct rec_stream;
 

@@ -14,7 +14,8 @@ struct entry {
 
 struct rec_strings {
 	struct entry *v;
-	size_t cap, n;
+	size_t cap, n, bytes;
+	bool limited, full;
 };
 
 static uint64_t hash_of(const char *s, size_t len)
@@ -77,6 +78,10 @@ const char *rec_strings_get(struct rec_strings *st, const char *s, size_t len)
 	struct entry *e = slot_for(st->v, st->cap, s, len, h);
 	if (e->s)
 		return e->s;
+	if (st->limited && (st->n >= REC_STRINGS_MAX || len >= REC_STRINGS_MAX_BYTES - st->bytes)) {
+		st->full = true;
+		return NULL;
+	}
 	if (2 * (st->n + 1) > st->cap) {
 		if (grow(st) < 0)
 			return NULL;
@@ -90,5 +95,16 @@ const char *rec_strings_get(struct rec_strings *st, const char *s, size_t len)
 	e->len = len;
 	e->hash = h;
 	st->n++;
+	st->bytes += len + 1;
 	return e->s;
+}
+
+void rec_strings_limit(struct rec_strings *st)
+{
+	st->limited = true;
+}
+
+bool rec_strings_full(const struct rec_strings *st)
+{
+	return st->full;
 }

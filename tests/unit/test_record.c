@@ -26,6 +26,7 @@
 #include "record/reader.h"
 #include "record/schema.h"
 #include "record/stream.h"
+#include "record/strings.h"
 #include "record/writer.h"
 #include "record/zstream.h"
 #include "replay.h"
@@ -1870,6 +1871,118 @@ static int stream_of(const uint8_t *p, size_t n, char **err)
 	return rc;
 }
 
+/* Writes samples of nprocs processes each; named: each task a user of its own. */
+static void write_many(const char *path, const struct colset *cs, int nsamples, int nprocs, bool named)
+{
+	struct rec_writer_opts o = {.path = path, .interval = 1.0, .cs = cs, .filter = "-u 0"};
+	char *err = NULL;
+	struct rec_writer *w = rec_writer_open(&o, &err);
+	ck_assert_msg(w != NULL, "%s", err ? err : "");
+	char (*names)[16] = calloc((size_t)nprocs, sizeof(*names));
+	for (int k = 0; k < nsamples; k++) {
+		struct rec_sample rs;
+		odd_sample(&rs, k + 1);
+		struct snapshot *sn = &rs.s;
+		for (size_t i = 0; i < sn->nprocs; i++)
+			task_release(&sn->procs[i], sn->npvals);
+		free(sn->procs);
+		for (size_t i = 0; i < sn->ngone; i++) /* the tasks are these processes only */
+			task_release(&sn->gone[i], 0);
+		free(sn->gone);
+		sn->gone = NULL;
+		sn->ngone = 0;
+		sn->procs = calloc((size_t)nprocs, sizeof(*sn->procs));
+		sn->nprocs = (size_t)nprocs;
+		for (int i = 0; i < nprocs; i++) {
+			odd_task(&sn->procs[i], i + 1, i + 1, 1, 3);
+			snprintf(names[i], sizeof(names[i]), "u%d-%d", k, i);
+			sn->procs[i].user = named ? names[i] : "nobody";
+		}
+		ck_assert_int_eq(rec_writer_append(w, &rs, &err), 0);
+		snapshot_free(sn);
+	}
+	rec_writer_close(w);
+	free(names);
+}
+
+/* A remote that names a new user on every task, or sends more tasks than a
+ * machine's selection holds: what the stream keeps is limited, and it says
+ * why it ended. */
+START_TEST(stream_names_are_limited)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "n.tvr");
+	/* three samples: the third passes the limit */
+	enum { NPROCS = REC_STRINGS_MAX / 2 - 8 };
+	write_many(f.path, &f.cs, 3, NPROCS, true);
+	char *err = NULL;
+	size_t n;
+	uint8_t *p = slurp(f.path, &n);
+	struct rec_stream *st = rec_stream_new();
+	ck_assert_int_eq(rec_stream_feed(st, p, n, &err), 0);
+	struct rec_sample s;
+	uint64_t seq;
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(rec_stream_next(st, &s, &seq, &err), 1);
+		ck_assert_uint_eq(s.s.nprocs, NPROCS);
+		rec_sample_free(&s);
+	}
+	ck_assert_int_eq(rec_stream_next(st, &s, &seq, &err), -1);
+	ck_assert_str_eq(err, "the stream sent too many distinct names");
+	free(err);
+	rec_stream_free(st);
+	free(p);
+	rec_tmp_close(&f);
+
+	/* the limits themselves: a count of strings, and their bytes */
+	struct rec_strings *ss = rec_strings_new();
+	rec_strings_limit(ss);
+	for (int i = 0; i < REC_STRINGS_MAX; i++) {
+		char b[16];
+		int len = snprintf(b, sizeof(b), "%d", i);
+		ck_assert_ptr_nonnull(rec_strings_get(ss, b, (size_t)len));
+	}
+	ck_assert(!rec_strings_full(ss));
+	ck_assert_str_eq(rec_strings_get(ss, "7", 1), "7"); /* one kept is still found */
+	ck_assert_ptr_null(rec_strings_get(ss, "new", 3));
+	ck_assert(rec_strings_full(ss));
+	rec_strings_free(ss);
+	ss = rec_strings_new();
+	rec_strings_limit(ss);
+	char *big = calloc(1, REC_STRINGS_MAX_BYTES);
+	memset(big, 'x', REC_STRINGS_MAX_BYTES - 1);
+	ck_assert_ptr_nonnull(rec_strings_get(ss, big, REC_STRINGS_MAX_BYTES / 2));
+	ck_assert(!rec_strings_full(ss));
+	big[0] = 'y'; /* another string of the same length: past the bytes kept */
+	ck_assert_ptr_null(rec_strings_get(ss, big, REC_STRINGS_MAX_BYTES / 2));
+	ck_assert(rec_strings_full(ss));
+	free(big);
+	rec_strings_free(ss);
+}
+END_TEST
+
+START_TEST(stream_tasks_are_limited)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "t.tvr");
+	write_many(f.path, &f.cs, 1, REC_STREAM_TASKS_MAX, false);
+	size_t n;
+	uint8_t *p = slurp(f.path, &n);
+	char *err = NULL;
+	ck_assert_int_eq(stream_of(p, n, &err), 0); /* as many as may come */
+	free(p);
+	rec_tmp_close(&f);
+	rec_tmp_open(&f, "u.tvr");
+	write_many(f.path, &f.cs, 1, REC_STREAM_TASKS_MAX + 1, false);
+	p = slurp(f.path, &n);
+	ck_assert_int_eq(stream_of(p, n, &err), -1);
+	ck_assert_str_eq(err, "the stream sent a sample of too many tasks");
+	free(err);
+	free(p);
+	rec_tmp_close(&f);
+}
+END_TEST
+
 START_TEST(stream_damage_ends_it)
 {
 	struct rec_tmp f;
@@ -1956,6 +2069,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, none_shown_said);
 	tcase_add_test(tc, stream_read_as_it_comes);
 	tcase_add_test(tc, stream_damage_ends_it);
+	tcase_add_test(tc, stream_names_are_limited);
+	tcase_add_test(tc, stream_tasks_are_limited);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
 	tcase_set_timeout(tc, 600);
