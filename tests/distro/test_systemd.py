@@ -7,7 +7,10 @@ pass `systemd-analyze verify`, and `systemd-analyze security` rates each at
 2.5 or lower (where it can rate unit files offline, systemd 250 and later);
 -Dsystemdunitdir=no installs none.
 
-Configures and installs a second, minimal build into a temporary prefix."""
+Configures and installs a second, minimal build into a temporary prefix; the
+build without units is only configured: what `meson install` would install is
+what `meson introspect --installed` lists, which the first build checks too."""
+import json
 import os
 import re
 import shutil
@@ -32,7 +35,16 @@ Version: 252
 """
 
 
-def build_and_install(tmp, name, extra, env):
+def to_install(build, env):
+    """The paths meson install puts files at, as the configured build lists them."""
+    r = subprocess.run([MESON, "introspect", build, "--installed"], capture_output=True, text=True, timeout=300,
+                       env=env)
+    if r.returncode != 0:
+        raise RuntimeError(f"meson introspect: {r.stdout}\n{r.stderr}")
+    return set(json.loads(r.stdout).values())
+
+
+def build_and_install(tmp, name, extra, env, install=True):
     prefix = os.path.join(tmp, name, "prefix")
     build = os.path.join(tmp, name, "build")
     r = subprocess.run([MESON, "setup", build, SOURCE_DIR, "--prefix", prefix, "-Dtests=false", "-Dplugins=false",
@@ -43,6 +55,8 @@ def build_and_install(tmp, name, extra, env):
     with open(os.path.join(build, "config.h")) as f:
         if "#define TV_HAVE_ZSTD 0" in f.read():
             return None, None
+    if not install:
+        return prefix, build
     r = subprocess.run([MESON, "install", "-C", build, "--quiet"], capture_output=True, text=True, timeout=600,
                        env=env)
     if r.returncode != 0:
@@ -84,7 +98,7 @@ def main():
         with open(os.path.join(pcdir, "systemd.pc"), "w") as f:
             f.write(SYSTEMD_PC)
         env = dict(os.environ, PKG_CONFIG_PATH=pcdir + ":" + os.environ.get("PKG_CONFIG_PATH", ""))
-        prefix, _ = build_and_install(tmp, "with", [], env)
+        prefix, build = build_and_install(tmp, "with", [], env)
         if prefix is None:
             print("SKIP: built without libzstd: no recorder, no record unit")
             return SKIP
@@ -108,11 +122,12 @@ def main():
                 if w not in text:
                     failures.append(f"{name}: no {w!r}: {text}")
             failures += analyze(unit)
-        prefix, _ = build_and_install(tmp, "without", ["-Dsystemdunitdir=no"], env)
-        for root, _, files in os.walk(prefix):
-            for name in ("taskview-record.service", "taskview-metrics.service"):
-                if name in files:
-                    failures.append(f"installed with -Dsystemdunitdir=no: {root}/{name}")
+            if unit not in to_install(build, env):
+                failures.append(f"installed, yet not in meson introspect --installed: {unit}")
+        prefix, build = build_and_install(tmp, "without", ["-Dsystemdunitdir=no"], env, install=False)
+        for path in to_install(build, env):
+            if os.path.basename(path) in units:
+                failures.append(f"would be installed with -Dsystemdunitdir=no: {path}")
     for f in failures:
         print("FAIL:", f)
     if not failures:
