@@ -260,6 +260,38 @@ def test_stopped_host_is_given_up():
     check("tvstop: no sample for" in r.stderr, f"the stopped host: {r.stderr}")
 
 
+def test_stream_of_an_older_version():
+    """A host whose taskview is 0.1.0 (its stream is the first version of the
+    recording format, tests/data/recording-v1.tvr, as it wrote it): every
+    sample is read, and each task's figures are those -r prints of the same
+    recording; what 0.1.0 did not describe of its host is null. Plugin
+    columns are not read from a remote (it runs without plugins): -r's
+    recorded ones are left out of the comparison."""
+    f = fleet()
+    rec = os.path.join(os.environ["SOURCE_DIR"], "tests", "data", "recording-v1.tvr")
+    if "tvold" not in f.hosts:
+        f.start("tvold", force_command=f"cat {shlex.quote(rec)}; exec sleep 600")
+    args = ["-b", "--format", "json", "-H", "-o", "all"]
+    r = f.run("-r", rec, *args)
+    check(r.returncode == 0, f"-r: {r.returncode}: {r.stderr}")
+    want = json_lines(r.stdout)
+    r = f.run("--host", "tvold", "-n", str(len(want)), *args)
+    check(r.returncode == 0, f"--host: {r.returncode}: {r.stderr}")
+    got = json_lines(r.stdout)
+    check([d["timestamp"] for d in got] == [d["timestamp"] for d in want],
+          f"the samples: {[d['timestamp'] for d in got]}, -r: {[d['timestamp'] for d in want]}")
+    for g, w in zip(got, want):
+        remote = g["remote"]
+        check(remote["boot_id"] is None and remote["cpus"] is None, f"not said by 0.1.0: {remote}")
+        check(len(g["tasks"]) == len(w["tasks"]), f"{g['timestamp']}: {len(g['tasks'])} tasks, -r {len(w['tasks'])}")
+        for gt, wt in zip(g["tasks"], w["tasks"]):
+            check(gt.pop("host") == "tvold", f"its host: {gt}")
+            plugins = {k for k in wt if "." in k}
+            check(set(wt) - set(gt) == plugins, f"the columns: {sorted(set(wt) ^ set(gt))}")
+            wt = {k: v for k, v in wt.items() if k not in plugins}
+            check(gt == wt, f"{g['timestamp']}: {gt} != -r's {wt}")
+
+
 def readme_lines():
     with open(os.path.join(os.environ["SOURCE_DIR"], "README.md")) as f:
         text = f.read()
@@ -324,7 +356,7 @@ if __name__ == "__main__":
     try:
         sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
                        test_text_and_selection_travel, test_hosts_file, test_failing_hosts_say_why,
-                       test_stopped_host_is_given_up, test_readme_lines]))
+                       test_stopped_host_is_given_up, test_stream_of_an_older_version, test_readme_lines]))
     finally:
         if FLEET:
             FLEET.stop()
