@@ -16,6 +16,7 @@ stopped each say why, on their own line, while the others print. Needs
 root (namespaces, sshd); skipped without sshd or unshare.
 """
 import os
+import json
 import pwd
 import re
 import shlex
@@ -260,6 +261,33 @@ def test_stopped_host_is_given_up():
     check("tvstop: no sample for" in r.stderr, f"the stopped host: {r.stderr}")
 
 
+def test_host_killed_mid_stream():
+    """A host killed while it streams (every process of it, its sshd too):
+    what it sent is printed, it is said to have ended, and the other host
+    prints all its samples."""
+    f = fleet()
+    f.start("tvkill")
+    p = subprocess.Popen([TASKVIEW, "-b", "--host", "tvkill,web2", "--format", "json", "-p", "1", "-d", "0.3",
+                          "-n", "12"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=f.env(),
+                         stdin=subprocess.DEVNULL)
+    try:
+        seen = []
+        for line in p.stdout:  # until tvkill has sent a sample
+            seen.append(json.loads(line)["host"])
+            if seen[-1] == "tvkill":
+                break
+        os.killpg(f.hosts["tvkill"][1].pid, signal.SIGKILL)
+        out, err = p.communicate(timeout=300)
+    finally:
+        p.kill()
+    seen += [json.loads(line)["host"] for line in out.splitlines()]
+    check(p.returncode == 1, f"exit {p.returncode}: {err}")
+    check(seen.count("web2") == 12, f"web2's samples: {seen}")
+    check(1 <= seen.count("tvkill") < 12, f"tvkill's samples: {seen}")
+    check(any(line.startswith("taskview: tvkill: ") for line in err.splitlines()), f"tvkill's end: {err}")
+    print(f"     {err.strip()}")
+
+
 def test_stream_of_an_older_version():
     """A host whose taskview is 0.1.0 (its stream is the first version of the
     recording format, tests/data/recording-v1.tvr, as it wrote it): every
@@ -356,7 +384,7 @@ if __name__ == "__main__":
     try:
         sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
                        test_text_and_selection_travel, test_hosts_file, test_failing_hosts_say_why,
-                       test_stopped_host_is_given_up, test_stream_of_an_older_version, test_readme_lines]))
+                       test_stopped_host_is_given_up, test_host_killed_mid_stream, test_stream_of_an_older_version, test_readme_lines]))
     finally:
         if FLEET:
             FLEET.stop()
