@@ -99,8 +99,8 @@ static void host_described(const struct link *l, double clock, struct json_host 
 	};
 }
 
-/* Prints cur with the rates over prev. Returns 0, or -1 after an error (told). */
-/* Prints cur, its rates over prev, as one sample of host's. */
+/* Prints cur, its rates over prev, as one sample of host's. Returns 0, or -1
+ * after an error (told). */
 static int print_pair(const struct app *a, const struct cli_opts *o, const struct json_host *host,
 		      struct rec_sample *prev, struct rec_sample *cur, bool first)
 {
