@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "record/copy.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,38 +139,93 @@ int rec_sample_copy(struct rec_sample *dst, const struct rec_sample *src)
 }
 
 /* Appends a copy of t to the list v (n items). */
-static int list_append(struct tv_task **v, size_t *n, const struct tv_task *t, size_t npv)
+/* Appends a copy of t to a list that only grows this way: its room doubles
+ * whenever its length reaches a power of two, so n appends cost O(n). */
+static int list_push(struct tv_task **v, size_t *n, const struct tv_task *t, size_t npv)
 {
-	struct tv_task *nv = realloc(*v, (*n + 1) * sizeof(**v));
-	if (!nv)
-		return -1;
-	*v = nv;
-	task_init(&nv[*n]);
-	(*n)++;
-	int rc = task_copy(&nv[*n - 1], t, npv);
+	if ((*n & (*n - 1)) == 0) {
+		struct tv_task *nv = realloc(*v, (*n ? 2 * *n : 1) * sizeof(**v));
+		if (!nv)
+			return -1;
+		*v = nv;
+	}
+	struct tv_task *d = &(*v)[(*n)++];
+	task_init(d);
+	int rc = task_copy(d, t, npv);
 	/* from another sample: its group is not in this one's table */
-	nv[*n - 1].cgroup = NULL;
+	d->cgroup = NULL;
 	return rc;
 }
 
-/* The index of tid in v, or n. */
-static size_t find_tid(const struct tv_task *v, size_t n, int32_t tid)
+/* Tasks by identity (TID and start): open addressing, at most half full. */
+struct idset {
+	struct ident {
+		uint64_t start;
+		int32_t tid;
+		bool used;
+	} *v;
+	size_t mask;
+};
+
+static int idset_init(struct idset *s, size_t n)
 {
-	size_t i = 0;
-	while (i < n && v[i].tid != tid)
-		i++;
-	return i;
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	s->v = calloc(cap, sizeof(*s->v));
+	s->mask = cap - 1;
+	return s->v ? 0 : -1;
 }
 
-/* Puts a copy of t into the list: over the item with its id, else at the end. */
-static int list_put(struct tv_task **v, size_t *n, const struct tv_task *t, size_t npv)
+/* Adds t's identity; false when it was there. */
+static bool idset_add(struct idset *s, const struct tv_task *t)
 {
-	size_t i = find_tid(*v, *n, t->tid);
-	if (i == *n)
-		return list_append(v, n, t, npv);
-	task_clear(&(*v)[i], npv);
-	int rc = task_copy(&(*v)[i], t, npv);
-	(*v)[i].cgroup = NULL;
+	uint64_t h = ((uint64_t)(uint32_t)t->tid * 0x9e3779b97f4a7c15ull) ^ t->start_ticks;
+	for (size_t i = (size_t)(h ^ h >> 29) & s->mask;; i = (i + 1) & s->mask) {
+		struct ident *e = &s->v[i];
+		if (!e->used) {
+			*e = (struct ident){t->start_ticks, t->tid, true};
+			return true;
+		}
+		if (e->tid == t->tid && e->start == t->start_ticks)
+			return false;
+	}
+}
+
+/*
+ * Appends to the list v (n long) copies of the tasks of add that it does not
+ * hold; of a task add holds twice, the later. Linear in both: an exit storm
+ * ends tens of thousands of tasks in a minute's interval.
+ */
+static int list_merge(struct tv_task **v, size_t *n, const struct tv_task *add, size_t nadd, size_t npv)
+{
+	if (!nadd)
+		return 0;
+	struct idset seen;
+	bool *keep = malloc(nadd * sizeof(*keep));
+	if (!keep || idset_init(&seen, *n + nadd) < 0) {
+		free(keep);
+		return -1;
+	}
+	for (size_t i = 0; i < *n; i++)
+		idset_add(&seen, &(*v)[i]);
+	size_t nkeep = 0;
+	for (size_t i = nadd; i-- > 0;)
+		nkeep += keep[i] = idset_add(&seen, &add[i]);
+	free(seen.v);
+	struct tv_task *nv = nkeep ? realloc(*v, (*n + nkeep) * sizeof(**v)) : *v;
+	int rc = nv ? 0 : -1;
+	if (nv)
+		*v = nv;
+	for (size_t i = 0; i < nadd && rc == 0; i++) {
+		if (!keep[i])
+			continue;
+		struct tv_task *d = &nv[(*n)++];
+		task_init(d);
+		rc = task_copy(d, &add[i], npv);
+		d->cgroup = NULL;
+	}
+	free(keep);
 	return rc;
 }
 
@@ -197,16 +254,17 @@ int rec_ended_collect(struct rec_sample *acc, const struct rec_sample *mid)
 		}
 		struct tv_task *p = &a->procs[k];
 		p->partial |= mp->partial & rate_bits;
+		/* all of them, in order: rec_merge_ended keeps a task's last record */
 		size_t ne = p->nexited;
 		int rc = 0;
 		for (size_t j = 0; j < mp->nexited && rc == 0; j++)
-			rc = list_put(&p->exited, &ne, &mp->exited[j], npv);
+			rc = list_push(&p->exited, &ne, &mp->exited[j], npv);
 		p->nexited = (uint32_t)ne;
 		if (rc < 0)
 			return -1;
 	}
 	for (size_t i = 0; i < m->ngone; i++)
-		if (list_put(&a->gone, &a->ngone, &m->gone[i], 0) < 0)
+		if (list_push(&a->gone, &a->ngone, &m->gone[i], 0) < 0)
 			return -1;
 	a->nexits_seen += m->nexits_seen;
 	a->exits_lost += m->exits_lost;
@@ -228,19 +286,13 @@ int rec_merge_ended(struct rec_sample *cur, const struct rec_sample *mid)
 			continue; /* it ended too: its threads went with it */
 		p->partial |= mp->partial & rate_bits;
 		size_t ne = p->nexited;
-		int rc = 0;
-		for (size_t j = 0; j < mp->nexited && rc == 0; j++) {
-			const struct tv_task *e = &mp->exited[j];
-			if (find_tid(p->exited, ne, e->tid) == ne)
-				rc = list_append(&p->exited, &ne, e, npv);
-		}
+		int rc = list_merge(&p->exited, &ne, mp->exited, mp->nexited, npv);
 		p->nexited = (uint32_t)ne;
 		if (rc < 0)
 			return -1;
 	}
-	for (size_t i = 0; i < m->ngone; i++)
-		if (find_tid(c->gone, c->ngone, m->gone[i].tid) == c->ngone && list_append(&c->gone, &c->ngone, &m->gone[i], 0) < 0)
-			return -1;
+	if (list_merge(&c->gone, &c->ngone, m->gone, m->ngone, 0) < 0)
+		return -1;
 	c->nexits_seen += m->nexits_seen;
 	c->exits_lost += m->exits_lost;
 	c->exits_watched = c->exits_watched && m->exits_watched;
