@@ -9,9 +9,14 @@
 #include "model/cgroup.h"
 #include "util/i18n.h"
 
-static struct tv_value get_pid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->tid); }
-static struct tv_value get_tgid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->tgid); }
-static struct tv_value get_ppid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(t->ppid); }
+static struct tv_value get_pid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_id_pid(t->tid)); }
+static struct tv_value get_tgid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_id_pid(t->tgid)); }
+static struct tv_value get_ppid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_id_pid(t->ppid)); }
+static struct tv_value get_host(const struct column *c, const struct tv_task *t)
+{
+	unsigned h = task_id_host(t->tgid);
+	return value_str(c->names && h < (unsigned)c->arg ? c->names[h] : NULL);
+}
 static struct tv_value get_user(const struct column *c, const struct tv_task *t) { (void)c; return value_str(t->user); }
 static struct tv_value get_nice(const struct column *c, const struct tv_task *t) { (void)c; return t->nice == TV_UNKNOWN32 ? value_unknown() : value_int(t->nice); }
 static struct tv_value get_prio(const struct column *c, const struct tv_task *t) { (void)c; return t->prio == TV_UNKNOWN32 ? value_unknown() : value_int(t->prio); }
@@ -101,186 +106,201 @@ static struct tv_value get_pressure(const struct column *c, const struct tv_task
 
 /* Headers are translated; keep them short: a translated header may widen its
  * column (format_col_width), so each comment gives the English width + 2. */
+/* Added by the hosts' screen only: every other output names the host its own way. */
+static const struct column host_column =
+	/* TRANSLATORS: column header of the hosts' screen, at most 8 characters */
+	{"host", N_("HOST"), N_("The host the task runs on (--host)"),
+	 COL_STRING, 8, COL_ALIGN_LEFT, false, false, 0, N_("none: the host that sent it"), get_host, 0, COL_ROWS_BOTH, false, 0,
+	 COL_GROUP_NONE, NULL};
+
+struct column column_host(const char *const *names, size_t n)
+{
+	struct column c = host_column;
+	c.names = names;
+	c.arg = n < TV_ID_HOSTS_MAX ? (int)n : TV_ID_HOSTS_MAX;
+	return c;
+}
+
 static const struct column builtin_columns[] = {
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"pid", N_("PID"), N_("Process ID; thread ID on thread rows"),
-	 COL_INT, 7, COL_ALIGN_RIGHT, false, true, NEED_STAT, COST_STAT, get_pid, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_INT, 7, COL_ALIGN_RIGHT, false, true, NEED_STAT, COST_STAT, get_pid, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"tgid", N_("TGID"), N_("Thread group ID: the process a thread belongs to"),
-	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_tgid, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_tgid, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"ppid", N_("PPID"), N_("Parent process ID"),
-	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_ppid, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_INT, 7, COL_ALIGN_RIGHT, false, false, NEED_STAT, COST_STAT, get_ppid, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"user", N_("USER"), N_("Effective user of the process"),
-	 COL_STRING, 8, COL_ALIGN_LEFT, false, true, NEED_USER, N_("owner of /proc/PID, name cached per uid"), get_user, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_STRING, 8, COL_ALIGN_LEFT, false, true, NEED_USER, N_("owner of /proc/PID, name cached per uid"), get_user, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 3 characters */
 	{"state", N_("S"), N_("State: R running, S sleeping, D uninterruptible, Z zombie, T stopped, t traced, I idle"),
-	 COL_STATE, 1, COL_ALIGN_LEFT, false, true, NEED_STAT | NEED_TSTAT, COST_STAT, get_state, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_STATE, 1, COL_ALIGN_LEFT, false, true, NEED_STAT | NEED_TSTAT, COST_STAT, get_state, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 5 characters */
 	{"nice", N_("NI"), N_("Nice value"),
-	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT | NEED_TSTAT, COST_STAT, get_nice, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_INT, 3, COL_ALIGN_RIGHT, true, false, NEED_STAT | NEED_TSTAT, COST_STAT, get_nice, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 5 characters */
 	{"prio", N_("PRI"), N_("Kernel scheduling priority"),
-	 COL_INT, 4, COL_ALIGN_RIGHT, true, false, NEED_STAT | NEED_TSTAT, COST_STAT, get_prio, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_INT, 4, COL_ALIGN_RIGHT, true, false, NEED_STAT | NEED_TSTAT, COST_STAT, get_prio, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"cpu", N_("CPU%"),
 	 /* xgettext:no-c-format */
 	 N_("CPU use in the interval, % of one CPU (process rows: sum over threads; group rows: over processes)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_cpu, 0, COL_ROWS_BOTH, false, TV_PART_CPU + 1, COL_GROUP_TOO},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_cpu, 0, COL_ROWS_BOTH, false, TV_PART_CPU + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 11 characters */
 	{"time", N_("TIME"), N_("Cumulative CPU time, user + system (JSON: seconds)"),
-	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_SECONDS, 9, COL_ALIGN_RIGHT, true, false, NEED_STAT, COST_STAT, get_time, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 6 characters */
 	{"threads", N_("THR"), N_("Number of threads"),
-	 COL_INT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_threads, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_INT, 5, COL_ALIGN_RIGHT, true, true, NEED_STAT, COST_STAT, get_threads, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"vm_size", N_("VIRT"), N_("Virtual memory size (VmSize), KiB: reserved, not necessarily used"),
-	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_size, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_size, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"vm_rss", N_("RES"), N_("Resident memory (VmRSS), KiB; group rows: the group's memory.current"),
-	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS | NEED_CGROUP_MEM, COST_STATUS, get_vm_rss, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, true, NEED_STATUS | NEED_CGROUP_MEM, COST_STATUS, get_vm_rss, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"rss_virt", N_("RES/VIRT"),
 	 /* xgettext:no-c-format */
 	 N_("Resident memory as % of virtual size"),
-	 COL_PERCENT, 8, COL_ALIGN_RIGHT, true, false, NEED_STATUS, COST_STATUS, get_rss_virt, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_PERCENT, 8, COL_ALIGN_RIGHT, true, false, NEED_STATUS, COST_STATUS, get_rss_virt, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"vm_pte", N_("PTE"), N_("Page-table size (VmPTE), KiB: what makes fork of a big process slow"),
-	 COL_KIB, 5, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_pte, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE},
+	 COL_KIB, 5, COL_ALIGN_RIGHT, true, true, NEED_STATUS, COST_STATUS, get_vm_pte, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"vm_swap", N_("SWAP"), N_("Swapped-out memory (VmSwap), KiB; group rows: the group's memory.swap.current"),
-	 COL_KIB, 5, COL_ALIGN_RIGHT, true, false, NEED_STATUS | NEED_CGROUP_MEM, COST_STATUS, get_vm_swap, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_KIB, 5, COL_ALIGN_RIGHT, true, false, NEED_STATUS | NEED_CGROUP_MEM, COST_STATUS, get_vm_swap, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"stack_size", N_("STACK"), N_("Stack reserved, KiB: the size of the thread's stack mapping (process rows: sum over threads)"),
-	 COL_KIB, 6, COL_ALIGN_RIGHT, true, false, NEED_STACK | NEED_STATUS, COST_STACK, get_stack_size, 0, COL_ROWS_BOTH, false, TV_PART_STACK + 1, COL_GROUP_NONE},
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, false, NEED_STACK | NEED_STATUS, COST_STACK, get_stack_size, 0, COL_ROWS_BOTH, false, TV_PART_STACK + 1, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"stack_rss", N_("STKRES"), N_("Stack resident, KiB: pages of the thread's stack mapping in memory (process rows: sum over threads)"),
-	 COL_KIB, 6, COL_ALIGN_RIGHT, true, false, NEED_STACK | NEED_STATUS, COST_STACK, get_stack_rss, 0, COL_ROWS_BOTH, false, TV_PART_STACK + 1, COL_GROUP_NONE},
+	 COL_KIB, 6, COL_ALIGN_RIGHT, true, false, NEED_STACK | NEED_STATUS, COST_STACK, get_stack_rss, 0, COL_ROWS_BOTH, false, TV_PART_STACK + 1, COL_GROUP_NONE, NULL},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"ctxt_vol", N_("VCSW"), N_("Voluntary context switches, total (process rows: sum over threads)"),
-	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_vol, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_VOL + 1, COL_GROUP_TOO},
+	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_vol, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_VOL + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 10 characters */
 	{"ctxt_invol", N_("ICSW"), N_("Involuntary context switches, total (process rows: sum over threads)"),
-	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_invol, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_INVOL + 1, COL_GROUP_TOO},
+	 COL_INT, 8, COL_ALIGN_RIGHT, true, false, NEED_CTXT, COST_CTXT, get_ctxt_invol, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_INVOL + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"ctxt_vol_rate", N_("VCSW/s"), N_("Voluntary context switches per second (waiting for I/O, locks, sleep)"),
-	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_vol_rate, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_VOL_RATE + 1, COL_GROUP_TOO},
+	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_vol_rate, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_VOL_RATE + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"ctxt_invol_rate", N_("ICSW/s"), N_("Involuntary context switches per second (preempted)"),
-	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_invol_rate, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_INVOL_RATE + 1, COL_GROUP_TOO},
+	 COL_RATE, 6, COL_ALIGN_RIGHT, true, true, NEED_CTXT, COST_CTXT, get_ctxt_invol_rate, 0, COL_ROWS_BOTH, false, TV_PART_CTXT_INVOL_RATE + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"io_read_rate", N_("IOR/s"), N_("Bytes a second the process fetched from storage (read_bytes of /proc/PID/io: every thread, dead ones included; not what the page cache served)"),
-	 COL_BYTES, 6, COL_ALIGN_RIGHT, true, false, NEED_IO, COST_IO, get_io_read_rate, 0, COL_ROWS_PROCESS, false, TV_PART_IO + 1, COL_GROUP_TOO},
+	 COL_BYTES, 6, COL_ALIGN_RIGHT, true, false, NEED_IO, COST_IO, get_io_read_rate, 0, COL_ROWS_PROCESS, false, TV_PART_IO + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"io_write_rate", N_("IOW/s"), N_("Bytes a second the process sent towards storage, counted when it dirtied the pages (write_bytes of /proc/PID/io)"),
-	 COL_BYTES, 6, COL_ALIGN_RIGHT, true, false, NEED_IO, COST_IO, get_io_write_rate, 0, COL_ROWS_PROCESS, false, TV_PART_IO + 1, COL_GROUP_TOO},
+	 COL_BYTES, 6, COL_ALIGN_RIGHT, true, false, NEED_IO, COST_IO, get_io_write_rate, 0, COL_ROWS_PROCESS, false, TV_PART_IO + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"cpu_delay", N_("CPUD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for a CPU in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_CPU, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_CPU + 1, COL_GROUP_TOO},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_CPU, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_CPU + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"cpu_delay_avg", N_("CPUDAVG"), N_("Average delay per wait for a CPU in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_CPU, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_CPU + 1, COL_GROUP_TOO},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_CPU, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_CPU + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"io_delay", N_("IOD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for block I/O in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_IO, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IO + 1, COL_GROUP_TOO},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, true, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_IO, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IO + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"io_delay_avg", N_("IODAVG"), N_("Average delay per block I/O event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_IO, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IO + 1, COL_GROUP_TOO},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_IO, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IO + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"swapin_delay", N_("SWPD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for swap-in in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_SWAPIN, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_SWAPIN + 1, COL_GROUP_TOO},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_SWAPIN, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_SWAPIN + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"swapin_delay_avg", N_("SWPDAVG"), N_("Average delay per swap-in event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_SWAPIN, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_SWAPIN + 1, COL_GROUP_TOO},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_SWAPIN, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_SWAPIN + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"reclaim_delay", N_("RCLD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for memory reclaim in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_RECLAIM, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_RECLAIM + 1, COL_GROUP_TOO},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_RECLAIM, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_RECLAIM + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"reclaim_delay_avg", N_("RCLDAVG"), N_("Average delay per memory reclaim event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_RECLAIM, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_RECLAIM + 1, COL_GROUP_TOO},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_RECLAIM, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_RECLAIM + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"thrashing_delay", N_("THRD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for thrashing in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_THRASHING, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_THRASHING + 1, COL_GROUP_TOO},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_THRASHING, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_THRASHING + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"thrashing_delay_avg", N_("THRDAVG"), N_("Average delay per thrashing event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_THRASHING, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_THRASHING + 1, COL_GROUP_TOO},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_THRASHING, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_THRASHING + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"compact_delay", N_("CMPD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for memory compaction in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_COMPACT, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_COMPACT + 1, COL_GROUP_TOO},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_COMPACT, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_COMPACT + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"compact_delay_avg", N_("CMPDAVG"), N_("Average delay per memory compaction event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_COMPACT, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_COMPACT + 1, COL_GROUP_TOO},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_COMPACT, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_COMPACT + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"wpcopy_delay", N_("WPCD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for write-protect copy in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_WPCOPY, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_WPCOPY + 1, COL_GROUP_TOO},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_WPCOPY, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_WPCOPY + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"wpcopy_delay_avg", N_("WPCDAVG"), N_("Average delay per write-protect copy event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_WPCOPY, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_WPCOPY + 1, COL_GROUP_TOO},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_WPCOPY, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_WPCOPY + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"irq_delay", N_("IRQD%"),
 	 /* xgettext:no-c-format */
 	 N_("Time spent waiting for IRQ handling in the interval, % of the interval (process rows: sum over threads)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_IRQ, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IRQ + 1, COL_GROUP_TOO},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_pct, TV_DELAY_IRQ, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IRQ + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"irq_delay_avg", N_("IRQDAVG"), N_("Average delay per IRQ handling event in the interval, ms"),
-	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_IRQ, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IRQ + 1, COL_GROUP_TOO},
+	 COL_MS, 7, COL_ALIGN_RIGHT, true, false, NEED_DELAY, COST_DELAY, get_delay_avg, TV_DELAY_IRQ, COL_ROWS_BOTH, false, TV_PART_DELAY + TV_DELAY_IRQ + 1, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"cpu_pressure", N_("CPUP%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which some of the group's tasks waited for a CPU (cpu.pressure, some)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_CPU, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_CPU, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"io_pressure", N_("IOP%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which some of the group's tasks waited for block I/O (io.pressure, some)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_IO, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_IO, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY, NULL},
 	/* TRANSLATORS: column header, at most 7 characters */
 	{"memory_pressure", N_("MEMP%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which some of the group's tasks waited for memory (memory.pressure, some)"),
-	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_MEMORY, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 5, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_MEMORY, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY, NULL},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"cpu_pressure_full", N_("CPUPF%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which all of the group's runnable tasks waited for a CPU (cpu.pressure, full)"),
-	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_N + TV_RES_CPU, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_N + TV_RES_CPU, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY, NULL},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"io_pressure_full", N_("IOPF%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which all of the group's non-idle tasks waited for block I/O (io.pressure, full)"),
-	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_N + TV_RES_IO, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_N + TV_RES_IO, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY, NULL},
 	/* TRANSLATORS: column header, at most 8 characters */
 	{"memory_pressure_full", N_("MEMPF%"),
 	 /* xgettext:no-c-format */
 	 N_("Group rows: % of the interval in which all of the group's non-idle tasks waited for memory (memory.pressure, full)"),
-	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_N + TV_RES_MEMORY, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY},
+	 COL_PERCENT, 6, COL_ALIGN_RIGHT, true, false, NEED_CGROUP | NEED_CGROUP_PSI, COST_PSI, get_pressure, TV_RES_N + TV_RES_MEMORY, COL_ROWS_BOTH, false, 0, COL_GROUP_ONLY, NULL},
 	/* TRANSLATORS: column header, at most 22 characters */
 	{"unit", N_("UNIT"), N_("The control group's readable name: systemd unit, container, Kubernetes pod, or the group's last part"),
-	 COL_STRING, 20, COL_ALIGN_LEFT, false, false, NEED_CGROUP, N_("/proc/PID/cgroup of each process"), get_unit, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_STRING, 20, COL_ALIGN_LEFT, false, false, NEED_CGROUP, N_("/proc/PID/cgroup of each process"), get_unit, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 22 characters */
 	{"cgroup", N_("CGROUP"), N_("Control group (cgroup v2 path; on hosts with cgroup v1 only, the systemd hierarchy's)"),
-	 COL_STRING, 20, COL_ALIGN_LEFT, false, false, NEED_CGROUP, N_("/proc/PID/cgroup of each process"), get_cgroup, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_STRING, 20, COL_ALIGN_LEFT, false, false, NEED_CGROUP, N_("/proc/PID/cgroup of each process"), get_cgroup, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 17 characters */
 	{"comm", N_("NAME"), N_("Task name (comm); thread names on thread rows"),
-	 COL_STRING, 15, COL_ALIGN_LEFT, false, false, NEED_STAT, COST_STAT, get_comm, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_STRING, 15, COL_ALIGN_LEFT, false, false, NEED_STAT, COST_STAT, get_comm, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO, NULL},
 	/* TRANSLATORS: column header, at most 9 characters */
 	{"command", N_("COMMAND"), N_("Full command line; [name] when there is none (kernel threads, zombies)"),
-	 COL_STRING, 0, COL_ALIGN_LEFT, false, true, NEED_CMDLINE, N_("/proc/PID/cmdline of each shown process"), get_command, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO},
+	 COL_STRING, 0, COL_ALIGN_LEFT, false, true, NEED_CMDLINE, N_("/proc/PID/cmdline of each shown process"), get_command, 0, COL_ROWS_BOTH, false, 0, COL_GROUP_TOO, NULL},
 };
 
 int colset_init(struct colset *cs)

@@ -72,6 +72,7 @@ struct column {
 	bool counter;            /* plugin counters become rates */
 	int part;                /* enum tv_part + 1 when a value can be a lower bound, else 0 */
 	enum col_groups groups;  /* its value on group rows */
+	const char *const *names; /* HOST: the hosts' names by number (arg of them) */
 };
 
 /* The table of columns of one run: built-ins, then plugin columns appended. */
@@ -85,6 +86,9 @@ int colset_init(struct colset *cs);
 void colset_free(struct colset *cs);
 /* Appends a copy; strings must outlive the set. Returns its index or -1. */
 int colset_add(struct colset *cs, const struct column *col);
+/* HOST, the column of the hosts' screen (not a built-in: colset_add it): a
+ * task's host is names[task_id_host(its ID)], n of them, borrowed. */
+struct column column_host(const char *const *names, size_t n);
 const struct column *colset_find(const struct colset *cs, const char *id);
 int colset_index(const struct colset *cs, const char *id);
 

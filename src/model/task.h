@@ -127,6 +127,30 @@ struct tv_tname {
  * held (the one shown, the one being read), so every byte here counts twice
  * per thread on the machine.
  */
+/*
+ * The hosts' screen shows the tasks of several hosts in one table: their IDs
+ * (tid, tgid, ppid) carry the host's number above the bits a PID can take
+ * (PID_MAX_LIMIT is 2^22), so that each task keeps an ID of its own. Here
+ * the number is 0 and an ID is the PID.
+ */
+#define TV_ID_HOST_SHIFT 22
+#define TV_ID_PID_MASK ((1 << TV_ID_HOST_SHIFT) - 1)
+#define TV_ID_HOSTS_MAX (1 << (31 - TV_ID_HOST_SHIFT))
+static inline int32_t task_id_on(int32_t pid, unsigned host)
+{
+	return pid <= 0 ? pid : (int32_t)((uint32_t)host << TV_ID_HOST_SHIFT | (uint32_t)pid);
+}
+/* The number of the host an ID is of (0 here). */
+static inline unsigned task_id_host(int32_t id)
+{
+	return id <= 0 ? 0 : (unsigned)id >> TV_ID_HOST_SHIFT;
+}
+/* The PID an ID stands for, on its host. */
+static inline int32_t task_id_pid(int32_t id)
+{
+	return id <= 0 ? id : id & TV_ID_PID_MASK;
+}
+
 struct tv_task {
 	int32_t tid;     /* == tgid on process rows */
 	int32_t tgid;

@@ -3,9 +3,11 @@
  * ended ones added after them so a row can tell which it is by address. */
 #include "view/shown.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cgroup.h"
 #include "model/delta.h"
 #include "model/exited.h"
 
@@ -105,6 +107,128 @@ int shown_build(struct shown *v, struct snapshot *prev, struct snapshot *cur, co
 	v->s.gone = v->procs + v->nlive;
 	v->s.ngone = n - v->nlive;
 	v->s.ended = v->ended;
+	return 0;
+}
+
+/* Whether id can be a PID (PID_MAX_LIMIT): one past it cannot carry a host. */
+static bool shown_pid_ok(int32_t id)
+{
+	return id >= 0 && id <= TV_ID_PID_MASK;
+}
+
+/* t as a task of host h: its IDs carry h. */
+static void shown_on_host(struct tv_task *t, unsigned h)
+{
+	t->tid = task_id_on(t->tid, h);
+	t->tgid = task_id_on(t->tgid, h);
+	t->ppid = shown_pid_ok(t->ppid) ? task_id_on(t->ppid, h) : 0;
+}
+
+/* q's threads: copies of src's, whose IDs carry h, each list kept with what it marks exited. */
+static int shown_merge_threads(struct shown *v, const struct shown *p, struct tv_task *q, const struct tv_task *src,
+			       unsigned h)
+{
+	struct shown_threads *m = realloc(v->merged, (v->nmerged + 1) * sizeof(*m));
+	if (!m)
+		return -1;
+	v->merged = m;
+	struct tv_task *t = malloc(src->nthreads_read * sizeof(*t));
+	if (!t)
+		return -1;
+	size_t nlive = src->nthreads_read, n = 0, live = 0;
+	for (size_t k = 0; k < p->nmerged; k++)
+		if (p->merged[k].v == src->threads)
+			nlive = p->merged[k].nlive;
+	for (size_t j = 0; j < src->nthreads_read; j++) {
+		if (!shown_pid_ok(src->threads[j].tid))
+			continue;
+		t[n] = src->threads[j];
+		shown_on_host(&t[n++], h);
+		live += j < nlive;
+	}
+	m[v->nmerged++] = (struct shown_threads){t, live, n};
+	q->threads = t;
+	q->nthreads_read = (uint32_t)n;
+	return 0;
+}
+
+/* Appends host h's processes from..to of part p (its live or its ended ones) to v. */
+static int shown_merge_procs(struct shown *v, const struct shown *p, size_t from, size_t to, unsigned h)
+{
+	for (size_t i = from; i < to; i++) {
+		const struct tv_task *src = &p->procs[i];
+		if (!shown_pid_ok(src->tgid) || !shown_pid_ok(src->tid))
+			continue; /* no PID: what sent it is not a Linux host's taskview */
+		if (i >= p->nlive && v->ended)
+			v->ended[v->s.nprocs - v->nlive] = p->ended[i - p->nlive];
+		struct tv_task *q = &v->procs[v->s.nprocs++];
+		*q = *src;
+		shown_on_host(q, h);
+		if (src->nthreads_read && shown_merge_threads(v, p, q, src, h) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int shown_merge(struct shown *v, const struct shown *const *parts, size_t n)
+{
+	memset(v, 0, sizeof(*v));
+	size_t total = 0, nended = 0;
+	bool ended = true;
+	for (size_t h = 0; h < n; h++) {
+		if (!parts[h])
+			continue;
+		total += parts[h]->s.nprocs;
+		nended += parts[h]->s.ngone;
+		ended &= parts[h]->ended != NULL || parts[h]->s.ngone == 0;
+	}
+	v->procs = calloc(total + 1, sizeof(*v->procs));
+	v->ended = ended ? calloc(nended + 1, sizeof(*v->ended)) : NULL;
+	if (!v->procs || (ended && !v->ended)) {
+		shown_free(v);
+		return -1;
+	}
+	v->s.procs = v->procs;
+	bool first = true;
+	for (size_t h = 0; h < n; h++) {
+		const struct shown *p = parts[h];
+		if (!p)
+			continue;
+		if (first) {
+			/* what every host's sample says alike: the fields asked for, plugin slots */
+			v->s.needs = p->s.needs;
+			v->s.thread_names = p->s.thread_names;
+			v->s.npvals = p->s.npvals;
+			v->s.exits_watched = true;
+			first = false;
+		}
+		v->s.needs &= p->s.needs;
+		v->s.thread_names &= p->s.thread_names;
+		v->s.exits_watched &= p->s.exits_watched;
+		v->s.exits_lost += p->s.exits_lost;
+		v->s.mono = p->s.mono > v->s.mono ? p->s.mono : v->s.mono;
+		v->s.wall = p->s.wall > v->s.wall ? p->s.wall : v->s.wall;
+		if (shown_merge_procs(v, p, 0, p->nlive, (unsigned)h) < 0) {
+			shown_free(v);
+			return -1;
+		}
+	}
+	v->nlive = v->s.nprocs;
+	for (size_t h = 0; h < n; h++) {
+		const struct shown *p = parts[h];
+		if (p && shown_merge_procs(v, p, p->nlive, p->s.nprocs, (unsigned)h) < 0) {
+			shown_free(v);
+			return -1;
+		}
+	}
+	v->s.gone = v->procs + v->nlive;
+	v->s.ngone = v->s.nprocs - v->nlive;
+	v->s.ended = v->ended;
+	v->s.sys_procs = v->s.sys_threads = v->s.sys_running = TV_COUNT_UNKNOWN;
+	for (int r = 0; r < TV_RES_N; r++)
+		pressure_unknown(&v->s.pressure[r]);
+	v->s.self.cpu_ms = NAN;
+	v->s.self.rss_kib = TV_UNKNOWN;
 	return 0;
 }
 

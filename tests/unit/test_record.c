@@ -33,6 +33,8 @@
 #include "sample/sampler.h"
 #include "sample/taskstats/taskstats.h"
 #include "util/clock.h"
+#include "view/rows.h"
+#include "view/shown.h"
 
 /* ---- helpers ---- */
 
@@ -1961,6 +1963,83 @@ START_TEST(stream_names_are_limited)
 }
 END_TEST
 
+/* The hosts' screen: two hosts' shown samples as one table, each task's IDs
+ * carrying its host, PIDs and HOST shown as each host has them. */
+START_TEST(shown_merge_keeps_hosts_apart)
+{
+	struct colset cs;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	struct rec_sample a0, a1, b0, b1;
+	odd_sample(&a0, 1);
+	odd_sample(&a1, 2);
+	odd_sample(&b0, 3);
+	odd_sample(&b1, 4);
+	struct shown sa, sb, m;
+	ck_assert_int_eq(shown_build(&sa, &a0.s, &a1.s, &cs, NULL, true), 0);
+	ck_assert_int_eq(shown_build(&sb, &b0.s, &b1.s, &cs, NULL, true), 0);
+	const struct shown *parts[3] = {&sa, NULL, &sb}; /* the second host has sent no pair yet */
+	ck_assert_int_eq(shown_merge(&m, parts, 3), 0);
+	/* live ones: the first host's, then the third's; ended ones after them, in the same order;
+	 * odd_sample's process INT32_MAX is no PID: left out */
+	const struct tv_task *want[64];
+	int want_host[64];
+	size_t nwant = 0, nlive = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int hi = 0; hi < 3; hi++) {
+			const struct shown *src = parts[hi];
+			for (size_t j = src ? (pass ? src->nlive : 0) : 0; src && j < (pass ? src->s.nprocs : src->nlive); j++)
+				if (src->procs[j].tgid != INT32_MAX) {
+					want_host[nwant] = hi;
+					want[nwant++] = &src->procs[j];
+					nlive += !pass;
+				}
+		}
+	ck_assert_uint_eq(m.s.nprocs, nwant);
+	ck_assert_uint_eq(m.nlive, nlive);
+	ck_assert_uint_eq(m.s.ngone, nwant - nlive);
+	ck_assert_uint_gt(m.s.ngone, 0);
+	const char *names[3] = {"web1", "web2", "db1"};
+	struct column host = column_host(names, 3);
+	const struct column *pid = colset_find(&cs, "pid");
+	for (size_t i = 0; i < m.s.nprocs; i++) {
+		const struct tv_task *t = &m.s.procs[i], *o = want[i];
+		ck_assert_int_eq(task_id_host(t->tgid), want_host[i]);
+		ck_assert_int_eq(task_id_pid(t->tgid), o->tgid);
+		ck_assert_int_eq(pid->get(pid, t).i, o->tid);
+		ck_assert_str_eq(host.get(&host, t).s, names[want_host[i]]);
+		ck_assert_uint_eq(t->nthreads_read, o->nthreads_read);
+		for (size_t k = 0; k < t->nthreads_read; k++) {
+			/* copies: the host's own threads keep their IDs */
+			ck_assert_ptr_ne(t->threads, o->threads);
+			ck_assert_int_eq(t->threads[k].tid, task_id_on(o->threads[k].tid, (unsigned)want_host[i]));
+			ck_assert_int_eq(task_id_pid(t->threads[k].tgid), o->threads[k].tgid);
+		}
+	}
+	/* the same PID on two hosts is two tasks */
+	ck_assert_ptr_nonnull(snapshot_find(&m.s, 1));
+	ck_assert_ptr_nonnull(snapshot_find(&m.s, task_id_on(1, 2)));
+	ck_assert_ptr_null(snapshot_find(&m.s, task_id_on(1, 1)));
+	/* the ended ones are marked as the hosts' own shown samples mark them */
+	struct rows rows = {0};
+	struct view_opts vo = {.cs = &cs, .sort_col = colset_index(&cs, "pid"), .all_threads = true};
+	ck_assert_int_eq(rows_build(&m.s, &vo, &rows), 0);
+	shown_mark(&m, &rows);
+	size_t marked = 0;
+	for (size_t r = 0; r < rows.n; r++)
+		marked += rows.v[r].exited && !rows.v[r].is_thread;
+	ck_assert_uint_eq(marked, m.s.ngone);
+	rows_free(&rows);
+	shown_free(&m);
+	shown_free(&sa);
+	shown_free(&sb);
+	rec_sample_free(&a0);
+	rec_sample_free(&a1);
+	rec_sample_free(&b0);
+	rec_sample_free(&b1);
+	colset_free(&cs);
+}
+END_TEST
+
 START_TEST(stream_tasks_are_limited)
 {
 	struct rec_tmp f;
@@ -2071,6 +2150,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, stream_damage_ends_it);
 	tcase_add_test(tc, stream_names_are_limited);
 	tcase_add_test(tc, stream_tasks_are_limited);
+	tcase_add_test(tc, shown_merge_keeps_hosts_apart);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
 	tcase_set_timeout(tc, 600);
