@@ -66,6 +66,14 @@ int tui_collect(struct tui *t)
 	bool scheduled = t->scheduled;
 	t->sampling = background_busy(t->bg);
 	t->scheduled = false;
+	/* asked for before the view wanted names or groups (a filter set since),
+	 * it lacks them: the rows it filters would vanish for a refresh, and a
+	 * PID typed meanwhile would not be found. The screen keeps its sample;
+	 * one with them is asked for at once. */
+	if (t->have_cur && tui_sample_sufficient(t) && !tui_snapshot_sufficient(t, &s)) {
+		snapshot_free(&s);
+		return t->sampling || tui_sample(t, true) == 0 ? 0 : -1;
+	}
 	/* the rows point into cur: drop them before cur goes */
 	rows_free(&t->rows);
 	bool first = !t->have_cur;

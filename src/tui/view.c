@@ -59,13 +59,16 @@ void tui_sample_opts(struct tui *t, struct sample_opts *so)
 	};
 }
 
+bool tui_snapshot_sufficient(const struct tui *t, const struct snapshot *s)
+{
+	if (tui_wants_groups(t) && !(s->needs & NEED_CGROUP))
+		return false;
+	return !tui_wants_names(t) || (s->thread_names && (s->needs & NEED_CMDLINE));
+}
+
 bool tui_sample_sufficient(const struct tui *t)
 {
-	if (!t->have_cur)
-		return true;
-	if (tui_wants_groups(t) && !(t->cur.needs & NEED_CGROUP))
-		return false;
-	return !tui_wants_names(t) || (t->cur.thread_names && (t->cur.needs & NEED_CMDLINE));
+	return !t->have_cur || tui_snapshot_sufficient(t, &t->cur);
 }
 
 void tui_view_opts(struct tui *t, struct view_opts *vo)
@@ -181,7 +184,8 @@ void tui_rebuild_at(struct tui *t, bool keep_task)
 			tui_status(t, ROLE_STATUS, _("%s is no longer shown: not following it any more"), t->sel_group);
 		else
 			/* TRANSLATORS: F stopped following because the task is gone */
-			tui_status(t, ROLE_STATUS, _("%d is no longer shown: not following it any more"), t->sel_tid);
+			tui_status(t, ROLE_STATUS, _("%d is no longer shown: not following it any more"),
+				   task_id_pid(t->sel_tid));
 	}
 	tui_select(t, i);
 	if (t->view_switched)

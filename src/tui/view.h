@@ -14,6 +14,8 @@ void tui_view_opts(struct tui *t, struct view_opts *vo);
 /* Whether the current sample carries what the view needs now (command
  * lines and thread names while a filter or search is in use). */
 bool tui_sample_sufficient(const struct tui *t);
+/* Whether s carries what the view matches on (names, groups). */
+bool tui_snapshot_sufficient(const struct tui *t, const struct snapshot *s);
 
 /* Rebuilds rows from cur. The selection stays on its screen row, or on its
  * task when following (F) or keep_task; a wanted row is selected when it
