@@ -24,6 +24,7 @@ struct rec_stream {
 	struct zs_in *z;
 	struct buf raw;
 	struct rec_strings *strings;
+	size_t max_tasks;         /* a sample's, at most */
 	struct rec_sample base;   /* the last sample decoded: the next is written against it */
 	bool have_base;
 	uint64_t base_seq;
@@ -38,6 +39,7 @@ struct rec_stream *rec_stream_new(void)
 	buf_init(&st->in);
 	buf_init(&st->raw);
 	st->z = zs_in_new();
+	st->max_tasks = REC_STREAM_TASKS_MAX;
 	st->strings = rec_strings_new();
 	if (st->strings)
 		rec_strings_limit(st->strings); /* what a remote names: a stream lasts */
@@ -75,6 +77,11 @@ void rec_stream_free(struct rec_stream *st)
 	buf_free(&st->in);
 	buf_free(&st->raw);
 	free(st);
+}
+
+void rec_stream_max_tasks(struct rec_stream *st, size_t n)
+{
+	st->max_tasks = n < REC_STREAM_TASKS_MAX ? n : REC_STREAM_TASKS_MAX;
 }
 
 static int fail(struct rec_stream *st, char **err, const char *msg)
@@ -132,7 +139,7 @@ static int take_schema(struct rec_stream *st, const uint8_t *p, size_t n, char *
 		*err = why ? why : strdup(_("out of memory"));
 		return -1;
 	}
-	st->layout.max_tasks = REC_STREAM_TASKS_MAX;
+	st->layout.max_tasks = st->max_tasks;
 	st->have_schema = true;
 	return 0;
 }

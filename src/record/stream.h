@@ -35,6 +35,9 @@
 struct rec_stream;
 
 struct rec_stream *rec_stream_new(void);
+/* A lower limit than REC_STREAM_TASKS_MAX on the tasks of one sample (a
+ * viewer of many hosts may want one), from the next description on. */
+void rec_stream_max_tasks(struct rec_stream *st, size_t n);
 void rec_stream_free(struct rec_stream *st);
 
 /* Takes n bytes. Returns 0, or -1 with *err (malloc'd) when they cannot be

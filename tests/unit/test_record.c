@@ -1856,9 +1856,11 @@ START_TEST(stream_read_as_it_comes)
 END_TEST
 
 /* What a stream does with bytes fed in front of or in place of good ones. */
-static int stream_of(const uint8_t *p, size_t n, char **err)
+static int stream_of(const uint8_t *p, size_t n, size_t max_tasks, char **err)
 {
 	struct rec_stream *st = rec_stream_new();
+	if (max_tasks)
+		rec_stream_max_tasks(st, max_tasks);
 	int rc = rec_stream_feed(st, p, n, err);
 	struct rec_sample s;
 	uint64_t seq;
@@ -2042,19 +2044,21 @@ END_TEST
 
 START_TEST(stream_tasks_are_limited)
 {
+	/* a limit of 1,000 stands for REC_STREAM_TASKS_MAX: the same check, a test of milliseconds */
+	enum { LIMIT = 1000 };
 	struct rec_tmp f;
 	rec_tmp_open(&f, "t.tvr");
-	write_many(f.path, &f.cs, 1, REC_STREAM_TASKS_MAX, false);
+	write_many(f.path, &f.cs, 1, LIMIT, false);
 	size_t n;
 	uint8_t *p = slurp(f.path, &n);
 	char *err = NULL;
-	ck_assert_int_eq(stream_of(p, n, &err), 0); /* as many as may come */
+	ck_assert_int_eq(stream_of(p, n, LIMIT, &err), 0); /* as many as may come */
 	free(p);
 	rec_tmp_close(&f);
 	rec_tmp_open(&f, "u.tvr");
-	write_many(f.path, &f.cs, 1, REC_STREAM_TASKS_MAX + 1, false);
+	write_many(f.path, &f.cs, 1, LIMIT + 1, false);
 	p = slurp(f.path, &n);
-	ck_assert_int_eq(stream_of(p, n, &err), -1);
+	ck_assert_int_eq(stream_of(p, n, LIMIT, &err), -1);
 	ck_assert_str_eq(err, "the stream sent a sample of too many tasks");
 	free(err);
 	free(p);
@@ -2071,11 +2075,11 @@ START_TEST(stream_damage_ends_it)
 	uint8_t *p = slurp(f.path, &n);
 	char *err = NULL;
 	/* whole: every sample, then nothing more is whole */
-	ck_assert_int_eq(stream_of(p, n, &err), 0);
+	ck_assert_int_eq(stream_of(p, n, 0, &err), 0);
 	/* cut in the middle of a frame: waits for the rest */
-	ck_assert_int_eq(stream_of(p, n - 3, &err), 0);
+	ck_assert_int_eq(stream_of(p, n - 3, 0, &err), 0);
 	/* not a stream at all */
-	ck_assert_int_eq(stream_of((const uint8_t *)"garbage\n and more", 18, &err), -1);
+	ck_assert_int_eq(stream_of((const uint8_t *)"garbage\n and more", 18, 0, &err), -1);
 	ck_assert_str_eq(err, "what came is not a taskview stream");
 	free(err);
 	/* a byte of a sample's payload changed: its checksum fails */
@@ -2083,20 +2087,20 @@ START_TEST(stream_damage_ends_it)
 	uint8_t *q = malloc(n);
 	memcpy(q, p, n);
 	q[off + REC_HDR_LEN + 2] ^= 0x40;
-	ck_assert_int_eq(stream_of(q, n, &err), -1);
+	ck_assert_int_eq(stream_of(q, n, 0, &err), -1);
 	ck_assert_str_eq(err, "the stream sent a damaged frame");
 	free(err);
 	/* a sample left out: the next cannot be decoded against it */
 	long a = frame_offset(f.path, 2), b = frame_offset(f.path, 3);
 	memcpy(q, p, (size_t)a);
 	memcpy(q + a, p + b, n - (size_t)b);
-	ck_assert_int_eq(stream_of(q, n - (size_t)(b - a), &err), -1);
+	ck_assert_int_eq(stream_of(q, n - (size_t)(b - a), 0, &err), -1);
 	ck_assert_str_eq(err, "the stream skipped a sample");
 	free(err);
 	/* a header that claims more than a sample may take: refused before it is buffered */
 	struct rec_frame fr = {.type = REC_FRAME_SAMPLE, .len = REC_STREAM_FRAME_MAX + 1};
 	rec_frame_pack(q, &fr);
-	ck_assert_int_eq(stream_of(q, REC_HDR_LEN, &err), -1);
+	ck_assert_int_eq(stream_of(q, REC_HDR_LEN, 0, &err), -1);
 	free(err);
 	/* more bytes than it holds, fed without one taken: refused */
 	struct rec_stream *st = rec_stream_new();
