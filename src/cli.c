@@ -96,7 +96,7 @@ void cli_usage(FILE *f)
 		   "                           @SECONDS since the epoch\n"),
 		N_("      --end TIME           replay up to TIME\n"),
 		N_("      --host LIST          the tasks of these hosts (comma-separated,\n"
-		   "                           repeatable), through ssh; needs -b for now\n"),
+		   "                           repeatable), through ssh, on one screen\n"),
 		N_("      --hosts-file FILE    the hosts of FILE, one a line (# comments)\n"),
 		N_("      --stream             write samples to standard output as a recording,\n"
 		   "                           until standard input closes (what --host runs)\n"),
@@ -288,8 +288,6 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 		return cli_fail(err, "%s", _("--stream goes alone: without -b, -w, -r, --textfile or --host"));
 	if (hosts && (o->record || o->replay || o->textfile || o->group == CLI_GROUP_CGROUP))
 		return cli_fail(err, "%s", _("--host cannot be used with -w, -r, --textfile or --group cgroup yet"));
-	if (hosts && !o->batch)
-		return cli_fail(err, "%s", _("--host shows several hosts in batch mode only so far: add -b"));
 	if (hosts && o->format == CLI_FORMAT_OPENMETRICS)
 		return cli_fail(err, "%s", _("--host prints text or json so far, not openmetrics"));
 	/* a remote host resolves -u itself: a name unknown here may be known there */

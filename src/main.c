@@ -110,15 +110,17 @@ int main(int argc, char **argv)
 		cli_free(&o);
 		return main_close_stdout(rc);
 	}
-	if (o.replay && !o.batch) {
+	bool hosts = o.nhosts || o.hosts_file;
+	if ((o.replay || hosts) && !o.batch) {
+		/* the screen over a recording, or over other hosts */
 		struct tui_msgs msgs;
 		tui_msgs_init(&msgs);
-		rc = tui_replay_run(&o, &msgs);
+		rc = o.replay ? tui_replay_run(&o, &msgs) : tui_fleet_run(&o, &msgs);
 		tui_msgs_free(&msgs);
 		cli_free(&o);
 		return main_close_stdout(rc);
 	}
-	if (o.nhosts || o.hosts_file) {
+	if (hosts) {
 		rc = hosts_run(&o);
 		cli_free(&o);
 		return main_close_stdout(rc);

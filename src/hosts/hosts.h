@@ -10,9 +10,13 @@
 #define TV_HOSTS_HOSTS_H
 
 #include "cli.h"
+#include "hosts/hostlist.h"
 
 /* Returns the exit status: 0 when every host gave its samples, 1 when one
  * did not (told on stderr), 2 for bad input. */
 int hosts_run(const struct cli_opts *o);
+
+/* The hosts of --host and --hosts-file into l; 0, or -1 after printing why. */
+int hosts_gather(struct hostlist *l, const struct cli_opts *o);
 
 #endif

@@ -163,7 +163,7 @@ static int take_samples(struct host_run *h, const struct app *a, const struct cl
 	}
 }
 
-static int hosts_gather(struct hostlist *l, const struct cli_opts *o)
+int hosts_gather(struct hostlist *l, const struct cli_opts *o)
 {
 	struct buf err;
 	buf_init(&err);

@@ -4,15 +4,18 @@
  * sampling thread (sample/background.c) and the screen goes on; the result
  * is applied when it arrives, between keys.
  */
+#include <curses.h>
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "hosts/fleet.h"
 #include "model/delta.h"
 #include "plugin/plugin_host.h"
 #include "sample/background.h"
 #include "sample/sampler.h"
 #include "tui/sampling.h"
+#include "tui/timeline.h"
 #include "tui/screen/status.h"
 #include "tui/view.h"
 #include "util/clock.h"
@@ -54,6 +57,8 @@ int tui_sample(struct tui *t, bool immediate)
 
 int tui_collect(struct tui *t)
 {
+	if (tui_fleet(t))
+		return tui_fleet_collect(t);
 	struct snapshot s;
 	char *err = NULL;
 	if (!t->bg || !background_take(t->bg, &s, &err))
@@ -119,9 +124,16 @@ int tui_tick(struct tui *t)
 	return 0;
 }
 
-int tui_wake_fd(const struct tui *t)
+int tui_key_wait(struct tui *t, int timeout_ms)
 {
-	return t->bg ? background_fd(t->bg) : -1;
+	const struct fleet *f = tui_fleet(t);
+	if (!f)
+		return term_key_or(timeout_ms, t->bg ? background_fd(t->bg) : -1);
+	int fds[2 * HOSTS_MAX];
+	size_t n = fleet_fds(f, fds);
+	/* the hosts' states move on with time too (stale, next try) */
+	int key = term_key_or_any(timeout_ms < 250 ? timeout_ms : 250, fds, n);
+	return key == ERR && !term_quit_signal() ? TERM_KEY_WAKE : key;
 }
 
 double tui_stale_age(const struct tui *t)

@@ -14,8 +14,9 @@ int tui_sample(struct tui *t, bool immediate);
 int tui_collect(struct tui *t);
 /* Asks for the scheduled refresh when it is due and none is out. 0, or -1. */
 int tui_tick(struct tui *t);
-/* The descriptor that wakes the loop when a sample arrives; -1 in a replay. */
-int tui_wake_fd(const struct tui *t);
+/* A key, or TERM_KEY_WAKE when a sample arrived (tui_collect takes it; on
+ * the hosts' screen also when time passed), within timeout_ms; ERR when none. */
+int tui_key_wait(struct tui *t, int timeout_ms);
 /* Recomputes what the sampler reads after the columns or sort changed. */
 void tui_columns_changed(struct tui *t);
 /* Opens taskstats where t->needs asks for it and hands it to the sampler

@@ -95,9 +95,21 @@ static int replay_seek(struct tui *t, size_t i, int dir)
 	return 0;
 }
 
+/* What the keys of a recording say on the hosts' screen. */
+static bool replay_fleet_refuse(struct tui *t)
+{
+	if (!t->replay->fleet)
+		return false;
+	/* TRANSLATORS: b, f, J or d on the hosts' screen (--host) */
+	tui_status(t, ROLE_STATUS, "%s", _("the hosts' screen is live: b, f and J step through a recording, -d sets the hosts' interval"));
+	return true;
+}
+
 int tui_replay_start(struct tui *t)
 {
 	struct tui_replay *rp = t->replay;
+	if (rp->fleet)
+		return 0; /* samples come as the hosts send them */
 	size_t i = isfinite(rp->from) ? rec_reader_find(rp->r, rp->from) : 0;
 	int rc = replay_seek(t, i, 1);
 	if (rc == 0)
@@ -110,7 +122,8 @@ void tui_replay_free(struct tui *t)
 	if (!t->replay)
 		return;
 	rows_free(&t->rows);
-	replay_release(t->replay);
+	if (!t->replay->fleet)
+		replay_release(t->replay);
 	t->have_cur = false;
 	t->ended = NULL;
 }
@@ -132,6 +145,8 @@ void tui_replay_step(struct tui *t, int dir)
 		tui_status(t, ROLE_STATUS, "%s", _("b, f and J step through a recording (taskview -r PATH)"));
 		return;
 	}
+	if (replay_fleet_refuse(t))
+		return;
 	size_t n = rec_reader_count(rp->r);
 	int rc = 0;
 	/* samples that way in the range that could not be shown: damaged, or
@@ -189,6 +204,8 @@ void tui_replay_jump(struct tui *t, const char *text)
 		tui_replay_step(t, 0);
 		return;
 	}
+	if (replay_fleet_refuse(t))
+		return;
 	struct when w;
 	if (!when_parse(text, &w)) {
 		/* TRANSLATORS: J in a replay; keep HH:MM, HH:MM:SS and YYYY-MM-DD as they are */
@@ -211,6 +228,8 @@ void tui_replay_jump(struct tui *t, const char *text)
 void tui_replay_set_step(struct tui *t, double seconds)
 {
 	struct tui_replay *rp = t->replay;
+	if (replay_fleet_refuse(t))
+		return;
 	double m = seconds / rp->info.interval;
 	if (!(m >= 0.99) || fabs(m - round(m)) > 0.01 || m > 1e6) {
 		tui_status(t, ROLE_ERROR, _("%g s is not a multiple of the recording's interval (%g s)"), seconds,
@@ -238,6 +257,9 @@ bool tui_replay_refuse(struct tui *t, const char *why)
 {
 	if (!t->replay)
 		return false;
+	if (t->replay->fleet)
+		/* TRANSLATORS: kill, renice, affinity and the like on the hosts' screen (--host) */
+		why = _("the hosts' tasks are shown, not acted on: ssh to the host to act on them");
 	tui_status(t, ROLE_ERROR, "%s", why);
 	return true;
 }

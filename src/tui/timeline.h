@@ -14,7 +14,13 @@
 #include "tui/state.h"
 #include "view/shown.h"
 
+struct fleet;
+
+/* -r PATH, or --host: samples that are not this machine's. A fleet's come
+ * live from other hosts (tui/fleet_view.c); the rest is a recording's. */
 struct tui_replay {
+	struct fleet *fleet;     /* --host: the hosts (then none of what follows) */
+	double merged_at;        /* CLOCK_MONOTONIC of the fleet's last samples taken */
 	const char *path;
 	struct rec_reader *r;
 	struct rec_info info;
@@ -40,6 +46,20 @@ void tui_replay_step(struct tui *t, int dir);
 void tui_replay_jump(struct tui *t, const char *when);
 /* d: the step in seconds, a multiple of the recording's interval. */
 void tui_replay_set_step(struct tui *t, double seconds);
+/* taskview --host without -b: the hosts' screen. Returns the exit status (fleet_view.c). */
+int tui_fleet_run(const struct cli_opts *o, struct tui_msgs *msgs);
+/* The hosts' news: their connections read, the table merged again when a
+ * pair came (at most four times a second). 0: nothing to show, 1: draw
+ * again, 2: new samples (a refresh), -1: out of memory. */
+int tui_fleet_collect(struct tui *t);
+/* The fleet of the screen, or NULL. */
+struct fleet *tui_fleet(const struct tui *t);
+/* Whether the screen steps through a recording (-r): its keys are b, f, J. */
+static inline bool tui_recording(const struct tui *t)
+{
+	return t->replay && !t->replay->fleet;
+}
+
 /* Kill, renice: true (and says why on the status line) in a replay. */
 bool tui_replay_refuse(struct tui *t, const char *why);
 /* "2026-11-22 03:12:05", local time. */

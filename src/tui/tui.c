@@ -111,7 +111,7 @@ static int tui_loop(struct tui *t)
 		if (dirty)
 			tui_draw(t);
 		dirty = false;
-		int key = term_key_or(tui_wait_ms(t), tui_wake_fd(t));
+		int key = tui_key_wait(t, tui_wait_ms(t));
 		if (key == TERM_KEY_WAKE) {
 			int c = tui_collect(t);
 			if (c < 0)
@@ -136,7 +136,7 @@ static int tui_loop(struct tui *t)
 		if (key == KEY_MOUSE)
 			tui_mouse(t);
 		else
-			tui_act(t, keymap_action(key, t->replay != NULL), key);
+			tui_act(t, keymap_action(key, tui_recording(t)), key);
 	}
 	return 0;
 }

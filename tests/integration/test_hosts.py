@@ -320,6 +320,93 @@ def test_stream_of_an_older_version():
             check(gt == wt, f"{g['timestamp']}: {gt} != -r's {wt}")
 
 
+SCREEN = None
+
+
+def screen():
+    """The tmux driver (tests/tui/tmuxlib.py) of this run, or Skip without tmux."""
+    global SCREEN
+    if not shutil.which("tmux"):
+        raise Skip("tmux is not installed: the hosts' screen is not checked")
+    if SCREEN is None:
+        sys.path.insert(0, os.path.join(os.environ["SOURCE_DIR"], "tests", "tui"))
+        from tmuxlib import Tmux
+        home = FLEET.path("screen-home")
+        os.makedirs(home, exist_ok=True)
+        SCREEN = Tmux(home)
+        # the server outlives each test's session (it would exit with its last one)
+        SCREEN.cmd("new-session", "-d", "-s", "keep", "sleep 3600")
+    return SCREEN
+
+
+def rows_of(text, host):
+    """The table rows whose HOST is host: their words."""
+    return [line.split() for line in text.splitlines() if line.split()[:1] == [host]]
+
+
+def test_screen_merges_the_hosts():
+    """taskview --host without -b: one table of every host's tasks, each row
+    with its host first; sort, search and filter work across the hosts; a
+    host that fails is named in the header with why, and the others stay."""
+    f = fleet()
+    if "tvnotv" not in f.hosts:
+        f.start("tvnotv", force_command="taskview-not-installed-here --stream")
+    tm = screen()
+    env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
+    s = tm.start(["--host", "web1,web2,tvnotv", "-d", "0.5", "-H"], env=env)
+    try:
+        text = tm.wait(s, lambda t: rows_of(t, "web1") and rows_of(t, "web2"), "rows of web1 and web2")
+        head = text.splitlines()
+        check(any(line.split()[:2] == ["HOST", "PID"] for line in head), f"HOST before PID:\n{text}")
+        # each host's PID 1 is its sshd: the PIDs are the hosts' own
+        for host in ("web1", "web2"):
+            tm.wait(s, lambda t, h=host: any(r[1] == "1" for r in rows_of(t, h)), f"{host}'s PID 1")
+        text = tm.wait(s, lambda t: "tvnotv" in t and "not found" in t, "tvnotv offline, with why")
+        check(re.search(r"tvnotv offline, again in \d+ s: .*not found", text), f"tvnotv's state:\n{text}")
+        # web1's workload and its threads, unfolded by -H, under its host
+        text = tm.wait(s, lambda t: any("tvhw" in " ".join(r) for r in rows_of(t, "web1")), "web1's tvhw")
+        check(not any("tvhw" in " ".join(r) for r in rows_of(text, "web2")), f"tvhw on web2:\n{text}")
+        # the filter: only web1's workload is left, from one host
+        tm.keys(s, "\\", "tvhw", "Enter")
+        text = tm.wait(s, lambda t: not rows_of(t, "web2") and rows_of(t, "web1"), "the filter across hosts")
+        left = rows_of(text, "web1")
+        check(len(left) == 4 and any("tvhw" in r for r in left), f"what the filter left: tvhw and its threads:\n{text}")
+        # the detail panel of the selected process names its PID there and its host
+        tm.keys(s, "Home", "i")
+        tm.wait(s, lambda t: re.search(r"Process \d{1,3}: \S+ on web1 ", t), "the panel of web1's process")
+        tm.keys(s, "Escape")
+        tm.wait(s, lambda t: not re.search(r"Process \d+: \S+ on web1", t), "the panel closed")
+        # kill is refused, and says why
+        tm.keys(s, "k")
+        tm.wait_for(s, "not acted on")
+    finally:
+        tm.quit(s)
+
+
+def test_screen_keeps_a_lost_host():
+    """A host killed while on the screen: its rows stay, dim, and the header
+    says it is offline and why; it is tried again, and says why again."""
+    f = fleet()
+    f.start("tvgone")
+    tm = screen()
+    env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
+    s = tm.start(["--host", "tvgone,web2", "-d", "0.5"], env=env)
+    try:
+        tm.wait(s, lambda t: rows_of(t, "tvgone") and rows_of(t, "web2"), "rows of tvgone and web2")
+        os.killpg(f.hosts["tvgone"][1].pid, signal.SIGKILL)
+        text = tm.wait(s, lambda t: re.search(r"tvgone offline, again in \d+ s: .*closed", t), "tvgone offline")
+        check(rows_of(text, "tvgone") and rows_of(text, "web2"), f"both hosts' rows:\n{text}")
+        # its next try finds no sshd: said as ssh says it
+        tm.wait(s, lambda t: re.search(r"tvgone offline, again in \d+ s: .*Connection refused", t),
+                "tvgone tried again", timeout=120)
+        dim = [line for line in tm.text(s, escapes=True).splitlines() if "tvgone" in line and "\x1b[2m" in line]
+        live = [line for line in tm.text(s, escapes=True).splitlines() if "web2" in line and "\x1b[2m" in line]
+        check(dim and not live, f"tvgone's rows dim, web2's not: {dim[:2]} {live[:2]}")
+        check(rows_of(tm.text(s), "tvgone"), f"tvgone's rows stay:\n{tm.text(s)}")
+    finally:
+        tm.quit(s)
+
+
 def readme_lines():
     with open(os.path.join(os.environ["SOURCE_DIR"], "README.md")) as f:
         text = f.read()
@@ -338,8 +425,19 @@ def test_readme_lines():
         out.write("# web servers\nweb1\nweb2\ndb1   # the database\n")
     env = {**f.env(), "HOME": home, "PATH": f"{os.path.dirname(os.path.abspath(TASKVIEW))}:{os.environ['PATH']}"}
     lines = readme_lines()
-    check(len(lines) == 2, f"the README's lines: {lines}")
+    check(len(lines) == 3, f"the README's lines: {lines}")
     for line in lines:
+        if " -b " not in line:
+            # the screen: as typed in a terminal (tmux), until each host's rows are there
+            tm = screen()
+            cmd = line.split("#")[0].split()
+            check(cmd[0] == "taskview", f"{line}: runs taskview")
+            s = tm.start(cmd[1:], env={**{k: v for k, v in env.items() if k.startswith("TASKVIEW_")}, "PATH": env["PATH"]})
+            try:
+                tm.wait(s, lambda t: all(rows_of(t, h) for h in ("web1", "web2", "db1")), f"{line}: each host's rows")
+            finally:
+                tm.quit(s)
+            continue
         # pipefail: taskview's status, not jq's
         r = subprocess.run(["bash", "-o", "pipefail", "-c", line], capture_output=True, text=True, env=env,
                            timeout=300, stdin=subprocess.DEVNULL)
@@ -384,7 +482,9 @@ if __name__ == "__main__":
     try:
         sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
                        test_text_and_selection_travel, test_hosts_file, test_failing_hosts_say_why,
-                       test_stopped_host_is_given_up, test_host_killed_mid_stream, test_stream_of_an_older_version, test_readme_lines]))
+                       test_stopped_host_is_given_up, test_host_killed_mid_stream, test_stream_of_an_older_version, test_screen_merges_the_hosts, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
+        if SCREEN:
+            SCREEN.kill_server()
         if FLEET:
             FLEET.stop()

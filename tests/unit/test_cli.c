@@ -406,7 +406,11 @@ START_TEST(hosts_options)
 	/* a user unknown here is the remote's to resolve */
 	ck_assert_str_eq(p->o.user_arg, "nosuch-user-x");
 	done(p);
-	expect_error(parse("--host", "a", NULL), "add -b");
+	/* without -b: the hosts' screen */
+	p = parse("--host", "a", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(!p->o.batch);
+	done(p);
 	expect_error(parse("-b", "--host", "a", "-w", "x", NULL), "--host cannot be used with -w");
 	expect_error(parse("-b", "--host", "a", "--format", "openmetrics", NULL), "not openmetrics");
 	expect_error(parse("-b", "--host", "a", "--group", "cgroup", NULL), "--group cgroup");

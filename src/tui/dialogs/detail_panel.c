@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hosts/fleet.h"
 #include "model/column.h"
 #include "render/detail.h"
 #include "sample/memory/anatomy.h"
@@ -277,7 +278,7 @@ static const char *panel_hint(const struct tui *t, const struct panel *p)
 	if (p->kind == PANEL_FILES)
 		return _("Up/Down/PgUp/PgDn: scroll   Esc, q, l: close");
 	bool command = p->kind == PANEL_COMMAND;
-	if (t->replay)
+	if (tui_recording(t))
 		return command ? _("Up/Down/PgUp/PgDn: scroll   b, f: step   Esc, q, w: close")
 				  : _("Up/Down/PgUp/PgDn: scroll   b, f: step   Esc, q, i: close");
 	return command ? _("Up/Down/PgUp/PgDn: scroll   Esc, q, w: close")
@@ -409,24 +410,28 @@ static void panel_paint(const struct tui *t, struct panel *p)
 		buf_addf(&title, _("Control group %s (%s)"), p->comm, p->group);
 	else if (p->kind == PANEL_COMMAND)
 		/* TRANSLATORS: title of the w panel */
-		buf_addf(&title, _("Command line of process %d: %s"), (int)p->tgid, p->comm);
+		buf_addf(&title, _("Command line of process %d: %s"), (int)task_id_pid(p->tgid), p->comm);
 	else if (p->kind == PANEL_ENVIRON)
 		/* TRANSLATORS: title of the e panel */
-		buf_addf(&title, _("Environment of process %d: %s"), (int)p->tgid, p->comm);
+		buf_addf(&title, _("Environment of process %d: %s"), (int)task_id_pid(p->tgid), p->comm);
 	else if (p->kind == PANEL_FILES && p->thread)
 		/* TRANSLATORS: title of the l panel on a thread's row */
-		buf_addf(&title, _("Open files of thread %d of process %d: %s"), (int)p->tid, (int)p->tgid, p->comm);
+		buf_addf(&title, _("Open files of thread %d of process %d: %s"), (int)task_id_pid(p->tid), (int)task_id_pid(p->tgid), p->comm);
 	else if (p->kind == PANEL_FILES)
 		/* TRANSLATORS: title of the l panel */
-		buf_addf(&title, _("Open files of process %d: %s"), (int)p->tid, p->comm);
+		buf_addf(&title, _("Open files of process %d: %s"), (int)task_id_pid(p->tid), p->comm);
 	else if (p->thread)
-		buf_addf(&title, _("Thread %d of process %d: %s"), (int)p->tid, (int)p->tgid, p->comm);
+		buf_addf(&title, _("Thread %d of process %d: %s"), (int)task_id_pid(p->tid), (int)task_id_pid(p->tgid), p->comm);
 	else
-		buf_addf(&title, _("Process %d: %s"), (int)p->tid, p->comm);
+		buf_addf(&title, _("Process %d: %s"), (int)task_id_pid(p->tid), p->comm);
+	const struct fleet *f = tui_fleet(t);
+	if (f && !p->group && task_id_host(p->tgid) < f->n)
+		/* TRANSLATORS: after the detail panel's title on the hosts' screen; %s is the task's host */
+		buf_addf(&title, _(" on %s"), f->names.v[task_id_host(p->tgid)]);
 	if (p->gone)
 		/* in a replay, a sample before the task started or after it ended */
 		buf_addf(&title, " %s", t->replay ? _("(not in this sample)") : _("(exited)"));
-	if (t->replay) {
+	if (tui_recording(t)) {
 		/* the panel steps with the replay: the sample's own time */
 		char when[64];
 		tui_replay_time(when, sizeof(when), t->have_cur ? t->cur.wall : NAN);
@@ -591,7 +596,7 @@ static void panel_run(struct tui *t, enum panel_kind kind)
 		/* a failure is the main loop's to report: it samples next */
 		if (tui_tick(t) < 0)
 			break;
-		int key = term_key_or(panel_wait_ms(t), tui_wake_fd(t));
+		int key = tui_key_wait(t, panel_wait_ms(t));
 		if (term_quit_signal())
 			break;
 		if (key == TERM_KEY_WAKE) {
@@ -610,7 +615,7 @@ static void panel_run(struct tui *t, enum panel_kind kind)
 			continue;
 		if (key == 27 || key == 'q' || key == close_key)
 			break;
-		enum tui_action a = keymap_action(key, t->replay != NULL);
+		enum tui_action a = keymap_action(key, tui_recording(t));
 		if (t->replay && (a == ACT_REPLAY_BACK || a == ACT_REPLAY_FORWARD)) {
 			tui_replay_step(t, a == ACT_REPLAY_FORWARD ? 1 : -1);
 			panel_update(t, &p);

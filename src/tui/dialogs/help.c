@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tui/dialogs/dialogs.h"
+#include "tui/timeline.h"
 #include "tui/screen/draw.h"
 #include "tui/keys/keymap.h"
 #include "tui/screen/screen.h"
@@ -89,7 +90,10 @@ void dialog_help(struct tui *t)
 	for (size_t i = 0; i < nk; i++)
 		help_add(&v, &n, _(kh[i].keys), _(kh[i].what), ROLE_NORMAL);
 	help_add(&v, &n, NULL, "", ROLE_NORMAL);
-	if (t->replay) {
+	if (tui_fleet(t)) {
+		help_add(&v, &n, NULL, _("Hosts (--host): each row's host is in HOST; the header names each host that is not"), ROLE_NORMAL);
+		help_add(&v, &n, NULL, _("live (stale, offline and why, connecting), whose rows are dim; kill and renice are off."), ROLE_NORMAL);
+	} else if (t->replay) {
 		help_add(&v, &n, NULL, _("Replay: the header shows the recorded host and time; kill and renice are off,"), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("nothing refreshes, and the settings are not saved."), ROLE_NORMAL);
 	}

@@ -295,6 +295,10 @@ void dialog_pids(struct tui *t)
 static void dialog_step(struct tui *t)
 {
 	const struct tui_replay *rp = t->replay;
+	if (rp->fleet) {
+		tui_replay_set_step(t, 0); /* it says why not */
+		return;
+	}
 	char cur[32];
 	snprintf(cur, sizeof(cur), "%g", rp->k * rp->info.interval);
 	char label[128];
@@ -314,7 +318,7 @@ static void dialog_step(struct tui *t)
 
 void dialog_when(struct tui *t)
 {
-	if (!t->replay) {
+	if (!t->replay || t->replay->fleet) {
 		tui_replay_step(t, 0);
 		return;
 	}

@@ -50,7 +50,7 @@ static void act_pid_jump(struct tui *t, int key)
 		char pid[16];
 		if (t->rows.v[i].is_thread || t->rows.v[i].group)
 			continue;
-		snprintf(pid, sizeof(pid), "%d", t->rows.v[i].task->tid);
+		snprintf(pid, sizeof(pid), "%d", task_id_pid(t->rows.v[i].task->tid));
 		if (strncmp(pid, typed, strlen(typed)) == 0) {
 			tui_select(t, i);
 			tui_status(t, ROLE_STATUS, _("PID %s"), typed);
@@ -83,6 +83,11 @@ static void act_tree(struct tui *t)
 /* g: processes under their control group, or a list again. */
 static void act_groups(struct tui *t)
 {
+	if (tui_fleet(t)) {
+		/* TRANSLATORS: g on the hosts' screen (--host) */
+		tui_status(t, ROLE_STATUS, "%s", _("the hosts' screen has no group view yet: each host's groups are its own"));
+		return;
+	}
 	act_view_switch(t);
 	t->groups = !t->groups;
 	if (t->groups)

@@ -7,6 +7,7 @@
 
 #include "tui/keys/actions.h"
 #include "tui/keys/keymap.h"
+#include "tui/timeline.h"
 #include "tui/screen/screen.h"
 #include "tui/screen/table.h"
 #include "tui/view.h"
@@ -48,7 +49,7 @@ void tui_mouse(struct tui *t)
 	if (ev.y == t->lay.keybar_row) {
 		int key = tui_keybar_key(ev.x);
 		if (key)
-			tui_act(t, keymap_action(key, t->replay != NULL), key);
+			tui_act(t, keymap_action(key, tui_recording(t)), key);
 		return;
 	}
 	struct table_hit hit = tui_table_hit(t, ev.y, ev.x);

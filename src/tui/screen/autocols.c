@@ -50,10 +50,14 @@ static int tier_of(const char *id, bool groups)
 /* The built-in columns of tier <= limit, in table order. */
 static int pick(const struct colset *cs, int limit, bool groups, struct colsel *out)
 {
-	out->idx = malloc(cs->nbuiltin * sizeof(*out->idx));
+	out->idx = malloc((cs->nbuiltin + 1) * sizeof(*out->idx));
 	out->n = 0;
 	if (!out->idx)
 		return -1;
+	/* the hosts' screen: which host comes first */
+	int host = colset_index(cs, "host");
+	if (host >= 0)
+		out->idx[out->n++] = host;
 	for (size_t i = 0; i < cs->nbuiltin; i++) {
 		int from = tier_of(cs->cols[i].id, groups);
 		if (from >= 0 && from <= limit)

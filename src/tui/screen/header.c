@@ -9,12 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hosts/fleet.h"
 #include "render/format.h"
 #include "sample/taskstats/taskstats.h"
 #include "tui/screen/draw.h"
 #include "tui/screen/header.h"
 #include "tui/sampling.h"
 #include "tui/timeline.h"
+#include "util/clock.h"
 #include "util/fmt.h"
 #include "util/i18n.h"
 #include "util/text.h"
@@ -453,8 +455,112 @@ static void header_replay(struct tui *t)
 	}
 }
 
+/* One host not live on the hosts' screen: "NAME state", and why; false when the rows are full. */
+static bool fleet_put_host(const struct tui *t, const struct fleet_host *h, double now, int *y, int *x)
+{
+	char state[96];
+	switch (h->state) {
+	case FLEET_CONNECTING:
+		/* TRANSLATORS: the hosts' screen: a host before its first sample; %.0f its seconds so far */
+		snprintf(state, sizeof(state), _("connecting %.0f s"), fleet_age(h, now));
+		break;
+	case FLEET_STALE:
+		/* TRANSLATORS: the hosts' screen: no sample for %.0f seconds; its rows are that old */
+		snprintf(state, sizeof(state), _("stale %.0f s"), fleet_age(h, now));
+		break;
+	case FLEET_OFFLINE:
+		/* TRANSLATORS: the hosts' screen: connected again in %.0f seconds */
+		snprintf(state, sizeof(state), _("offline, again in %.0f s:"), fmax(h->next_try - now, 0));
+		break;
+	default:
+		/* TRANSLATORS: the hosts' screen: a live host whose clock differs from this one's */
+		snprintf(state, sizeof(state), _("clock %+.1f s"), h->clock);
+		break;
+	}
+	bool u = term_utf8();
+	int need = (int)text_width(h->name, strlen(h->name), u) + 1 + (int)text_width(state, strlen(state), u);
+	const struct layout *l = &t->lay;
+	if (*x > 0 && *x + need > COLS) {
+		/* the next header row, when there is one */
+		if (*y != l->info_row || l->psi_row < 0)
+			return false;
+		*y = l->psi_row;
+		*x = 0;
+	}
+	tui_put(*y, *x, COLS - *x, h->name, term_attr(ROLE_HEADER_LABEL));
+	*x += (int)text_width(h->name, strlen(h->name), u) + 1;
+	int attr = term_attr(h->state == FLEET_OFFLINE ? ROLE_ERROR : ROLE_HEADER_VALUE);
+	tui_put_own(*y, *x, COLS - *x, state, attr);
+	*x += (int)text_width(state, strlen(state), u) + 1;
+	if (h->state == FLEET_OFFLINE && h->why && *x < COLS) {
+		/* ssh's or the remote's own words: raw bytes, shown escaped */
+		tui_put(*y, *x, COLS - *x, h->why, attr);
+		*x += (int)text_width(h->why, strlen(h->why), u);
+	}
+	*x += 3;
+	return true;
+}
+
+/* The hosts' screen's header: how many hosts are in which state, then each
+ * one not live (and each live one whose clock is off by more than a
+ * second), with its age or why it is offline. */
+static void header_fleet(struct tui *t)
+{
+	const struct fleet *f = t->replay->fleet;
+	const struct layout *l = &t->lay;
+	double now = clock_now(CLOCK_MONOTONIC);
+	size_t n[4] = {0};
+	long cpus = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		n[f->h[i].state]++;
+		if (f->h[i].cpus > 0 && f->h[i].state != FLEET_OFFLINE)
+			cpus += f->h[i].cpus;
+	}
+	char v[160];
+	int x = 0;
+	if (l->mem_row >= 0) {
+		/* TRANSLATORS: the hosts' screen's header: the hosts, and how many are in each state */
+		snprintf(v, sizeof(v), _("%zu: %zu live, %zu stale, %zu offline, %zu connecting"), f->n, n[FLEET_LIVE],
+			 n[FLEET_STALE], n[FLEET_OFFLINE], n[FLEET_CONNECTING]);
+		/* TRANSLATORS: the hosts' screen's header label */
+		header_pair(l->mem_row, &x, _("Hosts:"), v);
+		snprintf(v, sizeof(v), "%ld", cpus);
+		/* TRANSLATORS: the hosts' screen's header label: the CPUs of the hosts not offline */
+		header_pair(l->mem_row, &x, _("CPUs:"), cpus ? v : "-");
+	}
+	if (l->tasks_row >= 0) {
+		x = 0;
+		/* the live ones: the ended ones of the interval follow them in the merged table */
+		size_t procs = t->have_cur && f->have_merged ? f->merged.nlive : 0, threads = 0;
+		for (size_t i = 0; i < procs; i++)
+			threads += f->merged.procs[i].nthreads > 0 ? (size_t)f->merged.procs[i].nthreads : 1;
+		char nthr[24];
+		/* TRANSLATORS: the hosts' screen's header: processes and threads the hosts sent */
+		snprintf(v, sizeof(v), _("%zu, %s thr"), procs, format_count(nthr, sizeof(nthr), threads));
+		header_pair(l->tasks_row, &x, _("Tasks:"), v);
+		snprintf(v, sizeof(v), _("%.1f s"), t->delay);
+		/* TRANSLATORS: the hosts' screen's header label: the interval of the hosts' samples */
+		header_pair(l->tasks_row, &x, _("Interval:"), v);
+	}
+	if (l->info_row < 0)
+		return;
+	int y = l->info_row;
+	x = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct fleet_host *h = &f->h[i];
+		if (h->state == FLEET_LIVE && !(isfinite(h->clock) && fabs(h->clock) > 1.0))
+			continue;
+		if (!fleet_put_host(t, h, now, &y, &x))
+			break;
+	}
+}
+
 void tui_draw_header(struct tui *t)
 {
+	if (t->replay && t->replay->fleet) {
+		header_fleet(t);
+		return;
+	}
 	if (t->replay) {
 		header_replay(t);
 		header_psi(t);

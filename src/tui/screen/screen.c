@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The screen as a whole: layout, status line and key bar. */
 #include "tui/screen/screen.h"
+#include "tui/timeline.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@ int tui_dialog_key_live(struct tui *t, bool *sampled)
 	*sampled = false;
 	if (tui_tick(t) < 0)
 		return ERR;
-	int key = term_key_or(1000, tui_wake_fd(t));
+	int key = tui_key_wait(t, 1000);
 	if (term_quit_signal())
 		return TUI_KEY_QUIT;
 	if (key == TERM_KEY_WAKE) {
@@ -174,7 +175,7 @@ static void tui_draw_keybar(struct tui *t)
 		struct buf pad;
 		buf_init(&pad);
 		int lw = COLS - x < KEYBAR_LABEL ? COLS - x : KEYBAR_LABEL;
-		const char *label = t->replay && e[i].replay_label ? e[i].replay_label : e[i].label;
+		const char *label = tui_recording(t) && e[i].replay_label ? e[i].replay_label : e[i].label;
 		text_fit(&pad, _(label), (size_t)lw, true, term_utf8());
 		tui_put_raw(y, x, &pad, term_attr(ROLE_KEY_LABEL));
 		buf_free(&pad);

@@ -6,9 +6,11 @@
 #include <curses.h>
 #include <stdlib.h>
 
+#include "hosts/fleet.h"
 #include "render/table.h"
 #include "sample/sampler.h"
 #include "tui/screen/draw.h"
+#include "tui/timeline.h"
 #include "util/i18n.h"
 
 static int table_init(const struct tui *t, struct table_cols *tc, size_t hscroll)
@@ -51,7 +53,13 @@ static int row_attr(const struct tui *t, size_t i)
 		return term_attr(ROLE_TAGGED);
 	if (r->group)
 		return A_BOLD;
-	return r->is_thread ? term_attr(ROLE_THREAD) : (int)A_NORMAL;
+	int a = r->is_thread ? term_attr(ROLE_THREAD) : (int)A_NORMAL;
+	/* the hosts' screen: a host's rows are dim while its figures are not live (the header says how old) */
+	const struct fleet *f = tui_fleet(t);
+	unsigned h = (unsigned)r->task->tgid >> TV_ID_HOST_SHIFT;
+	if (f && h < f->n && f->h[h].state != FLEET_LIVE)
+		a |= (int)A_DIM;
+	return a;
 }
 
 static int cmp_i32(const void *a, const void *b)

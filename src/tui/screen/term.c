@@ -450,6 +450,11 @@ int term_key(int timeout_ms)
 
 int term_key_or(int timeout_ms, int fd)
 {
+	return term_key_or_any(timeout_ms, &fd, fd >= 0 ? 1 : 0);
+}
+
+int term_key_or_any(int timeout_ms, const int *fds, size_t n)
+{
 	if (quit_signal)
 		return ERR;
 	/* a key curses already holds (the rest of an escape sequence) comes first */
@@ -460,14 +465,16 @@ int term_key_or(int timeout_ms, int fd)
 		term_lost();
 		return ERR;
 	}
+	if (n > TERM_WAIT_FDS_MAX)
+		n = TERM_WAIT_FDS_MAX;
 	/* stdout too: a terminal can be gone for writing while stdin is not a
 	 * terminal that says so (events 0: only its errors are reported) */
-	struct pollfd p[3] = {
-		{.fd = STDIN_FILENO, .events = POLLIN},
-		{.fd = STDOUT_FILENO, .events = 0},
-		{.fd = fd, .events = POLLIN},
-	};
-	int r = poll(p, fd >= 0 ? 3 : 2, timeout_ms);
+	struct pollfd p[2 + TERM_WAIT_FDS_MAX];
+	p[0] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
+	p[1] = (struct pollfd){.fd = STDOUT_FILENO, .events = 0};
+	for (size_t i = 0; i < n; i++)
+		p[2 + i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+	int r = poll(p, 2 + n, timeout_ms);
 	if (r > 0 && ((p[0].revents | p[1].revents) & POLL_GONE)) {
 		term_lost();
 		return ERR;
@@ -478,8 +485,9 @@ int term_key_or(int timeout_ms, int fd)
 			term_lost();
 		return key;
 	}
-	if (r > 0 && (p[2].revents & POLLIN))
-		return TERM_KEY_WAKE;
+	for (size_t i = 0; r > 0 && i < n; i++)
+		if (p[2 + i].revents)
+			return TERM_KEY_WAKE;
 	/* a signal (a resize: curses reports it as a key) or the time is up */
 	return term_key_now();
 }

@@ -69,6 +69,9 @@ int term_quit_signal(void);
 #define TERM_KEY_WAKE (-3)
 /* Like term_key(), but also returns TERM_KEY_WAKE when fd (>= 0) becomes readable. */
 int term_key_or(int timeout_ms, int fd);
+/* The same for any of the n descriptors of fds (at most TERM_WAIT_FDS_MAX). */
+#define TERM_WAIT_FDS_MAX 1024
+int term_key_or_any(int timeout_ms, const int *fds, size_t n);
 /* A key is waiting to be read (without reading it). */
 bool term_input_pending(void);
 /* After term_close(): dies of that signal as if we had not caught it. */

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "hosts/fleet.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hosts/hosts.h"
+#include "hosts/remote.h"
+#include "record/stream.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+
+/* The pair shown and the first sample of a connection, and the stream they need. */
+static void host_drop_pair(struct fleet_host *h)
+{
+	if (h->have_pair) {
+		shown_free(&h->shown);
+		rec_sample_free(&h->prev);
+		rec_sample_free(&h->cur);
+		h->have_pair = false;
+	}
+	rec_stream_free(h->kept);
+	h->kept = NULL;
+}
+
+static void host_drop_first(struct fleet_host *h)
+{
+	if (h->have_first)
+		rec_sample_free(&h->first);
+	h->have_first = false;
+}
+
+/* Offline for why until its next try, each wait twice the one before. */
+static void host_offline(struct fleet_host *h, const char *why, double now)
+{
+	free(h->why);
+	h->why = strdup(why ? why : _("the connection closed"));
+	h->state = FLEET_OFFLINE;
+	h->next_try = now + h->retry;
+	h->retry = fmin(h->retry * 2, FLEET_RETRY_MAX);
+}
+
+static void host_connect(struct fleet *f, struct fleet_host *h, double now)
+{
+	struct remote_argv av;
+	h->last_sample = now;
+	h->l.to = h->l.from = h->l.err = -1;
+	if (remote_argv_build(&av, f->ssh, f->remote, h->name, f->o) < 0) {
+		host_offline(h, _("out of memory"), now);
+		return;
+	}
+	if (link_start(&h->l, h->name, av.v, now) < 0) {
+		host_offline(h, h->l.why, now);
+		link_free(&h->l);
+	} else {
+		h->linked = true;
+		h->state = FLEET_CONNECTING;
+	}
+	remote_argv_free(&av);
+}
+
+/* The connection ended (why, or the link's own reason). */
+static void host_lost(struct fleet_host *h, const char *why, double now)
+{
+	host_offline(h, why, now);
+	/* the pair on screen keeps the strings of the stream it came by */
+	if (h->have_pair && h->pair_live) {
+		h->kept = h->l.st;
+		h->l.st = NULL;
+	}
+	h->pair_live = false;
+	host_drop_first(h);
+	link_free(&h->l);
+	h->linked = h->link_ended = false;
+}
+
+static int host_show(struct fleet *f, struct fleet_host *h)
+{
+	/* the remote selected what it sent: every task of it is shown */
+	if (shown_build(&h->shown, &h->prev.s, &h->cur.s, f->cs, NULL, true) < 0) {
+		rec_sample_free(&h->prev);
+		rec_sample_free(&h->cur);
+		h->have_pair = false;
+		return -1;
+	}
+	h->have_pair = true;
+	return 0;
+}
+
+/* Takes a sample of the open connection: 1 when a pair came, 0 when not, -1 out of memory. */
+static int host_take(struct fleet *f, struct fleet_host *h, struct rec_sample *s, uint64_t seq)
+{
+	if (h->have_pair && h->pair_live && seq == h->cur_seq + 1) {
+		shown_free(&h->shown);
+		rec_sample_free(&h->prev);
+		h->prev = h->cur;
+		h->cur = *s;
+		h->cur_seq = seq;
+		return host_show(f, h) < 0 ? -1 : 1;
+	}
+	if (h->have_first && seq == h->first_seq + 1) {
+		/* the new connection's first pair replaces what the last one left */
+		host_drop_pair(h);
+		h->prev = h->first;
+		h->have_first = false;
+		h->cur = *s;
+		h->cur_seq = seq;
+		h->pair_live = true;
+		return host_show(f, h) < 0 ? -1 : 1;
+	}
+	/* a first sample, or one after a gap: the next pairs with it */
+	host_drop_first(h);
+	if (h->pair_live) {
+		shown_free(&h->shown);
+		rec_sample_free(&h->prev);
+		rec_sample_free(&h->cur);
+		h->have_pair = h->pair_live = false;
+	}
+	h->first = *s;
+	h->first_seq = seq;
+	h->have_first = true;
+	return 0;
+}
+
+static void host_described(struct fleet_host *h)
+{
+	const char *cpus = rec_stream_prop(h->l.st, "cpus");
+	char *end = NULL;
+	long n = cpus ? strtol(cpus, &end, 10) : -1;
+	h->cpus = cpus && end != cpus && !*end && n >= 0 ? n : -1;
+}
+
+/* Reads h's connection; with take, takes its samples and moves its state
+ * on: 1 when the screen changes. */
+static int host_pump(struct fleet *f, struct fleet_host *h, double now, bool take)
+{
+	enum fleet_state was = h->state;
+	if (!h->linked) {
+		if (take && now >= h->next_try)
+			host_connect(f, h, now);
+		return h->state != was;
+	}
+	if (!h->link_ended)
+		h->link_ended = link_pump(&h->l, now) == 0;
+	if (!take)
+		return 0;
+	int changed = 0;
+	for (;;) {
+		struct rec_sample s;
+		uint64_t seq;
+		char *err = NULL;
+		int rc = rec_stream_next(h->l.st, &s, &seq, &err);
+		if (rc < 0) {
+			/* the link's reason first: the stream only knows it was broken off */
+			host_lost(h, h->l.why ? h->l.why : err, now);
+			free(err);
+			return 1;
+		}
+		if (rc == 0)
+			break;
+		h->last_sample = now;
+		h->clock = fmax(h->clock, s.s.wall - clock_now(CLOCK_REALTIME));
+		h->retry = FLEET_RETRY_MIN;
+		h->state = FLEET_LIVE;
+		host_described(h);
+		int took = host_take(f, h, &s, seq);
+		if (took < 0)
+			return -1;
+		changed |= took;
+	}
+	if (h->link_ended) {
+		host_lost(h, h->l.why, now);
+		return 1;
+	}
+	/* two intervals without a sample, and a little for the way */
+	if (h->state == FLEET_LIVE && now - h->last_sample > 2 * f->o->delay + 0.5)
+		h->state = FLEET_STALE;
+	return changed || h->state != was;
+}
+
+int fleet_open(struct fleet *f, const struct cli_opts *o)
+{
+	memset(f, 0, sizeof(*f));
+	f->o = o;
+	hostlist_init(&f->names);
+	if (hosts_gather(&f->names, o) < 0)
+		return 2;
+	f->n = f->names.n;
+	f->h = calloc(f->n, sizeof(*f->h));
+	f->parts = calloc(f->n, sizeof(*f->parts));
+	if (!f->h || !f->parts) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		return 1;
+	}
+	f->ssh = getenv("TASKVIEW_SSH");
+	f->remote = getenv("TASKVIEW_REMOTE");
+	for (size_t i = 0; i < f->n; i++) {
+		struct fleet_host *h = &f->h[i];
+		h->name = f->names.v[i];
+		h->clock = -INFINITY;
+		h->cpus = -1;
+		h->retry = FLEET_RETRY_MIN;
+	}
+	return 0;
+}
+
+void fleet_start(struct fleet *f, const struct colset *cs, double now)
+{
+	f->cs = cs;
+	for (size_t i = 0; i < f->n; i++)
+		host_connect(f, &f->h[i], now);
+}
+
+void fleet_free(struct fleet *f)
+{
+	if (f->have_merged)
+		shown_free(&f->merged);
+	for (size_t i = 0; f->h && i < f->n; i++) {
+		struct fleet_host *h = &f->h[i];
+		host_drop_first(h);
+		/* the pair's strings may be in the link's stream: the pair goes first */
+		host_drop_pair(h);
+		if (h->linked)
+			link_free(&h->l);
+		free(h->why);
+	}
+	free(f->h);
+	free(f->parts);
+	hostlist_free(&f->names);
+	memset(f, 0, sizeof(*f));
+}
+
+size_t fleet_fds(const struct fleet *f, int *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct link *l = &f->h[i].l;
+		if (!f->h[i].linked)
+			continue;
+		if (l->from >= 0)
+			out[n++] = l->from;
+		if (l->err >= 0)
+			out[n++] = l->err;
+	}
+	return n;
+}
+
+int fleet_pump(struct fleet *f, double now, bool take)
+{
+	int changed = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		int c = host_pump(f, &f->h[i], now, take);
+		if (c < 0)
+			return -1;
+		changed |= c;
+	}
+	return changed;
+}
+
+int fleet_merge(struct fleet *f)
+{
+	if (f->have_merged)
+		shown_free(&f->merged);
+	f->have_merged = false;
+	for (size_t i = 0; i < f->n; i++)
+		f->parts[i] = f->h[i].have_pair ? &f->h[i].shown : NULL;
+	int rc = shown_merge(&f->merged, (const struct shown *const *)f->parts, f->n);
+	f->have_merged = rc == 0;
+	return rc;
+}
+
+double fleet_age(const struct fleet_host *h, double now)
+{
+	return now - h->last_sample;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The hosts of the hosts' screen (taskview --host without -b): a connection
+ * to each, its state, and the last pair of its samples with their rates,
+ * merged into one table. Nothing here waits: the screen polls the
+ * descriptors fleet_fds gives and calls fleet_pump when one is ready or
+ * time has passed.
+ *
+ * A host is Connecting until its first sample; Live while samples come;
+ * Stale when none came for two intervals (its rows stay, with their age);
+ * Offline when its connection ended, with the reason ssh or the remote gave,
+ * and it is connected again after 1 s, then 2, 4 ... up to 60 s while it
+ * fails. A host's rows stay on screen until a new connection brings a pair.
+ *
+ * Ownership: the fleet owns every sample, and the streams their strings live
+ * in; fleet_merged borrows from them until the next fleet_pump or fleet_free.
+ */
+#ifndef TV_HOSTS_FLEET_H
+#define TV_HOSTS_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "hosts/hostlist.h"
+#include "hosts/link.h"
+#include "model/column.h"
+#include "record/sample.h"
+#include "view/shown.h"
+
+enum fleet_state { FLEET_CONNECTING, FLEET_LIVE, FLEET_STALE, FLEET_OFFLINE };
+
+#define FLEET_RETRY_MIN 1.0
+#define FLEET_RETRY_MAX 60.0
+
+struct fleet_host {
+	const char *name;        /* as given (the host list's) */
+	struct link l;
+	bool linked;             /* l is started (and not freed) */
+	bool link_ended;         /* ... and its end was read, not yet taken */
+	enum fleet_state state;
+	char *why;               /* Offline: why (raw remote bytes, malloc'd) */
+	double last_sample;      /* CLOCK_MONOTONIC here of its last sample (its start before one) */
+	double next_try, retry;  /* Offline: when it is connected again, and the wait after that */
+	double clock;            /* its clock minus this one's, at least (-INFINITY: none yet) */
+	int64_t cpus;            /* online there, as it said; -1 when not said */
+	/* the pair shown: cur, its rates over prev, and what of it is shown */
+	struct rec_sample prev, cur;
+	struct shown shown;
+	bool have_pair, pair_live; /* pair_live: from the connection open now */
+	uint64_t cur_seq;
+	/* a new connection's first sample, until the second makes a pair */
+	struct rec_sample first;
+	bool have_first;
+	uint64_t first_seq;
+	struct rec_stream *kept; /* the stream the pair's strings are in, when its connection is gone */
+};
+
+struct fleet {
+	struct hostlist names;
+	struct fleet_host *h;
+	size_t n;
+	const struct cli_opts *o;
+	const struct colset *cs;
+	const char *ssh, *remote; /* TASKVIEW_SSH, TASKVIEW_REMOTE */
+	struct shown merged;
+	bool have_merged;
+	const struct shown **parts; /* n, for the merge */
+};
+
+/* Reads the host list of o (--host, --hosts-file). Returns 0, 2 after
+ * printing why the list is bad, or 1 out of memory. */
+int fleet_open(struct fleet *f, const struct cli_opts *o);
+/* Connects to each host; cs: the columns the rates are derived for. */
+void fleet_start(struct fleet *f, const struct colset *cs, double now);
+void fleet_free(struct fleet *f);
+/* The descriptors to wait on (at most 2 n), into out. */
+size_t fleet_fds(const struct fleet *f, int *out);
+/* Reads what came. With take, also takes the samples (freeing the pairs
+ * they replace: fleet_merge again before the merged table is used), moves
+ * the states on and connects again where due; without, only reads, so
+ * that no pipe fills while the screen waits to take. Returns 1 when what
+ * the screen shows changed (a pair came, a state changed), 0 when not, -1
+ * out of memory. */
+int fleet_pump(struct fleet *f, double now, bool take);
+/* The hosts' pairs as one (shown_merge); 0, or -1 out of memory. */
+int fleet_merge(struct fleet *f);
+/* Seconds since h's last sample. */
+double fleet_age(const struct fleet_host *h, double now);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * taskview --host without -b: the screen over several hosts. Each host's
+ * last pair of samples, its rates from its own clock, is merged into one
+ * table with a HOST column (hosts/fleet.h); the screen then sorts, filters,
+ * searches and folds it as a replay's sample. Nothing acts on the tasks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "hosts/fleet.h"
+#include "tui/screen/status.h"
+#include "tui/timeline.h"
+#include "tui/tui.h"
+#include "tui/view.h"
+#include "util/clock.h"
+#include "util/i18n.h"
+
+/* The merged table is built again at most this often (s): 32 hosts sending
+ * at -d 1 would otherwise rebuild it 32 times a second. */
+#define FLEET_MERGE_EVERY 0.25
+
+static int fleet_add_columns(void *ctx, struct colset *cs)
+{
+	const struct fleet *f = ctx;
+	struct column host = column_host((const char *const *)f->names.v, f->n);
+	return colset_add(cs, &host);
+}
+
+struct fleet *tui_fleet(const struct tui *t)
+{
+	return t->replay ? t->replay->fleet : NULL;
+}
+
+int tui_fleet_collect(struct tui *t)
+{
+	struct tui_replay *rp = t->replay;
+	double now = clock_now(CLOCK_MONOTONIC);
+	/* samples are taken only to be merged at once: a pair taken frees the one the table shows */
+	bool take = now - rp->merged_at >= FLEET_MERGE_EVERY;
+	int changed = fleet_pump(rp->fleet, now, take);
+	if (changed < 0) {
+		tui_status(t, ROLE_ERROR, "%s", _("out of memory"));
+		return -1;
+	}
+	if (!take)
+		return 0;
+	rp->merged_at = now;
+	if (!changed)
+		return 1; /* the states' ages go on: drawn again */
+	/* the rows point into the merged sample: they go first */
+	rows_free(&t->rows);
+	t->have_cur = false;
+	t->ended = NULL;
+	if (fleet_merge(rp->fleet) < 0) {
+		tui_status(t, ROLE_ERROR, "%s", _("out of memory"));
+		return -1;
+	}
+	t->cur = rp->fleet->merged.s;
+	t->have_cur = true;
+	t->ended = &rp->fleet->merged;
+	t->refreshes++;
+	tui_rebuild(t);
+	return 2;
+}
+
+int tui_fleet_run(const struct cli_opts *o, struct tui_msgs *msgs)
+{
+	struct fleet f;
+	int rc = fleet_open(&f, o);
+	if (rc) {
+		fleet_free(&f);
+		return rc;
+	}
+	struct app a;
+	rc = app_init_replay(&a, o, fleet_add_columns, &f);
+	if (rc == 0) {
+		fleet_start(&f, &a.cs, clock_now(CLOCK_MONOTONIC));
+		struct tui_replay rp = {.fleet = &f};
+		rc = tui_run(&a, o, msgs, &rp);
+	}
+	/* the samples borrow the columns: the fleet goes first */
+	fleet_free(&f);
+	app_free(&a);
+	return rc;
+}
