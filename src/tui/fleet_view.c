@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app.h"
 #include "hosts/fleet.h"
@@ -26,6 +27,24 @@ static int fleet_add_columns(void *ctx, struct colset *cs)
 	const struct fleet *f = ctx;
 	struct column host = column_host((const char *const *)f->names.v, f->n);
 	return colset_add(cs, &host);
+}
+
+int tui_fleet_begin(struct tui *t)
+{
+	/* columns from the settings file (chosen on this machine's screen): HOST
+	 * first all the same; -o is the user's whole choice */
+	struct app *a = t->app;
+	int host = colset_index(&a->cs, "host");
+	if (t->opts->columns || host < 0 || colsel_has(&a->sel, host))
+		return 0;
+	int *v = realloc(a->sel.idx, (a->sel.n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	memmove(v + 1, v, a->sel.n * sizeof(*v));
+	v[0] = host;
+	a->sel.idx = v;
+	a->sel.n++;
+	return 0;
 }
 
 struct fleet *tui_fleet(const struct tui *t)

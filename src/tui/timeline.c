@@ -109,7 +109,7 @@ int tui_replay_start(struct tui *t)
 {
 	struct tui_replay *rp = t->replay;
 	if (rp->fleet)
-		return 0; /* samples come as the hosts send them */
+		return tui_fleet_begin(t); /* samples come as the hosts send them */
 	size_t i = isfinite(rp->from) ? rec_reader_find(rp->r, rp->from) : 0;
 	int rc = replay_seek(t, i, 1);
 	if (rc == 0)

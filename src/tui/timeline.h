@@ -52,6 +52,8 @@ int tui_fleet_run(const struct cli_opts *o, struct tui_msgs *msgs);
  * pair came (at most four times a second). 0: nothing to show, 1: draw
  * again, 2: new samples (a refresh), -1: out of memory. */
 int tui_fleet_collect(struct tui *t);
+/* The hosts' screen begins: HOST among the columns unless -o chose them. 0, or -1 out of memory. */
+int tui_fleet_begin(struct tui *t);
 /* The fleet of the screen, or NULL. */
 struct fleet *tui_fleet(const struct tui *t);
 /* Whether the screen steps through a recording (-r): its keys are b, f, J. */

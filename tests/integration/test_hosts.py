@@ -390,21 +390,39 @@ def test_screen_keeps_a_lost_host():
     f.start("tvgone")
     tm = screen()
     env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
+    # columns saved by this machine's screen: HOST comes first all the same
+    cfg = os.path.join(tm.home, "cfg", "taskview")
+    os.makedirs(cfg, exist_ok=True)
+    with open(os.path.join(cfg, "taskviewrc"), "w") as out:
+        out.write("columns=pid,cpu,command\n")
     s = tm.start(["--host", "tvgone,web2", "-d", "0.5"], env=env)
     try:
-        tm.wait(s, lambda t: rows_of(t, "tvgone") and rows_of(t, "web2"), "rows of tvgone and web2")
+        text = tm.wait(s, lambda t: rows_of(t, "tvgone") and rows_of(t, "web2"), "rows of tvgone and web2")
+        check(any(line.split()[:2] == ["HOST", "PID"] and line.split()[2].startswith("CPU%")
+                  for line in text.splitlines()),
+              f"HOST, then the saved columns:\n{text}")
         os.killpg(f.hosts["tvgone"][1].pid, signal.SIGKILL)
         text = tm.wait(s, lambda t: re.search(r"tvgone offline, again in \d+ s: .*closed", t), "tvgone offline")
         check(rows_of(text, "tvgone") and rows_of(text, "web2"), f"both hosts' rows:\n{text}")
         # its next try finds no sshd: said as ssh says it
         tm.wait(s, lambda t: re.search(r"tvgone offline, again in \d+ s: .*Connection refused", t),
                 "tvgone tried again", timeout=120)
-        dim = [line for line in tm.text(s, escapes=True).splitlines() if "tvgone" in line and "\x1b[2m" in line]
-        live = [line for line in tm.text(s, escapes=True).splitlines() if "web2" in line and "\x1b[2m" in line]
-        check(dim and not live, f"tvgone's rows dim, web2's not: {dim[:2]} {live[:2]}")
+        # dim: SGR 2 (alone or among others) on the lines of tvgone's rows, on none of web2's
+        sgr_dim = re.compile(r"\x1b\[(?:[0-9;]*;)?2(?:;[0-9;]*)?m")
+
+        def dim_rows(text, host):
+            return [line for line in text.splitlines() if host in line and sgr_dim.search(line)]
+        end = time.monotonic() + 60
+        while True:
+            esc = tm.text(s, escapes=True)
+            if dim_rows(esc, "tvgone") and not dim_rows(esc, "web2"):
+                break
+            check(time.monotonic() < end, f"tvgone's rows dim, web2's not:\n{esc!r}")
+            time.sleep(0.2)
         check(rows_of(tm.text(s), "tvgone"), f"tvgone's rows stay:\n{tm.text(s)}")
     finally:
         tm.quit(s)
+        os.remove(os.path.join(cfg, "taskviewrc"))
 
 
 def readme_lines():
