@@ -124,14 +124,6 @@ static int host_take(struct fleet *f, struct fleet_host *h, struct rec_sample *s
 	return 0;
 }
 
-static void host_described(struct fleet_host *h)
-{
-	const char *cpus = rec_stream_prop(h->l.st, "cpus");
-	char *end = NULL;
-	long n = cpus ? strtol(cpus, &end, 10) : -1;
-	h->cpus = cpus && end != cpus && !*end && n >= 0 ? n : -1;
-}
-
 /* Reads h's connection; with take, takes its samples and moves its state
  * on: 1 when the screen changes. */
 static int host_pump(struct fleet *f, struct fleet_host *h, double now, bool take)
@@ -150,21 +142,19 @@ static int host_pump(struct fleet *f, struct fleet_host *h, double now, bool tak
 	for (;;) {
 		struct rec_sample s;
 		uint64_t seq;
-		char *err = NULL;
-		int rc = rec_stream_next(h->l.st, &s, &seq, &err);
+		char *why = NULL;
+		int rc = link_next(&h->l, &s, &seq, &h->clock, &why);
 		if (rc < 0) {
-			/* the link's reason first: the stream only knows it was broken off */
-			host_lost(h, h->l.why ? h->l.why : err, now);
-			free(err);
+			host_lost(h, why, now);
+			free(why);
 			return 1;
 		}
 		if (rc == 0)
 			break;
 		h->last_sample = now;
-		h->clock = fmax(h->clock, s.s.wall - clock_now(CLOCK_REALTIME));
 		h->retry = FLEET_RETRY_MIN;
 		h->state = FLEET_LIVE;
-		host_described(h);
+		h->cpus = link_cpus(&h->l);
 		int took = host_take(f, h, &s, seq);
 		if (took < 0)
 			return -1;

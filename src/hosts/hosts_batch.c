@@ -85,16 +85,13 @@ static int no_columns(void *ctx, struct colset *cs)
 /* What the host's description says of it, and its clock against this one. */
 static void host_described(const struct link *l, double clock, struct json_host *jh)
 {
-	const char *cpus = rec_stream_prop(l->st, "cpus");
-	char *end = NULL;
-	long n = cpus ? strtol(cpus, &end, 10) : -1;
 	*jh = (struct json_host){
 		.name = l->host,
 		.hostname = rec_stream_prop(l->st, "host"),
 		.version = rec_stream_prop(l->st, "taskview"),
 		.kernel = rec_stream_prop(l->st, "kernel"),
 		.boot_id = rec_stream_prop(l->st, "boot_id"),
-		.cpus = cpus && end != cpus && !*end && n >= 0 ? n : -1,
+		.cpus = link_cpus(l),
 		.clock = clock,
 	};
 }
@@ -128,12 +125,11 @@ static int take_samples(struct host_run *h, const struct app *a, const struct cl
 	for (;;) {
 		struct rec_sample cur;
 		uint64_t seq;
-		char *err = NULL;
-		int rc = rec_stream_next(h->l.st, &cur, &seq, &err);
+		char *why = NULL;
+		int rc = link_next(&h->l, &cur, &seq, &h->clock, &why);
 		if (rc < 0) {
-			/* the link's reason first: the stream only knows it was broken off */
-			host_say(h->l.host, h->l.why ? h->l.why : err ? err : _("out of memory"));
-			free(err);
+			host_say(h->l.host, why ? why : _("out of memory"));
+			free(why);
 			h->failed = true;
 			link_stop(&h->l);
 			return 0;
@@ -141,7 +137,6 @@ static int take_samples(struct host_run *h, const struct app *a, const struct cl
 		if (rc == 0)
 			return 0;
 		h->last_sample = now;
-		h->clock = fmax(h->clock, cur.s.wall - clock_now(CLOCK_REALTIME));
 		if (h->have_prev && seq == h->prev_seq + 1 && !h->done) {
 			struct json_host jh;
 			host_described(&h->l, h->clock, &jh);

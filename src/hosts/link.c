@@ -2,6 +2,7 @@
 #include "hosts/link.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/i18n.h"
 
 /* Read per call and descriptor: a flooding host waits for the next turn. */
@@ -129,6 +131,30 @@ static int drain(struct link *l, int *fd, bool stream, double now)
 		}
 	}
 	return *fd >= 0;
+}
+
+int link_next(struct link *l, struct rec_sample *s, uint64_t *seq, double *clock, char **why)
+{
+	char *err = NULL;
+	int rc = rec_stream_next(l->st, s, seq, &err);
+	if (rc < 0) {
+		/* the link's reason first: the stream only knows it was broken off */
+		*why = l->why ? strdup(l->why) : err;
+		if (l->why)
+			free(err);
+		return -1;
+	}
+	if (rc > 0)
+		*clock = fmax(*clock, s->s.wall - clock_now(CLOCK_REALTIME));
+	return rc > 0;
+}
+
+long link_cpus(const struct link *l)
+{
+	const char *cpus = rec_stream_prop(l->st, "cpus");
+	char *end = NULL;
+	long n = cpus ? strtol(cpus, &end, 10) : -1;
+	return cpus && end != cpus && !*end && n >= 0 ? n : -1;
 }
 
 const char *link_last_words(struct link *l)

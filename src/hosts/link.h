@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "record/sample.h"
 #include "record/stream.h"
 
 #define LINK_ERR_KEEP 4096
@@ -45,6 +46,13 @@ void link_stop(struct link *l);
 void link_reap(struct link *l);
 /* Frees what link_start took; the child is killed if it still runs. */
 void link_free(struct link *l);
+/* The next sample the stream holds: 1, and *clock raised to its time there
+ * less the time here (the host's clock minus this one's, at least); 0 when
+ * none is whole yet; -1 when the stream broke, *why its reason (the link's
+ * before the stream's; malloc'd, or NULL out of memory). */
+int link_next(struct link *l, struct rec_sample *s, uint64_t *seq, double *clock, char **why);
+/* The CPUs the host's description says it has, or -1. */
+long link_cpus(const struct link *l);
 /* The last line ssh or the remote wrote to stderr (raw bytes), or NULL. */
 const char *link_last_words(struct link *l);
 
