@@ -466,23 +466,42 @@ def test_ended_processes_in_their_group():
             return at(t, kind) + at(t, "child_" + kind)
 
         rows = [group_rows(d)[g.rel(grp)] for d in docs]
-        # samples 2.. each cover the interval from the one before: their sum is the whole
-        got = sum(row["ctxt_vol_rate"] * d["interval"] for row, d in zip(rows[2:], docs[2:]))
-        truth = total(docs[-1]["timestamp"], "nvcsw") - total(docs[1]["timestamp"], "nvcsw")
-        sources = {d["exits"]["source"] for d in docs}
-        complete = all(d["exits"]["lost"] == 0 for d in docs[2:])
-        if sources == {"bpf"} and complete:
-            # the exit program names each process's group: every one is in the sum
-            check(abs(got - truth) <= 0.04 * truth, f"voluntary switches {got:.0f}, the workload's {truth:.0f}")
+
+        def summed(first, last, col, kind):
+            """Samples first..last each cover the interval from the one before: their
+            sum is the whole, against the workload's count over the same window."""
+            got = sum(rows[i][col] * docs[i]["interval"] for i in range(first, last + 1))
+            truth = total(docs[last]["timestamp"], kind) - total(docs[first - 1]["timestamp"], kind)
+            return got, truth
+
+        got, truth = summed(2, len(docs) - 1, "ctxt_vol_rate", "nvcsw")
+        # never high: a process counted twice would show here
+        check(got <= truth * 1.04, f"voluntary switches {got:.0f}, the workload's {truth:.0f}")
+        placed = all(d["exits"]["source"] == "bpf" and d["exits"]["lost"] == 0 for d in docs[2:])
+        if placed:
+            # the exit program names each process's group: low only by the few
+            # children a busy machine hides from a refresh (one that vanished
+            # between the listing and its read, or started in the tick the refresh
+            # began: the marks below), never by their whole (they are 94 % of the
+            # switches; 5.4 % short was seen beside CI's load). Without the exit
+            # program, records of children never read alive carry no group
+            check(got >= truth * 0.85, f"voluntary switches {got:.0f}, the workload's {truth:.0f}")
+        # exact where taskview says it is: every record placed, and the row not
+        # marked as a lower bound. Over the longest run of such intervals: a run's
+        # ends are two readings, where a child alive is counted by its read and by
+        # the workload at reap, later
+        exact = [placed and "ctxt_vol_rate" not in row["partial"] for row in rows]
+        runs = [(a, b) for a in range(2, len(docs)) for b in range(a, len(docs)) if all(exact[a:b + 1])]
+        a, b = max(runs, key=lambda r: r[1] - r[0], default=(0, -1))
+        if b - a >= 2:
+            got, truth = summed(a, b, "ctxt_vol_rate", "nvcsw")
+            check(abs(got - truth) <= 0.04 * truth,
+                  f"voluntary switches {got:.0f}, the workload's {truth:.0f}, samples {a}..{b}")
             # a child preempted after its exit record (tearing its memory down) is credited
             # those switches at reap, not in the record: on a busy machine the group's
             # involuntary switches read low by them, never high
-            got = sum(row["ctxt_invol_rate"] * d["interval"] for row, d in zip(rows[2:], docs[2:]))
-            truth = total(docs[-1]["timestamp"], "nivcsw") - total(docs[1]["timestamp"], "nivcsw")
+            got, truth = summed(a, b, "ctxt_invol_rate", "nivcsw")
             check(got <= truth * 1.04 + 20, f"involuntary switches {got:.0f}, the workload's {truth:.0f}")
-        else:
-            # records of children never read alive carry no group: the group's sums miss them, marked
-            check(got <= truth * 1.04, f"voluntary switches {got:.0f}, the workload's {truth:.0f}")
         for row, d in zip(rows[1:], docs[1:]):
             if ended_left_out(d):
                 check("ctxt_vol_rate" in row["partial"], f"a process may be left out, unmarked: {d['exits']}")
