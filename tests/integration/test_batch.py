@@ -128,25 +128,43 @@ def written_between(reads, a, b):
     return None if x is None or y is None else y - x
 
 
+# how long after a sample's timestamp taskview may read a counter: the process is
+# listed and read after it, later on a busy machine
+READ_LAG = 0.3
+
+
+def rates_possible(reads, start, end):
+    """The write rates the test's own count gives over the windows taskview may
+    have measured: from a read up to READ_LAG after start to one as late after end."""
+    rates = []
+    for i in range(7):
+        for j in range(7):
+            a, b = start + READ_LAG * i / 6, end + READ_LAG * j / 6
+            w = written_between(reads, a, b)
+            if w is not None:
+                rates.append(w / (b - a))
+    return (min(rates), max(rates)) if rates else None
+
+
 def check_io_rates(docs, pid, reads, who):
-    """IOW/s of a writer that dirties 4 MiB a second on a schedule, judged on the windows where
-    its own count (the test's reads of its /proc/PID/io, shifted 50 ms either way) says it kept
-    that pace: within 10 % in 90 % of them, never 30 % off."""
+    """IOW/s of a writer that dirties 4 MiB a second, against its own count (the
+    test's reads of its /proc/PID/io) over the windows taskview may have read it
+    in: within 10 % of them in 90 % of the samples, never 30 % off. A writer held
+    up by a busy machine is judged by what it wrote, not by its pace."""
     errs = []
     for d in docs:
         row = [t for t in d["tasks"] if t["pid"] == pid][0]
         check(row["io_write_rate"] is not None and row["io_read_rate"] is not None,
               f"{who}: rates of a process of one's own: {row}")
-        end, start = d["timestamp"], d["timestamp"] - d["interval"]
-        around = [written_between(reads, start - 0.05, end), written_between(reads, start, end + 0.05)]
-        if None in around or any(abs(w / (end - start + 0.05) - PACE) > 0.05 * PACE for w in around):
-            continue
-        errs.append(abs(row["io_write_rate"] - PACE) / PACE)
-    print(f"  {who}: {sum(e <= 0.1 for e in errs)}/{len(errs)} within 10 % ({len(docs) - len(errs)} windows where "
-          f"the writer fell behind), worst {max(errs, default=0) * 100:.1f} % off")
-    if len(errs) < len(docs) // 2:
-        raise Skip(f"the machine is too busy to keep a writer on its pace ({len(errs)} good windows)")
-    check(sum(e <= 0.1 for e in errs) >= 0.9 * len(errs), f"{who}: too many samples more than 10 % off")
+        end = d["timestamp"]
+        span = rates_possible(reads, end - d["interval"], end)
+        check(span is not None, f"{who}: no reads of /proc/{pid}/io around {end}")
+        lo, hi = span
+        r = row["io_write_rate"]
+        errs.append(0 if lo <= r <= hi else min(abs(r - lo), abs(r - hi)) / max(hi, 1))
+    print(f"  {who}: {sum(e <= 0.1 for e in errs)}/{len(errs)} within 10 % of what it wrote, "
+          f"worst {max(errs, default=0) * 100:.1f} % off")
+    check(sum(e <= 0.1 for e in errs) >= 0.9 * len(errs), f"{who}: too many samples more than 10 % off: {errs}")
     check(max(errs) <= 0.3, f"{who}: a sample {max(errs) * 100:.0f} % off")
 
 
@@ -169,6 +187,7 @@ def test_io_rates_against_proc_io():
                 time.sleep(0.3)
                 # twenty windows: the 90 % rule then holds with two held up by a loaded machine
                 docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "20", "-o", cols, "-w", rec, user=user)
+                time.sleep(READ_LAG + 0.05)  # the count past the last sample's latest read
             finally:
                 stop.set()
                 poller.join()
