@@ -13,6 +13,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -214,6 +215,33 @@ def test_exited_tasks_are_marked():
         check("(exited) churn-child" in text, "text marks ended threads")
 
 
+def pids_given(stop, out):
+    """The PIDs the kernel gave out since the start, with the realtime, every
+    20 ms (ns_last_pid, counted across a wrap of pid_max)."""
+    with open("/proc/sys/kernel/pid_max") as f:
+        pid_max = int(f.read())
+
+    def last():
+        with open("/proc/sys/kernel/ns_last_pid") as f:
+            return int(f.read())
+    was, total = last(), 0
+    while True:
+        now = last()
+        total += (now - was) % pid_max
+        was = now
+        out.append((time.time(), total))
+        if stop.is_set():
+            return
+        time.sleep(0.02)
+
+
+def given_between(given, a, b):
+    """At most how many PIDs were given out between realtimes a and b."""
+    before = [n for t, n in given if t <= a]
+    after = [n for t, n in given if t >= b]
+    return (after[0] if after else given[-1][1]) - (before[-1] if before else 0)
+
+
 def test_exited_threads_named_once():
     """A thread that ends between its listing and its query in the same
     refresh is recorded as ended once, with its name: it was reported a
@@ -223,7 +251,14 @@ def test_exited_threads_named_once():
         raise Skip("exit records need CAP_NET_ADMIN (run as root)")
     with tempfile.TemporaryDirectory() as d, Workload("--churn", "1:0", "--name", "tv-once") as w:
         path = os.path.join(d, "r.tvr")
-        record(path, "-H", "-d", "0.1", "-n", "40", "-p", str(w.pid))
+        given, stop = [], threading.Event()
+        counter = threading.Thread(target=pids_given, args=(stop, given))
+        counter.start()
+        try:
+            record(path, "-H", "-d", "0.1", "-n", "40", "-p", str(w.pid))
+        finally:
+            stop.set()
+            counter.join()
         docs = lines(replay(path, "-H").stdout)
         if not docs[-1]["exits"]["watched"]:
             raise Skip(f"exit records not watched: {docs[-1]['exits']['reason']}")
@@ -235,13 +270,16 @@ def test_exited_threads_named_once():
         check(len(ended) >= 100, f"ended churn threads replayed: {len(ended)}")
         unnamed = {tid: v for tid, v in ended.items() if any(not name for _, name in v)}
         check(not unnamed, f"ended threads without a name (sample, name): {list(unnamed.items())[:5]}")
-        # Twice in a row is one thread reported twice, where the two intervals are too short
-        # for the PIDs to wrap (32,768 of them by default on a small machine, which other
-        # tests' thread storms beside this one take at up to about 20,000 a second).
-        span = [None] + [(docs[i - 1].get("interval") or 0) + (docs[i].get("interval") or 0) if i > 1 else None
-                         for i in range(1, len(docs))]
-        short = {i for i, x in enumerate(span) if x is not None and 0 < x < 0.5}
-        check(len(short) >= 5, f"pairs of samples less than 0.5 s apart: {len(short)} of {len(docs) - 2}")
+        # Twice in a row is one thread reported twice, where the PIDs cannot have wrapped
+        # over the two intervals (other tests' thread storms beside this one take the
+        # 32,768 of a small machine in seconds): fewer than half of pid_max given out
+        # over them, and half a second either side for the recorder's reads
+        with open("/proc/sys/kernel/pid_max") as f:
+            pid_max = int(f.read())
+        short = {i for i in range(2, len(docs))
+                 if given_between(given, docs[i - 2]["timestamp"] - 0.5, docs[i]["timestamp"] + 0.5) < pid_max // 2}
+        check(len(short) >= 5, f"pairs of samples over which the PIDs cannot have wrapped: {len(short)} of "
+                               f"{len(docs) - 2}")
         twice = {tid: v for tid, v in ended.items()
                  if any(b[0] - a[0] == 1 and b[0] in short for a, b in zip(v, v[1:]))}
         check(not twice, f"threads ended in two samples in a row: {list(twice.items())[:5]}")
