@@ -102,10 +102,9 @@ static int replay_metrics(struct buf *out, struct metrics *m, const struct shown
 	return 0;
 }
 
-int replay_render_pair(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
-		       struct rec_sample *prev, struct rec_sample *cur, bool first)
+int replay_render_shown(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
+			struct shown *v, const struct rec_sample *cur, double interval, bool first)
 {
-	struct shown v;
 	struct rows rows = {0};
 	struct view_opts vo = {
 		.cs = &a->cs,
@@ -114,17 +113,12 @@ int replay_render_pair(struct buf *out, const struct app *a, const struct cli_op
 		.all_threads = o->threads,
 		.groups = o->group == CLI_GROUP_CGROUP,
 	};
-	if (shown_build(&v, &prev->s, &cur->s, &a->cs, from->filter, o->threads) < 0)
+	if (rows_build(&v->s, &vo, &rows) < 0)
 		return -1;
-	if (rows_build(&v.s, &vo, &rows) < 0) {
-		shown_free(&v);
-		return -1;
-	}
-	shown_mark(&v, &rows);
-	double interval = cur->s.mono - prev->s.mono;
+	shown_mark(v, &rows);
 	if (o->format == CLI_FORMAT_JSON) {
 		struct json_state js = {"delayacct", cur->delay_state, cur->delay_message};
-		json_render_sample(out, &v.s, interval, &rows, &a->cs, &a->sel, cur->delay_state ? &js : NULL,
+		json_render_sample(out, &v->s, interval, &rows, &a->cs, &a->sel, cur->delay_state ? &js : NULL,
 				   from->host);
 	} else {
 		struct text_opts to = {.utf8 = a->utf8, .interval = interval, .host = from->recorded_on};
@@ -134,11 +128,21 @@ int replay_render_pair(struct buf *out, const struct app *a, const struct cli_op
 		}
 		if (!first)
 			buf_addc(out, '\n');
-		text_render_sample(out, &v.s, &rows, &a->cs, &a->sel, &to);
+		text_render_sample(out, &v->s, &rows, &a->cs, &a->sel, &to);
 	}
 	rows_free(&rows);
-	shown_free(&v);
 	return out->oom ? -1 : 0;
+}
+
+int replay_render_pair(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
+		       struct rec_sample *prev, struct rec_sample *cur, bool first)
+{
+	struct shown v;
+	if (shown_build(&v, &prev->s, &cur->s, &a->cs, from->filter, o->threads) < 0)
+		return -1;
+	int rc = replay_render_shown(out, a, o, from, &v, cur, cur->s.mono - prev->s.mono, first);
+	shown_free(&v);
+	return rc;
 }
 
 /* Formats one sample; returns -1 when out of memory, -2 after another error (told). */

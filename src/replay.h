@@ -9,6 +9,7 @@
 #include "record/reader.h"
 #include "render/json.h"
 #include "util/buf.h"
+#include "view/shown.h"
 
 /* Returns the exit status. */
 int replay_run(const struct cli_opts *o);
@@ -36,5 +37,9 @@ struct pair_origin {
  * samples of --host print through this one renderer. */
 int replay_render_pair(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
 		       struct rec_sample *prev, struct rec_sample *cur, bool first);
+/* The same for a pair already derived (v, from shown_build over cur and the
+ * sample before it, interval seconds apart); v's ended rows are marked. */
+int replay_render_shown(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
+			struct shown *v, const struct rec_sample *cur, double interval, bool first);
 
 #endif

@@ -33,13 +33,16 @@ static void host_drop_first(struct fleet_host *h)
 }
 
 /* Offline for why until its next try, each wait twice the one before. */
-static void host_offline(struct fleet_host *h, const char *why, double now)
+static void host_offline(struct fleet *f, struct fleet_host *h, const char *why, double now)
 {
 	free(h->why);
 	h->why = strdup(why ? why : _("the connection closed"));
 	h->state = FLEET_OFFLINE;
 	h->next_try = now + h->retry;
 	h->retry = fmin(h->retry * 2, FLEET_RETRY_MAX);
+	h->failures++;
+	if (f->watch.offline && f->watch.offline(f->watch.ctx, h, now))
+		h->done = true;
 }
 
 static void host_connect(struct fleet *f, struct fleet_host *h, double now)
@@ -48,11 +51,11 @@ static void host_connect(struct fleet *f, struct fleet_host *h, double now)
 	h->last_sample = now;
 	h->l.to = h->l.from = h->l.err = -1;
 	if (remote_argv_build(&av, f->ssh, f->remote, h->name, f->o) < 0) {
-		host_offline(h, _("out of memory"), now);
+		host_offline(f, h, _("out of memory"), now);
 		return;
 	}
 	if (link_start(&h->l, h->name, av.v, now) < 0) {
-		host_offline(h, h->l.why, now);
+		host_offline(f, h, h->l.why, now);
 		link_free(&h->l);
 	} else {
 		h->linked = true;
@@ -62,9 +65,9 @@ static void host_connect(struct fleet *f, struct fleet_host *h, double now)
 }
 
 /* The connection ended (why, or the link's own reason). */
-static void host_lost(struct fleet_host *h, const char *why, double now)
+static void host_lost(struct fleet *f, struct fleet_host *h, const char *why, double now)
 {
-	host_offline(h, why, now);
+	host_offline(f, h, why, now);
 	/* the pair on screen keeps the strings of the stream it came by */
 	if (h->have_pair && h->pair_live) {
 		h->kept = h->l.st;
@@ -79,17 +82,34 @@ static void host_lost(struct fleet_host *h, const char *why, double now)
 static int host_show(struct fleet *f, struct fleet_host *h)
 {
 	/* the remote selected what it sent: every task of it is shown */
-	if (shown_build(&h->shown, &h->prev.s, &h->cur.s, f->cs, NULL, true) < 0) {
+	if (shown_build(&h->shown, &h->prev.s, &h->cur.s, f->cs, NULL, f->threads) < 0) {
 		rec_sample_free(&h->prev);
 		rec_sample_free(&h->cur);
 		h->have_pair = false;
 		return -1;
 	}
 	h->have_pair = true;
-	return 0;
+	int w = f->watch.pair ? f->watch.pair(f->watch.ctx, h) : 0;
+	return w < 0 ? -1 : 1 + w;
 }
 
-/* Takes a sample of the open connection: 1 when a pair came, 0 when not, -1 out of memory. */
+/* Its connection ends for good: it gave what the watcher asked. */
+static void host_done(struct fleet_host *h)
+{
+	host_drop_first(h);
+	if (h->have_pair && h->pair_live) {
+		h->kept = h->l.st;
+		h->l.st = NULL;
+	}
+	h->pair_live = false;
+	link_free(&h->l);
+	h->linked = h->link_ended = false;
+	h->done = true;
+}
+
+/* Takes a sample of the open connection: 1 when a pair came, 2 when the
+ * watcher is also done with the host, 0 when none came, -1 out of memory
+ * or stopped. */
 static int host_take(struct fleet *f, struct fleet_host *h, struct rec_sample *s, uint64_t seq)
 {
 	if (h->have_pair && h->pair_live && seq == h->cur_seq + 1) {
@@ -98,7 +118,7 @@ static int host_take(struct fleet *f, struct fleet_host *h, struct rec_sample *s
 		h->prev = h->cur;
 		h->cur = *s;
 		h->cur_seq = seq;
-		return host_show(f, h) < 0 ? -1 : 1;
+		return host_show(f, h);
 	}
 	if (h->have_first && seq == h->first_seq + 1) {
 		/* the new connection's first pair replaces what the last one left */
@@ -108,7 +128,7 @@ static int host_take(struct fleet *f, struct fleet_host *h, struct rec_sample *s
 		h->cur = *s;
 		h->cur_seq = seq;
 		h->pair_live = true;
-		return host_show(f, h) < 0 ? -1 : 1;
+		return host_show(f, h);
 	}
 	/* a first sample, or one after a gap: the next pairs with it */
 	host_drop_first(h);
@@ -129,6 +149,8 @@ static int host_take(struct fleet *f, struct fleet_host *h, struct rec_sample *s
 static int host_pump(struct fleet *f, struct fleet_host *h, double now, bool take)
 {
 	enum fleet_state was = h->state;
+	if (h->done)
+		return 0;
 	if (!h->linked) {
 		if (take && now >= h->next_try)
 			host_connect(f, h, now);
@@ -145,23 +167,35 @@ static int host_pump(struct fleet *f, struct fleet_host *h, double now, bool tak
 		char *why = NULL;
 		int rc = link_next(&h->l, &s, &seq, &h->clock, &why);
 		if (rc < 0) {
-			host_lost(h, why, now);
+			host_lost(f, h, why, now);
 			free(why);
 			return 1;
 		}
 		if (rc == 0)
 			break;
-		h->last_sample = now;
+		h->last_sample = h->last_seen = now;
 		h->retry = FLEET_RETRY_MIN;
 		h->state = FLEET_LIVE;
 		h->cpus = link_cpus(&h->l);
 		int took = host_take(f, h, &s, seq);
 		if (took < 0)
 			return -1;
-		changed |= took;
+		changed |= took > 0;
+		if (took == 2) {
+			host_done(h);
+			return 1;
+		}
 	}
 	if (h->link_ended) {
-		host_lost(h, h->l.why, now);
+		host_lost(f, h, h->l.why, now);
+		return 1;
+	}
+	if (now - h->last_sample > f->silence) {
+		/* samples, not bytes: a host that trickles bytes is silent too */
+		char why[128];
+		snprintf(why, sizeof(why), _("no sample for %.0f s"), now - h->last_sample);
+		link_stop(&h->l);
+		host_lost(f, h, why, now);
 		return 1;
 	}
 	/* two intervals without a sample, and a little for the way */
@@ -186,6 +220,8 @@ int fleet_open(struct fleet *f, const struct cli_opts *o)
 	}
 	f->ssh = getenv("TASKVIEW_SSH");
 	f->remote = getenv("TASKVIEW_REMOTE");
+	f->silence = fmax(FLEET_SILENCE_MIN, 3 * o->delay);
+	f->threads = true;
 	for (size_t i = 0; i < f->n; i++) {
 		struct fleet_host *h = &f->h[i];
 		h->name = f->names.v[i];

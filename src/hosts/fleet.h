@@ -9,8 +9,12 @@
  * A host is Connecting until its first sample; Live while samples come;
  * Stale when none came for two intervals (its rows stay, with their age);
  * Offline when its connection ended, with the reason ssh or the remote gave,
- * and it is connected again after 1 s, then 2, 4 ... up to 60 s while it
- * fails. A host's rows stay on screen until a new connection brings a pair.
+ * or when no sample came for FLEET_SILENCE_MIN s (three intervals, if
+ * longer: a stopped host, a network that holds packets); it is connected
+ * again after 1 s, then 2, 4 ... up to 60 s while it fails. A host's rows
+ * stay on screen until a new connection brings a pair. The batch front
+ * takes each pair as it comes (fleet_watch), and is done with a host that
+ * gave its samples or that it gives up.
  *
  * Ownership: the fleet owns every sample, and the streams their strings live
  * in; fleet_merged borrows from them until the next fleet_pump or fleet_free.
@@ -33,6 +37,19 @@ enum fleet_state { FLEET_CONNECTING, FLEET_LIVE, FLEET_STALE, FLEET_OFFLINE };
 
 #define FLEET_RETRY_MIN 1.0
 #define FLEET_RETRY_MAX 60.0
+#define FLEET_SILENCE_MIN 15.0
+
+struct fleet_host;
+
+/* Told as it happens, when set. pair: h has a new pair (h->shown, of h->cur
+ * and h->prev); returns 0, 1 when h is done (its connection ends, it is not
+ * connected again), -1 to stop (fleet_pump then returns -1). offline: h
+ * went Offline (h->why, h->next_try); true gives it up (done). */
+struct fleet_watch {
+	void *ctx;
+	int (*pair)(void *ctx, struct fleet_host *h);
+	bool (*offline)(void *ctx, const struct fleet_host *h, double now);
+};
 
 struct fleet_host {
 	const char *name;        /* as given (the host list's) */
@@ -41,7 +58,8 @@ struct fleet_host {
 	bool link_ended;         /* ... and its end was read, not yet taken */
 	enum fleet_state state;
 	char *why;               /* Offline: why (raw remote bytes, malloc'd) */
-	double last_sample;      /* CLOCK_MONOTONIC here of its last sample (its start before one) */
+	double last_sample;      /* CLOCK_MONOTONIC here of its last sample (the connection's start before one) */
+	double last_seen;        /* ... of its last sample over every connection; 0: none yet */
 	double next_try, retry;  /* Offline: when it is connected again, and the wait after that */
 	double clock;            /* its clock minus this one's, at least (-INFINITY: none yet) */
 	int64_t cpus;            /* online there, as it said; -1 when not said */
@@ -55,6 +73,8 @@ struct fleet_host {
 	bool have_first;
 	uint64_t first_seq;
 	struct rec_stream *kept; /* the stream the pair's strings are in, when its connection is gone */
+	bool done;               /* gave what was asked, or given up (fleet_watch): not connected again */
+	unsigned failures;       /* times it went Offline */
 };
 
 struct fleet {
@@ -64,6 +84,9 @@ struct fleet {
 	const struct cli_opts *o;
 	const struct colset *cs;
 	const char *ssh, *remote; /* TASKVIEW_SSH, TASKVIEW_REMOTE */
+	double silence;           /* no sample for this long: Offline */
+	bool threads;             /* each process's exited threads shown under it (shown_build) */
+	struct fleet_watch watch;
 	struct shown merged;
 	bool have_merged;
 	const struct shown **parts; /* n, for the merge */
@@ -72,7 +95,8 @@ struct fleet {
 /* Reads the host list of o (--host, --hosts-file). Returns 0, 2 after
  * printing why the list is bad, or 1 out of memory. */
 int fleet_open(struct fleet *f, const struct cli_opts *o);
-/* Connects to each host; cs: the columns the rates are derived for. */
+/* Connects to each host; cs: the columns the rates are derived for. Set
+ * threads and watch before. */
 void fleet_start(struct fleet *f, const struct colset *cs, double now);
 void fleet_free(struct fleet *f);
 /* The descriptors to wait on (at most 2 n), into out. */

@@ -4,7 +4,9 @@
  * taskview --stream sends its samples as a recording, and rates come from
  * that host's own samples and clock. In batch mode each host's samples are
  * printed as they come, with the host named on the sample and on each task.
- * A host that fails or falls silent is told on stderr and ends alone.
+ * A host that fails or falls silent is told on stderr: given up before its
+ * first sample, tried again after (hosts/fleet.h), and never holds up the
+ * others.
  */
 #ifndef TV_HOSTS_HOSTS_H
 #define TV_HOSTS_HOSTS_H

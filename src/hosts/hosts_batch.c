@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "hosts/fleet.h"
 #include "hosts/hostlist.h"
 #include "hosts/link.h"
-#include "hosts/remote.h"
 #include "render/json.h"
 #include "replay.h"
 #include "util/clock.h"
@@ -23,19 +23,17 @@
 #include "util/text.h"
 
 #define HOSTS_FILE_MAX (1u << 20)
-/* A host that sends nothing for this long (or three intervals) is given up. */
-#define HOST_SILENCE_MIN 15.0
+/* A host lost after it printed is tried again for this long (a reboot's time). */
+#define HOST_AWAY_MAX 300.0
 
-struct host_run {
-	struct link l;
-	struct rec_sample prev;
-	double last_sample;     /* CLOCK_MONOTONIC of the last sample taken (the start before one) */
-	/* its clock minus this one's, at least: the most of (a sample's time there - its arrival
-	 * here) so far, each short of the truth by the time the sample took to come */
-	double clock;
-	bool have_prev, done, failed;
-	uint64_t prev_seq;
-	int64_t printed;
+/* What the batch front keeps while the fleet runs. */
+struct batch_run {
+	const struct app *a;
+	const struct cli_opts *o;
+	const struct fleet *f;
+	int64_t *printed; /* each host's samples printed */
+	size_t printed_all;
+	bool write_failed;
 };
 
 /* taskview: HOST: why, with what the remote said made safe to print. */
@@ -96,16 +94,18 @@ static void host_described(const struct link *l, double clock, struct json_host 
 	};
 }
 
-/* Prints cur, its rates over prev, as one sample of host's. Returns 0, or -1
- * after an error (told). */
-static int print_pair(const struct app *a, const struct cli_opts *o, const struct json_host *host,
-		      struct rec_sample *prev, struct rec_sample *cur, bool first)
+/* A host's new pair, printed; -n of each, then it is done. */
+static int on_pair(void *ctx, struct fleet_host *h)
 {
+	struct batch_run *r = ctx;
+	size_t i = (size_t)(h - r->f->h);
+	struct json_host jh;
+	host_described(&h->l, h->clock, &jh);
+	struct pair_origin from = {.host = &jh};
 	struct buf out;
 	buf_init(&out);
-	/* the remote applied the selection: every task it sent is shown */
-	struct pair_origin from = {.host = host};
-	int rc = replay_render_pair(&out, a, o, &from, prev, cur, first);
+	int rc = replay_render_shown(&out, r->a, r->o, &from, &h->shown, &h->cur, h->cur.s.mono - h->prev.s.mono,
+				     r->printed_all == 0);
 	if (rc < 0 || out.oom) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		rc = -1;
@@ -115,47 +115,35 @@ static int print_pair(const struct app *a, const struct cli_opts *o, const struc
 		rc = -1;
 	}
 	buf_free(&out);
-	return rc;
+	if (rc < 0) {
+		r->write_failed = true;
+		return -1;
+	}
+	r->printed_all++;
+	return ++r->printed[i] >= r->o->iterations;
 }
 
-/* Takes the samples h's stream holds; prints each with the one before it. */
-static int take_samples(struct host_run *h, const struct app *a, const struct cli_opts *o, double now,
-			size_t *printed_all)
+/* A host that fails before it printed a sample is given up (a wrong key, a
+ * missing taskview: a try again says the same); one lost after it printed
+ * is tried again, until it has been away for HOST_AWAY_MAX s. */
+static bool on_offline(void *ctx, const struct fleet_host *h, double now)
 {
-	for (;;) {
-		struct rec_sample cur;
-		uint64_t seq;
-		char *why = NULL;
-		int rc = link_next(&h->l, &cur, &seq, &h->clock, &why);
-		if (rc < 0) {
-			host_say(h->l.host, why ? why : _("out of memory"));
-			free(why);
-			h->failed = true;
-			link_stop(&h->l);
-			return 0;
-		}
-		if (rc == 0)
-			return 0;
-		h->last_sample = now;
-		if (h->have_prev && seq == h->prev_seq + 1 && !h->done) {
-			struct json_host jh;
-			host_described(&h->l, h->clock, &jh);
-			if (print_pair(a, o, &jh, &h->prev, &cur, *printed_all == 0) < 0) {
-				rec_sample_free(&cur);
-				return -1;
-			}
-			++*printed_all;
-			if (++h->printed >= o->iterations) {
-				h->done = true;
-				link_stop(&h->l);
-			}
-		}
-		if (h->have_prev)
-			rec_sample_free(&h->prev);
-		h->prev = cur;
-		h->prev_seq = seq;
-		h->have_prev = true;
+	struct batch_run *r = ctx;
+	size_t i = (size_t)(h - r->f->h);
+	if (r->printed[i] == 0) {
+		host_say(h->name, h->why);
+		return true;
 	}
+	bool give_up = now - h->last_seen > HOST_AWAY_MAX;
+	struct buf b;
+	buf_init(&b);
+	if (give_up)
+		buf_addf(&b, _("%s (no sample for %.0f s: given up)"), h->why, now - h->last_seen);
+	else
+		buf_addf(&b, _("%s (tried again in %.0f s)"), h->why, h->next_try - now);
+	host_say(h->name, b.oom ? h->why : buf_str(&b));
+	buf_free(&b);
+	return give_up;
 }
 
 int hosts_gather(struct hostlist *l, const struct cli_opts *o)
@@ -177,102 +165,66 @@ int hosts_gather(struct hostlist *l, const struct cli_opts *o)
 	return rc;
 }
 
+/* Whether the run goes on: a host still has samples to give. */
+static bool run_goes_on(const struct fleet *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (!f->h[i].done)
+			return true;
+	return false;
+}
+
 int hosts_run(const struct cli_opts *o)
 {
-	struct hostlist hl;
-	hostlist_init(&hl);
-	if (hosts_gather(&hl, o) < 0) {
-		hostlist_free(&hl);
-		return 2;
-	}
-	struct app a;
-	int rc = app_init_replay(&a, o, no_columns, NULL);
+	struct fleet f;
+	int rc = fleet_open(&f, o);
 	if (rc) {
-		hostlist_free(&hl);
+		fleet_free(&f);
 		return rc;
 	}
-	struct host_run *h = calloc(hl.n, sizeof(*h));
-	struct pollfd *pfd = calloc(hl.n * 2, sizeof(*pfd));
-	if (!h || !pfd) {
+	struct app a;
+	rc = app_init_replay(&a, o, no_columns, NULL);
+	if (rc) {
+		fleet_free(&f);
+		return rc;
+	}
+	struct batch_run r = {.a = &a, .o = o, .f = &f, .printed = calloc(f.n, sizeof(*r.printed))};
+	int *fds = calloc(2 * f.n, sizeof(*fds));
+	struct pollfd *pfd = calloc(2 * f.n, sizeof(*pfd));
+	if (!r.printed || !fds || !pfd) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		rc = 1;
 		goto out;
 	}
-	const char *ssh = getenv("TASKVIEW_SSH"), *remote = getenv("TASKVIEW_REMOTE");
-	double silence = fmax(HOST_SILENCE_MIN, 3 * o->delay);
-	for (size_t i = 0; i < hl.n; i++) {
-		h[i].l.to = h[i].l.from = h[i].l.err = -1;
-		h[i].clock = -INFINITY;
-	}
-	for (size_t i = 0; i < hl.n; i++) {
-		struct remote_argv av;
-		h[i].last_sample = clock_now(CLOCK_MONOTONIC);
-		if (remote_argv_build(&av, ssh, remote, hl.v[i], o) < 0 ||
-		    link_start(&h[i].l, hl.v[i], av.v, h[i].last_sample) < 0) {
-			host_say(hl.v[i], h[i].l.why ? h[i].l.why : _("out of memory"));
-			h[i].failed = true;
-		}
-		remote_argv_free(&av);
-	}
-	size_t printed_all = 0;
-	for (;;) {
-		size_t np = 0, open = 0;
-		for (size_t i = 0; i < hl.n; i++) {
-			if (h[i].done || h[i].failed) {
-				link_reap(&h[i].l); /* no zombie stays for the rest of the run */
-				continue;
-			}
-			open++;
-			if (h[i].l.from >= 0)
-				pfd[np++] = (struct pollfd){.fd = h[i].l.from, .events = POLLIN};
-			if (h[i].l.err >= 0)
-				pfd[np++] = (struct pollfd){.fd = h[i].l.err, .events = POLLIN};
-		}
-		if (!open)
-			break;
-		/* a quarter second at most: silence and ends are checked as time passes */
+	f.threads = o->threads;
+	f.watch = (struct fleet_watch){.ctx = &r, .pair = on_pair, .offline = on_offline};
+	fleet_start(&f, &a.cs, clock_now(CLOCK_MONOTONIC));
+	while (run_goes_on(&f)) {
+		size_t np = fleet_fds(&f, fds);
+		for (size_t i = 0; i < np; i++)
+			pfd[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+		/* a quarter second at most: silence, tries and ends are checked as time passes */
 		if (poll(pfd, np, 250) < 0 && errno != EINTR) {
 			fprintf(stderr, "taskview: poll: %s\n", strerror(errno));
 			rc = 1;
 			break;
 		}
-		double now = clock_now(CLOCK_MONOTONIC);
-		for (size_t i = 0; i < hl.n && rc == 0; i++) {
-			struct host_run *x = &h[i];
-			if (x->done || x->failed)
-				continue;
-			int alive = link_pump(&x->l, now);
-			if (take_samples(x, &a, o, now, &printed_all) < 0)
-				rc = 1;
-			if (x->done || x->failed)
-				continue;
-			if (!alive) {
-				host_say(x->l.host, x->l.why ? x->l.why : _("the connection closed"));
-				x->failed = true;
-			} else if (now - x->last_sample > silence) {
-				/* samples, not bytes: a host that trickles bytes is silent too */
-				char why[128];
-				snprintf(why, sizeof(why), _("no sample for %.0f s: given up"), now - x->last_sample);
-				host_say(x->l.host, why);
-				x->failed = true;
-				link_stop(&x->l);
-			}
-		}
-		if (rc)
+		if (fleet_pump(&f, clock_now(CLOCK_MONOTONIC), true) < 0) {
+			if (!r.write_failed)
+				fprintf(stderr, "taskview: %s\n", _("out of memory"));
+			rc = 1;
 			break;
+		}
 	}
-	for (size_t i = 0; i < hl.n && rc == 0; i++)
-		if (h[i].failed)
+	for (size_t i = 0; i < f.n && rc == 0; i++)
+		if (r.printed[i] < o->iterations)
 			rc = 1;
 out:
-	for (size_t i = 0; h && i < hl.n; i++) {
-		if (h[i].have_prev)
-			rec_sample_free(&h[i].prev);
-		link_free(&h[i].l);
-	}
-	free(h);
+	/* the samples borrow the columns: the fleet goes first */
+	fleet_free(&f);
+	free(r.printed);
+	free(fds);
 	free(pfd);
 	app_free(&a);
-	hostlist_free(&hl);
 	return rc;
 }

@@ -26,6 +26,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -65,10 +66,11 @@ class Fleet:
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def start(self, name, force_command=None, before=None):
+    def start(self, name, force_command=None, before=None, port=None):
         """An sshd in namespaces of its own, host name name; before: shell
-        commands run there first (processes for it to hold)."""
-        port = free_port()
+        commands run there first (processes for it to hold); port: the one
+        of a host started again."""
+        port = port or free_port()
         cfg = self.path(f"sshd_{name}")
         with open(cfg, "w") as f:
             f.write(f"Port {port}\nListenAddress 127.0.0.1\nHostKey {self.path('hostkey')}\n"
@@ -261,30 +263,42 @@ def test_stopped_host_is_given_up():
     check("tvstop: no sample for" in r.stderr, f"the stopped host: {r.stderr}")
 
 
-def test_host_killed_mid_stream():
-    """A host killed while it streams (every process of it, its sshd too):
-    what it sent is printed, it is said to have ended, and the other host
-    prints all its samples."""
+def test_host_lost_mid_stream_comes_back():
+    """A host killed while it streams (every process of it, its sshd too) is
+    said to have ended and is tried again; started again, it gives the rest
+    of its samples, and the other host all of its own meanwhile."""
     f = fleet()
     f.start("tvkill")
     p = subprocess.Popen([TASKVIEW, "-b", "--host", "tvkill,web2", "--format", "json", "-p", "1", "-d", "0.3",
                           "-n", "12"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=f.env(),
                          stdin=subprocess.DEVNULL)
+    err = []
+    said = threading.Thread(target=lambda: err.extend(p.stderr), daemon=True)
+    said.start()
     try:
         seen = []
         for line in p.stdout:  # until tvkill has sent a sample
             seen.append(json.loads(line)["host"])
             if seen[-1] == "tvkill":
                 break
+        port = f.hosts["tvkill"][0]
         os.killpg(f.hosts["tvkill"][1].pid, signal.SIGKILL)
-        out, err = p.communicate(timeout=300)
+        f.hosts["tvkill"][1].wait()
+        end = time.monotonic() + 120
+        while not any("tvkill: " in line for line in err):  # its end said, then it is back
+            check(time.monotonic() < end and p.poll() is None, f"tvkill's end not said: {err}")
+            time.sleep(0.1)
+        f.start("tvkill", port=port)
+        out = p.stdout.read()
+        p.wait(timeout=300)
+        said.join(timeout=10)
     finally:
         p.kill()
     seen += [json.loads(line)["host"] for line in out.splitlines()]
-    check(p.returncode == 1, f"exit {p.returncode}: {err}")
-    check(seen.count("web2") == 12, f"web2's samples: {seen}")
-    check(1 <= seen.count("tvkill") < 12, f"tvkill's samples: {seen}")
-    check(any(line.startswith("taskview: tvkill: ") for line in err.splitlines()), f"tvkill's end: {err}")
+    err = "".join(err)
+    check(p.returncode == 0, f"exit {p.returncode}: {err}")
+    check(seen.count("web2") == 12 and seen.count("tvkill") == 12, f"the samples: {seen}")
+    check(re.search(r"^taskview: tvkill: .*\(tried again in \d+ s\)$", err, re.M), f"tvkill's end: {err}")
     print(f"     {err.strip()}")
 
 
@@ -500,7 +514,7 @@ if __name__ == "__main__":
     try:
         sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
                        test_text_and_selection_travel, test_hosts_file, test_failing_hosts_say_why,
-                       test_stopped_host_is_given_up, test_host_killed_mid_stream, test_stream_of_an_older_version, test_screen_merges_the_hosts, test_screen_keeps_a_lost_host, test_readme_lines]))
+                       test_stopped_host_is_given_up, test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version, test_screen_merges_the_hosts, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
         if SCREEN:
             SCREEN.kill_server()
