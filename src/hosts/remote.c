@@ -17,6 +17,40 @@ void remote_quote(struct buf *b, const char *s)
 	buf_addc(b, '\'');
 }
 
+/* The screen's own column: each remote is one host, and knows no such column. */
+static bool viewer_column(const char *id, size_t n)
+{
+	return n == 4 && memcmp(id, "host", 4) == 0;
+}
+
+/* The columns of list (-o) but the viewer's own, quoted; nothing when none is left. */
+static void remote_columns(struct buf *b, const char *list)
+{
+	struct buf keep;
+	buf_init(&keep);
+	for (const char *p = list;;) {
+		p += strspn(p, " \t");
+		size_t n = strcspn(p, ",");
+		size_t len = n;
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (!viewer_column(p, len)) {
+			if (keep.len)
+				buf_addc(&keep, ',');
+			buf_add(&keep, p, len);
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	if (keep.len) {
+		buf_adds(b, " -o ");
+		remote_quote(b, buf_str(&keep));
+	}
+	b->oom |= keep.oom;
+	buf_free(&keep);
+}
+
 /* The remote command line: one string, which the remote user's shell splits. */
 static void remote_line(struct buf *b, const char *remote, const struct cli_opts *o)
 {
@@ -42,12 +76,10 @@ static void remote_line(struct buf *b, const char *remote, const struct cli_opts
 		buf_adds(b, " -c ");
 		remote_quote(b, o->filter.cgroup);
 	}
-	if (o->columns) {
-		buf_adds(b, " -o ");
-		remote_quote(b, o->columns);
-	}
+	if (o->columns)
+		remote_columns(b, o->columns);
 	/* the sort column is read even when it is not shown */
-	if (o->sort) {
+	if (o->sort && !viewer_column(o->sort, strlen(o->sort))) {
 		buf_adds(b, " -s ");
 		remote_quote(b, o->sort);
 	}

@@ -354,8 +354,9 @@ def screen():
 
 
 def rows_of(text, host):
-    """The table rows whose HOST is host: their words."""
-    return [line.split() for line in text.splitlines() if line.split()[:1] == [host]]
+    """The table rows whose HOST is host, a PID after it: their words (the
+    header's lines that name a host not live are no rows)."""
+    return [w for w in (line.split() for line in text.splitlines()) if w[:1] == [host] and w[1:2] and w[1].isdigit()]
 
 
 def test_screen_merges_the_hosts():
@@ -393,6 +394,22 @@ def test_screen_merges_the_hosts():
         # kill is refused, and says why
         tm.keys(s, "k")
         tm.wait_for(s, "not acted on")
+    finally:
+        tm.quit(s)
+
+
+def test_screen_columns_with_host():
+    """-o and -s name HOST, the screen's own column: the remotes are asked for
+    the others (a remote knows no HOST), and the table is sorted by host."""
+    f = fleet()
+    tm = screen()
+    env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
+    s = tm.start(["--host", "web2,web1", "-d", "0.5", "-o", "host,pid,comm", "-s", "host"], env=env)
+    try:
+        text = tm.wait(s, lambda t: rows_of(t, "web1") and rows_of(t, "web2"), "rows of web1 and web2")
+        check(re.search(r"^HOST\W*\s+PID\s+NAME\s*$", text, re.M), f"the columns asked for:\n{text}")
+        hosts = [line.split()[0] for line in text.splitlines() if line.split()[:1] in (["web1"], ["web2"])]
+        check(hosts == sorted(hosts) or hosts == sorted(hosts, reverse=True), f"sorted by host: {hosts}")
     finally:
         tm.quit(s)
 
@@ -514,7 +531,7 @@ if __name__ == "__main__":
     try:
         sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
                        test_text_and_selection_travel, test_hosts_file, test_failing_hosts_say_why,
-                       test_stopped_host_is_given_up, test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version, test_screen_merges_the_hosts, test_screen_keeps_a_lost_host, test_readme_lines]))
+                       test_stopped_host_is_given_up, test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version, test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
         if SCREEN:
             SCREEN.kill_server()

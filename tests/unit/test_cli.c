@@ -480,6 +480,19 @@ START_TEST(remote_command)
 	ck_assert(strncmp(a.v[a.n - 1], "exec taskview --stream", 22) == 0);
 	remote_argv_free(&a);
 	done(p);
+	/* HOST is the screen's own column: a remote is asked for the others, and sorts by none */
+	p = parse("--host", "h", "-o", " host ,pid,hostname, comm", "-s", "host", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(remote_argv_build(&a, NULL, NULL, "web1", &p->o), 0);
+	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --stream --no-plugins -d 1 -o 'pid,hostname,comm'");
+	remote_argv_free(&a);
+	done(p);
+	p = parse("--host", "h", "-o", "host", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(remote_argv_build(&a, NULL, NULL, "web1", &p->o), 0);
+	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --stream --no-plugins -d 1");
+	remote_argv_free(&a);
+	done(p);
 }
 END_TEST
 
