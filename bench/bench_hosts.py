@@ -8,17 +8,25 @@ its own with PROCS sleeping processes in it (the test's Fleet), then runs
 viewer process alone (not its ssh children nor the remote taskviews): its
 CPU time over the run as a share of one core, its peak resident memory
 (VmHWM), the time to its first and last sample, and the bytes it read.
-As root; needs sshd, ssh and unshare.
+With --screen S, the screen instead (taskview --host ... -d 1 in tmux): the
+time until the header counts every host live and their rows are shown, then
+the viewer's CPU over S seconds after that, and its peak resident memory.
+As root; needs sshd, ssh and unshare (and tmux for --screen).
 
     python3 bench/bench_hosts.py build/src/taskview --hosts 32 --procs 300 -n 20
+    python3 bench/bench_hosts.py build/src/taskview --hosts 32 --procs 300 --screen 30
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "integration"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "integration"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "tui"))
 os.environ.setdefault("TASKVIEW", "taskview")
 
 
@@ -50,6 +58,7 @@ def main():
     ap.add_argument("--hosts", type=int, default=32)
     ap.add_argument("--procs", type=int, default=300)
     ap.add_argument("-n", type=int, default=20)
+    ap.add_argument("--screen", type=float, default=0, metavar="S", help="the screen, measured over S seconds")
     a = ap.parse_args()
     os.environ["TASKVIEW"] = os.path.abspath(a.taskview)
     import test_hosts  # noqa: E402 - the fleet of the tests
@@ -61,6 +70,8 @@ def main():
         for name in names:
             fleet.start(name, before=f"for i in $(seq {a.procs}); do sleep 100000 & done")
         print(f"{a.hosts} hosts of {a.procs} processes up in {time.monotonic() - t0:.1f} s", flush=True)
+        if a.screen:
+            return screen(a, fleet, names)
         start = time.monotonic()
         p = subprocess.Popen([a.taskview, "-b", "--host", ",".join(names), "--format", "json", "-d", "1",
                               "-n", str(a.n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=fleet.env())
@@ -92,6 +103,33 @@ def main():
               f"({rchar / max(1, lines) / (a.procs + 3):.0f} bytes per process and sample printed)")
     finally:
         fleet.stop()
+
+
+def screen(a, fleet, names):
+    """The screen over the hosts: time to every host live with its rows, then
+    CPU over a.screen seconds and the peak resident memory."""
+    import tmuxlib  # noqa: E402
+    home = tempfile.mkdtemp(prefix="tv-bench-home-")
+    t = tmuxlib.Tmux(home)
+    env = {k: v for k, v in fleet.env().items() if k.startswith("TASKVIEW_")}
+    start = time.monotonic()
+    s = t.start(["--host", ",".join(names), "-d", "1", "-s", "host"], env=env, width=200, height=50)
+    try:
+        every = re.compile(rf"\b{a.hosts} live\b")
+        text = t.wait(s, lambda x: every.search(x) and names[0] in x, "every host live", timeout=600)
+        up = time.monotonic() - start
+        pid = t.taskview_pid(s)
+        cpu0, w0 = stat_cpu(pid), time.monotonic()
+        time.sleep(a.screen)
+        cpu1, w1 = stat_cpu(pid), time.monotonic()
+        hwm = status_kib(pid, "VmHWM")
+        print(f"every host live, with rows, after {up:.2f} s ({a.hosts} ssh handshakes on these cores included)")
+        print(f"viewer: {cpu1 - cpu0:.2f} s CPU over {w1 - w0:.1f} s = {100 * (cpu1 - cpu0) / (w1 - w0):.1f} % "
+              f"of a core; peak RSS {hwm / 1024:.1f} MiB")
+        print(text.splitlines()[0][:200])
+        t.quit(s)
+    finally:
+        t.kill_server()
 
 
 if __name__ == "__main__":
