@@ -190,7 +190,7 @@ static int host_pump(struct fleet *f, struct fleet_host *h, double now, bool tak
 		host_lost(f, h, h->l.why, now);
 		return 1;
 	}
-	if (now - h->last_sample > f->silence) {
+	if (now - h->last_sample > (h->state == FLEET_CONNECTING ? f->connect_wait : f->silence)) {
 		/* samples, not bytes: a host that trickles bytes is silent too */
 		char why[128];
 		snprintf(why, sizeof(why), _("no sample for %.0f s"), now - h->last_sample);
@@ -221,6 +221,7 @@ int fleet_open(struct fleet *f, const struct cli_opts *o)
 	f->ssh = getenv("TASKVIEW_SSH");
 	f->remote = getenv("TASKVIEW_REMOTE");
 	f->silence = fmax(FLEET_SILENCE_MIN, 3 * o->delay);
+	f->connect_wait = INFINITY;
 	f->threads = true;
 	for (size_t i = 0; i < f->n; i++) {
 		struct fleet_host *h = &f->h[i];
@@ -292,9 +293,17 @@ int fleet_merge(struct fleet *f)
 	f->have_merged = false;
 	for (size_t i = 0; i < f->n; i++)
 		f->parts[i] = f->h[i].have_pair ? &f->h[i].shown : NULL;
-	int rc = shown_merge(&f->merged, (const struct shown *const *)f->parts, f->n);
+	int rc = shown_merge(&f->merged, (const struct shown *const *)f->parts, (const char *const *)f->names.v, f->n);
 	f->have_merged = rc == 0;
 	return rc;
+}
+
+bool fleet_all_live(const struct fleet *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->h[i].state != FLEET_LIVE)
+			return false;
+	return true;
 }
 
 double fleet_age(const struct fleet_host *h, double now)

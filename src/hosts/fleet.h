@@ -10,7 +10,10 @@
  * Stale when none came for two intervals (its rows stay, with their age);
  * Offline when its connection ended, with the reason ssh or the remote gave,
  * or when no sample came for FLEET_SILENCE_MIN s (three intervals, if
- * longer: a stopped host, a network that holds packets); it is connected
+ * longer: a stopped host, a network that holds packets) after one came (the
+ * screen waits on a connection that gave none yet, with its age: a handshake
+ * begun again would only take longer; batch gives up after the same time);
+ * it is connected
  * again after 1 s, then 2, 4 ... up to 60 s while it fails. A host's rows
  * stay on screen until a new connection brings a pair. The batch front
  * takes each pair as it comes (fleet_watch), and is done with a host that
@@ -84,7 +87,8 @@ struct fleet {
 	const struct cli_opts *o;
 	const struct colset *cs;
 	const char *ssh, *remote; /* TASKVIEW_SSH, TASKVIEW_REMOTE */
-	double silence;           /* no sample for this long: Offline */
+	double silence;           /* no sample for this long on a connection that gave one: Offline */
+	double connect_wait;      /* ... on one that gave none yet (INFINITY: never) */
 	bool threads;             /* each process's exited threads shown under it (shown_build) */
 	struct fleet_watch watch;
 	struct shown merged;
@@ -110,6 +114,8 @@ size_t fleet_fds(const struct fleet *f, int *out);
 int fleet_pump(struct fleet *f, double now, bool take);
 /* The hosts' pairs as one (shown_merge); 0, or -1 out of memory. */
 int fleet_merge(struct fleet *f);
+/* Whether every host is Live (no state with an age to show). */
+bool fleet_all_live(const struct fleet *f);
 /* Seconds since h's last sample. */
 double fleet_age(const struct fleet_host *h, double now);
 

@@ -197,6 +197,8 @@ int hosts_run(const struct cli_opts *o)
 		goto out;
 	}
 	f.threads = o->threads;
+	/* a script's run ends: a host that never answers is given up as a silent one */
+	f.connect_wait = f.silence;
 	f.watch = (struct fleet_watch){.ctx = &r, .pair = on_pair, .offline = on_offline};
 	fleet_start(&f, &a.cs, clock_now(CLOCK_MONOTONIC));
 	while (run_goes_on(&f)) {

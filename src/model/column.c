@@ -14,6 +14,9 @@ static struct tv_value get_tgid(const struct column *c, const struct tv_task *t)
 static struct tv_value get_ppid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_id_pid(t->ppid)); }
 static struct tv_value get_host(const struct column *c, const struct tv_task *t)
 {
+	/* a host's own row (its group: the hosts' screen has no other) */
+	if (t->is_group)
+		return value_str(t->cgroup ? t->cgroup->unit : NULL);
 	unsigned h = task_id_host(t->tgid);
 	return value_str(c->names && h < (unsigned)c->arg ? c->names[h] : NULL);
 }
@@ -111,7 +114,7 @@ static const struct column host_column =
 	/* TRANSLATORS: column header of the hosts' screen, at most 8 characters */
 	{"host", N_("HOST"), N_("The host the task runs on (--host)"),
 	 COL_STRING, 8, COL_ALIGN_LEFT, false, false, 0, N_("none: the host that sent it"), get_host, 0, COL_ROWS_BOTH, false, 0,
-	 COL_GROUP_NONE, NULL};
+	 COL_GROUP_TOO, NULL};
 
 struct column column_host(const char *const *names, size_t n)
 {

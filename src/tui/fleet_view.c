@@ -66,8 +66,10 @@ int tui_fleet_collect(struct tui *t)
 	if (!take)
 		return 0;
 	rp->merged_at = now;
+	/* the ages of the states not live go on: drawn again (a prompt matches
+	 * again only then, not every quarter second) */
 	if (!changed)
-		return 1; /* the states' ages go on: drawn again */
+		return fleet_all_live(rp->fleet) ? 0 : 1;
 	/* the rows point into the merged sample: they go first */
 	rows_free(&t->rows);
 	t->have_cur = false;

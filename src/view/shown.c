@@ -10,6 +10,7 @@
 #include "model/cgroup.h"
 #include "model/delta.h"
 #include "model/exited.h"
+#include "util/i18n.h"
 
 /* Does the filter (as at recording: PIDs, TIDs, user, control group, text)
  * select p? A process whose group was not recorded matches no group, as live. */
@@ -31,6 +32,12 @@ static bool shown_wants(const struct filter *f, const struct tv_task *p)
 
 void shown_free(struct shown *v)
 {
+	for (size_t i = 0; v->host_list && i < v->s.ncgroups; i++) {
+		free(v->hosts[i].path);
+		free(v->hosts[i].unit);
+	}
+	free(v->hosts);
+	free(v->host_list);
 	for (size_t i = 0; i < v->nmerged; i++)
 		free(v->merged[i].v);
 	free(v->merged);
@@ -143,12 +150,46 @@ static int shown_merge_threads(struct shown *v, const struct shown *p, struct tv
 		if (!shown_pid_ok(src->threads[j].tid))
 			continue;
 		t[n] = src->threads[j];
+		t[n].cgroup = &v->hosts[h];
 		shown_on_host(&t[n++], h);
 		live += j < nlive;
 	}
 	m[v->nmerged++] = (struct shown_threads){t, live, n};
 	q->threads = t;
 	q->nthreads_read = (uint32_t)n;
+	return 0;
+}
+
+/* Host k's group: "/NAME", the pressure its sample read (p; NULL: none). */
+static int shown_host_group(struct shown *v, const struct shown *p, const char *name)
+{
+	size_t k = v->s.ncgroups;
+	struct tv_cgroup *g = &v->hosts[k];
+	memset(g, 0, sizeof(*g));
+	g->unit = strdup(name);
+	g->path = malloc(strlen(name) + 2);
+	if (!g->unit || !g->path) {
+		free(g->unit);
+		free(g->path);
+		return -1;
+	}
+	g->path[0] = '/';
+	strcpy(g->path + 1, name);
+	g->index = k;
+	g->mem_bytes = g->swap_bytes = TV_UNKNOWN;
+	cgroup_cpu_unknown(g);
+	/* TRANSLATORS: why a host's row on the hosts' screen has no memory figure */
+	g->mem_why = _("a host's memory is not sent");
+	for (int r = 0; r < TV_RES_N; r++) {
+		if (p)
+			g->psi[r] = p->s.pressure[r];
+		else
+			pressure_unknown(&g->psi[r]);
+	}
+	g->t_read = p ? p->s.t_pressure : 0;
+	g->psi_why = p ? p->s.pressure_why : NULL;
+	v->host_list[k] = g;
+	v->s.ncgroups++;
 	return 0;
 }
 
@@ -164,13 +205,14 @@ static int shown_merge_procs(struct shown *v, const struct shown *p, size_t from
 		struct tv_task *q = &v->procs[v->s.nprocs++];
 		*q = *src;
 		shown_on_host(q, h);
+		q->cgroup = &v->hosts[h];
 		if (src->nthreads_read && shown_merge_threads(v, p, q, src, h) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int shown_merge(struct shown *v, const struct shown *const *parts, size_t n)
+int shown_merge(struct shown *v, const struct shown *const *parts, const char *const *names, size_t n)
 {
 	memset(v, 0, sizeof(*v));
 	size_t total = 0, nended = 0;
@@ -184,11 +226,21 @@ int shown_merge(struct shown *v, const struct shown *const *parts, size_t n)
 	}
 	v->procs = calloc(total + 1, sizeof(*v->procs));
 	v->ended = ended ? calloc(nended + 1, sizeof(*v->ended)) : NULL;
-	if (!v->procs || (ended && !v->ended)) {
+	/* by host number: a task's group is hosts[its host] */
+	v->hosts = calloc(n + 1, sizeof(*v->hosts));
+	v->host_list = calloc(n + 1, sizeof(*v->host_list));
+	if (!v->procs || (ended && !v->ended) || !v->hosts || !v->host_list) {
 		shown_free(v);
 		return -1;
 	}
 	v->s.procs = v->procs;
+	v->s.cgroups = v->host_list;
+	for (size_t h = 0; h < n; h++) {
+		if (shown_host_group(v, parts[h], names[h]) < 0) {
+			shown_free(v);
+			return -1;
+		}
+	}
 	bool first = true;
 	for (size_t h = 0; h < n; h++) {
 		const struct shown *p = parts[h];
@@ -224,6 +276,8 @@ int shown_merge(struct shown *v, const struct shown *const *parts, size_t n)
 	v->s.gone = v->procs + v->nlive;
 	v->s.ngone = v->s.nprocs - v->nlive;
 	v->s.ended = v->ended;
+	/* the hosts are its groups */
+	v->s.needs |= NEED_CGROUP;
 	v->s.sys_procs = v->s.sys_threads = v->s.sys_running = TV_COUNT_UNKNOWN;
 	for (int r = 0; r < TV_RES_N; r++)
 		pressure_unknown(&v->s.pressure[r]);

@@ -28,6 +28,9 @@ struct shown {
 	struct tv_ended *ended;     /* the ended ones' parts (s.ended), or NULL */
 	struct shown_threads *merged;
 	size_t nmerged;
+	/* shown_merge: a group per host, its row the host's (s.cgroups points to them) */
+	struct tv_cgroup *hosts;
+	struct tv_cgroup **host_list;
 };
 
 /*
@@ -42,17 +45,20 @@ int shown_build(struct shown *v, struct snapshot *prev, struct snapshot *cur, co
 void shown_free(struct shown *v);
 
 /*
- * The hosts' screen: the shown samples of n hosts (parts[i] of host i, NULL
- * for a host with none) as one, to sort, filter and fold as one table. Each
- * task is a copy whose IDs carry its host's number (task_id_on; the HOST
- * column names it), its threads copied likewise (a task whose ID cannot be
- * a PID, past 2^22, is left out: it cannot carry its host); live processes
- * first, in host order, then the ended ones. What only one host can say
- * (times, the system's counts and pressure, control groups) is left
- * unknown. Borrows from the parts: valid while they are. Returns 0, or -1
- * when out of memory (v is then freed).
+ * The hosts' screen: the shown samples of n hosts (parts[i] of host i, named
+ * names[i], NULL for a host with none) as one, to sort, filter and fold as
+ * one table. Each task is a copy whose IDs carry its host's number
+ * (task_id_on; the HOST column names it), its threads copied likewise (a
+ * task whose ID cannot be a PID, past 2^22, is left out: it cannot carry its
+ * host); live processes first, in host order, then the ended ones. Each host
+ * is a group of its tasks ("/NAME", the group view's rows): its row sums its
+ * processes and carries the host's own pressure; its memory and CPU clock
+ * are not sent, unknown. What only one host can say (times, the system's
+ * counts and pressure) is left unknown in the whole. Borrows from the parts:
+ * valid while they are. Returns 0, or -1 when out of memory (v is then
+ * freed).
  */
-int shown_merge(struct shown *v, const struct shown *const *parts, size_t n);
+int shown_merge(struct shown *v, const struct shown *const *parts, const char *const *names, size_t n);
 /* Sets the exited mark of the rows built from v->s. */
 void shown_mark(const struct shown *v, struct rows *rows);
 

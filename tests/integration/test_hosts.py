@@ -18,6 +18,7 @@ root (namespaces, sshd); skipped without sshd or unshare.
 import os
 import json
 import pwd
+import random
 import re
 import shlex
 import shutil
@@ -414,6 +415,65 @@ def test_screen_columns_with_host():
         tm.quit(s)
 
 
+def test_screen_host_rows():
+    """g on the hosts' screen: a row per host above its processes, their sum
+    (threads here: exact, from the same sample), folded and unfolded as groups
+    are; HOST names the host on its own row too."""
+    f = fleet()
+    tm = screen()
+    env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
+    s = tm.start(["--host", "web1,web2", "-d", "0.5", "-o", "host,pid,threads,comm"], env=env)
+
+    def host_rows(text):
+        """The hosts' own rows: HOST, no PID, the host's name."""
+        return {w[0]: w for w in (line.split() for line in text.splitlines())
+                if len(w) >= 4 and w[0] in ("web1", "web2") and w[1] == "-" and w[-1] == w[0]}
+    try:
+        tm.wait(s, lambda t: rows_of(t, "web1") and rows_of(t, "web2"), "rows of web1 and web2")
+        tm.keys(s, "g")
+        text = tm.wait(s, lambda t: len(host_rows(t)) == 2 and rows_of(t, "web1") and rows_of(t, "web2"),
+                       "a row per host, with its processes")
+        for host, row in host_rows(text).items():
+            procs = rows_of(text, host)
+            check(int(row[2]) == sum(int(r[2]) for r in procs), f"{host}'s threads, the sum of its processes':\n{text}")
+        # the first row's host folded: its processes go, both hosts' rows stay
+        first = next(w[0] for w in (line.split() for line in text.splitlines()) if w[:1] in (["web1"], ["web2"]))
+        other = "web2" if first == "web1" else "web1"
+        tm.keys(s, "Home", "-")
+        text = tm.wait(s, lambda t: not rows_of(t, first) and rows_of(t, other) and len(host_rows(t)) == 2,
+                       f"{first} folded")
+        tm.keys(s, "+")
+        tm.wait(s, lambda t: rows_of(t, first) and rows_of(t, other), f"{first} unfolded")
+    finally:
+        tm.quit(s)
+
+
+def test_screen_random_keys():
+    """Random keys on the hosts' screen for 30 s (tests/tui/test_soak.py's:
+    every bound key, prompts answered with text and garbage, window sizes, the
+    mouse; the host view, folds, filters and the detail panel among them),
+    two live hosts and one that fails: taskview ends only by a quit, with
+    status 0, and a sanitizer, where it is built with one, reports nothing."""
+    f = fleet()
+    if "tvnotv" not in f.hosts:
+        f.start("tvnotv", force_command="taskview-not-installed-here --stream")
+    tm = screen()
+    import test_soak  # noqa: E402 - tests/tui, on the path since screen()
+    hosts_env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
+
+    class HostsSoak(test_soak.Soak):
+        def env(self, cfg):
+            return {**super().env(cfg), **hosts_env}
+
+    home = f.path("soak-home")
+    os.makedirs(home, exist_ok=True)
+    soak = HostsSoak(tm, home, random.Random(test_soak.SEED), (), False)
+    args = ["--host", "web1,web2,tvnotv", "-d", "0.5"]
+    soak.phase("hosts", args, [], 15, True)
+    soak.phase("hosts-g", args, ["g"], 15, True)  # in the host view from the start
+    print(f"     seed {test_soak.SEED}; keys sent {sum(soak.counts.values())}, g {soak.counts['g']} times")
+
+
 def test_screen_keeps_a_lost_host():
     """A host killed while on the screen: its rows stay, dim, and the header
     says it is offline and why; it is tried again, and says why again."""
@@ -531,7 +591,7 @@ if __name__ == "__main__":
     try:
         sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
                        test_text_and_selection_travel, test_hosts_file, test_failing_hosts_say_why,
-                       test_stopped_host_is_given_up, test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version, test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_keeps_a_lost_host, test_readme_lines]))
+                       test_stopped_host_is_given_up, test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version, test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows, test_screen_random_keys, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
         if SCREEN:
             SCREEN.kill_server()

@@ -1980,7 +1980,8 @@ START_TEST(shown_merge_keeps_hosts_apart)
 	ck_assert_int_eq(shown_build(&sa, &a0.s, &a1.s, &cs, NULL, true), 0);
 	ck_assert_int_eq(shown_build(&sb, &b0.s, &b1.s, &cs, NULL, true), 0);
 	const struct shown *parts[3] = {&sa, NULL, &sb}; /* the second host has sent no pair yet */
-	ck_assert_int_eq(shown_merge(&m, parts, 3), 0);
+	const char *names[3] = {"web1", "web2", "db1"};
+	ck_assert_int_eq(shown_merge(&m, parts, names, 3), 0);
 	/* live ones: the first host's, then the third's; ended ones after them, in the same order;
 	 * odd_sample's process INT32_MAX is no PID: left out */
 	const struct tv_task *want[64];
@@ -2000,7 +2001,6 @@ START_TEST(shown_merge_keeps_hosts_apart)
 	ck_assert_uint_eq(m.nlive, nlive);
 	ck_assert_uint_eq(m.s.ngone, nwant - nlive);
 	ck_assert_uint_gt(m.s.ngone, 0);
-	const char *names[3] = {"web1", "web2", "db1"};
 	struct column host = column_host(names, 3);
 	const struct column *pid = colset_find(&cs, "pid");
 	for (size_t i = 0; i < m.s.nprocs; i++) {
@@ -2009,6 +2009,7 @@ START_TEST(shown_merge_keeps_hosts_apart)
 		ck_assert_int_eq(task_id_pid(t->tgid), o->tgid);
 		ck_assert_int_eq(pid->get(pid, t).i, o->tid);
 		ck_assert_str_eq(host.get(&host, t).s, names[want_host[i]]);
+		ck_assert_ptr_eq(t->cgroup, m.s.cgroups[want_host[i]]);
 		ck_assert_uint_eq(t->nthreads_read, o->nthreads_read);
 		for (size_t k = 0; k < t->nthreads_read; k++) {
 			/* copies: the host's own threads keep their IDs */
@@ -2030,6 +2031,28 @@ START_TEST(shown_merge_keeps_hosts_apart)
 	for (size_t r = 0; r < rows.n; r++)
 		marked += rows.v[r].exited && !rows.v[r].is_thread;
 	ck_assert_uint_eq(marked, m.s.ngone);
+	rows_free(&rows);
+	/* each host is a group, its row the sum of its processes (the group view's) */
+	ck_assert_uint_eq(m.s.ncgroups, 3);
+	ck_assert_str_eq(m.s.cgroups[2]->path, "/db1");
+	vo.groups = true;
+	ck_assert_int_eq(rows_build(&m.s, &vo, &rows), 0);
+	size_t hosts_shown = 0;
+	for (size_t r = 0; r < rows.n; r++) {
+		const struct row *row = &rows.v[r];
+		if (!row->group)
+			continue;
+		hosts_shown++;
+		int hi = row->task->cgroup == m.s.cgroups[0] ? 0 : 2;
+		ck_assert_ptr_eq(row->task->cgroup, m.s.cgroups[hi]);
+		ck_assert_str_eq(host.get(&host, row->task).s, names[hi]);
+		int64_t threads = 0;
+		for (size_t i = 0; i < m.nlive; i++)
+			if (task_id_host(m.s.procs[i].tgid) == (unsigned)hi)
+				threads += m.s.procs[i].nthreads;
+		ck_assert_int_eq(row->task->nthreads, threads);
+	}
+	ck_assert_uint_eq(hosts_shown, 2); /* the host without a pair has no row */
 	rows_free(&rows);
 	shown_free(&m);
 	shown_free(&sa);

@@ -83,11 +83,6 @@ static void act_tree(struct tui *t)
 /* g: processes under their control group, or a list again. */
 static void act_groups(struct tui *t)
 {
-	if (tui_fleet(t)) {
-		/* TRANSLATORS: g on the hosts' screen (--host) */
-		tui_status(t, ROLE_STATUS, "%s", _("the hosts' screen has no group view yet: each host's groups are its own"));
-		return;
-	}
 	act_view_switch(t);
 	t->groups = !t->groups;
 	if (t->groups)
@@ -102,6 +97,9 @@ static void act_groups(struct tui *t)
 		tui_sample(t, true);
 	if (!t->groups) {
 		tui_status(t, ROLE_STATUS, "%s", _("process list"));
+	} else if (tui_fleet(t)) {
+		/* TRANSLATORS: g on the hosts' screen (--host): each host is a row */
+		tui_status(t, ROLE_STATUS, "%s", _("host view: - and + fold and unfold a host, * all"));
 	} else if (has && t->cur.cgroups_why && t->cur.ncgroups == 0) {
 		tui_status(t, ROLE_ERROR, "%s", t->cur.cgroups_why);
 	} else if (!has && t->frozen) {
