@@ -10,7 +10,11 @@ CPU time over the run as a share of one core, its peak resident memory
 (VmHWM), the time to its first and last sample, and the bytes it read.
 With --screen S, the screen instead (taskview --host ... -d 1 in tmux): the
 time until the header counts every host live and their rows are shown, then
-the viewer's CPU over S seconds after that, and its peak resident memory.
+the viewer's CPU over S seconds after that, and its peak resident memory;
+before it, the time the same ssh connections take alone to bring the first
+bytes of every stream (the screen's first rows then need a second sample).
+--stopped K adds K hosts stopped with SIGSTOP, which the screen has too:
+what they cost it shows against a run without.
 As root; needs sshd, ssh and unshare (and tmux for --screen).
 
     python3 bench/bench_hosts.py build/src/taskview --hosts 32 --procs 300 -n 20
@@ -19,6 +23,8 @@ As root; needs sshd, ssh and unshare (and tmux for --screen).
 import argparse
 import os
 import re
+import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -59,6 +65,7 @@ def main():
     ap.add_argument("--procs", type=int, default=300)
     ap.add_argument("-n", type=int, default=20)
     ap.add_argument("--screen", type=float, default=0, metavar="S", help="the screen, measured over S seconds")
+    ap.add_argument("--stopped", type=int, default=0, metavar="K", help="K more hosts, stopped (with --screen)")
     a = ap.parse_args()
     os.environ["TASKVIEW"] = os.path.abspath(a.taskview)
     import test_hosts  # noqa: E402 - the fleet of the tests
@@ -71,7 +78,13 @@ def main():
             fleet.start(name, before=f"for i in $(seq {a.procs}); do sleep 100000 & done")
         print(f"{a.hosts} hosts of {a.procs} processes up in {time.monotonic() - t0:.1f} s", flush=True)
         if a.screen:
-            return screen(a, fleet, names)
+            stopped = [f"stopped{i}" for i in range(a.stopped)]
+            for name in stopped:
+                fleet.start(name)
+                os.killpg(fleet.hosts[name][1].pid, signal.SIGSTOP)
+            up = connections_up(fleet, names)
+            print(f"the {a.hosts} ssh connections alone: every stream's first bytes after {up:.2f} s", flush=True)
+            return screen(a, fleet, names, stopped)
         start = time.monotonic()
         p = subprocess.Popen([a.taskview, "-b", "--host", ",".join(names), "--format", "json", "-d", "1",
                               "-n", str(a.n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=fleet.env())
@@ -105,7 +118,34 @@ def main():
         fleet.stop()
 
 
-def screen(a, fleet, names):
+def connections_up(fleet, names):
+    """Seconds until every host's ssh, started at once with the command the
+    viewer runs there, has brought the first bytes of its stream."""
+    env = fleet.env()
+    start = time.monotonic()
+    procs = [subprocess.Popen(env["TASKVIEW_SSH"].split() + ["-o", "BatchMode=yes", "-T", "--", name,
+                              f"exec {env['TASKVIEW_REMOTE']} --stream --no-plugins -d 1"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+             for name in names]
+    waiting = {p.stdout.fileno(): p for p in procs}
+    try:
+        while waiting:
+            ready, _, _ = select.select(list(waiting), [], [], 60)
+            if not ready:
+                raise SystemExit(f"no stream from {len(waiting)} hosts in 60 s")
+            for fd in ready:
+                if not os.read(fd, 65536):
+                    raise SystemExit("a stream ended before its first bytes")
+                del waiting[fd]
+        return time.monotonic() - start
+    finally:
+        for p in procs:
+            p.stdin.close()
+            p.kill()
+            p.wait()
+
+
+def screen(a, fleet, names, stopped):
     """The screen over the hosts: time to every host live with its rows, then
     CPU over a.screen seconds and the peak resident memory."""
     import tmuxlib  # noqa: E402
@@ -113,7 +153,7 @@ def screen(a, fleet, names):
     t = tmuxlib.Tmux(home)
     env = {k: v for k, v in fleet.env().items() if k.startswith("TASKVIEW_")}
     start = time.monotonic()
-    s = t.start(["--host", ",".join(names), "-d", "1", "-s", "host"], env=env, width=200, height=50)
+    s = t.start(["--host", ",".join(names + stopped), "-d", "1", "-s", "host"], env=env, width=200, height=50)
     try:
         every = re.compile(rf"\b{a.hosts} live\b")
         text = t.wait(s, lambda x: every.search(x) and names[0] in x, "every host live", timeout=600)
@@ -123,7 +163,8 @@ def screen(a, fleet, names):
         time.sleep(a.screen)
         cpu1, w1 = stat_cpu(pid), time.monotonic()
         hwm = status_kib(pid, "VmHWM")
-        print(f"every host live, with rows, after {up:.2f} s ({a.hosts} ssh handshakes on these cores included)")
+        print(f"every host live, with rows, after {up:.2f} s ({a.hosts} ssh handshakes on these cores included"
+              f"{f'; {len(stopped)} more hosts stopped' if stopped else ''})")
         print(f"viewer: {cpu1 - cpu0:.2f} s CPU over {w1 - w0:.1f} s = {100 * (cpu1 - cpu0) / (w1 - w0):.1f} % "
               f"of a core; peak RSS {hwm / 1024:.1f} MiB")
         print(text.splitlines()[0][:200])
