@@ -422,7 +422,9 @@ def test_screen_host_rows():
     f = fleet()
     tm = screen()
     env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
-    s = tm.start(["--host", "web1,web2", "-d", "0.5", "-o", "host,pid,threads,comm"], env=env)
+    # sorted by host: the first row stays web1's between the screen read and the keys (by CPU, the
+    # hosts traded places once in between, and the other host was folded)
+    s = tm.start(["--host", "web1,web2", "-d", "0.5", "-o", "host,pid,threads,comm", "-s", "host"], env=env)
 
     def host_rows(text):
         """The hosts' own rows: HOST, no PID, the host's name."""
@@ -437,8 +439,9 @@ def test_screen_host_rows():
             procs = rows_of(text, host)
             check(int(row[2]) == sum(int(r[2]) for r in procs), f"{host}'s threads, the sum of its processes':\n{text}")
         # the first row's host folded: its processes go, both hosts' rows stay
-        first = next(w[0] for w in (line.split() for line in text.splitlines()) if w[:1] in (["web1"], ["web2"]))
-        other = "web2" if first == "web1" else "web1"
+        first, other = "web1", "web2"
+        check(next(w for w in (line.split() for line in text.splitlines()) if w[:1] in ([first], [other])) ==
+              host_rows(text)[first], f"{first}'s row first:\n{text}")
         tm.keys(s, "Home", "-")
         text = tm.wait(s, lambda t: not rows_of(t, first) and rows_of(t, other) and len(host_rows(t)) == 2,
                        f"{first} folded")
