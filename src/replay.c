@@ -134,8 +134,9 @@ int replay_render_shown(struct buf *out, const struct app *a, const struct cli_o
 	return out->oom ? -1 : 0;
 }
 
-int replay_render_pair(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
-		       struct rec_sample *prev, struct rec_sample *cur, bool first)
+/* cur, its rates over prev, as replay_render_shown prints it. */
+static int replay_render_pair(struct buf *out, const struct app *a, const struct cli_opts *o,
+			      const struct pair_origin *from, struct rec_sample *prev, struct rec_sample *cur, bool first)
 {
 	struct shown v;
 	if (shown_build(&v, &prev->s, &cur->s, &a->cs, from->filter, o->threads) < 0)

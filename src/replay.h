@@ -31,14 +31,11 @@ struct pair_origin {
 	const struct filter *filter;  /* the tasks to show; NULL: all (the sender chose them) */
 };
 
-/* Appends cur as batch JSON or text (o->format), its rates over prev, the
- * tasks that ended between them marked; a blank line before text unless
- * first. Returns -1 when out of memory. The replay of a recording and the
- * samples of --host print through this one renderer. */
-int replay_render_pair(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
-		       struct rec_sample *prev, struct rec_sample *cur, bool first);
-/* The same for a pair already derived (v, from shown_build over cur and the
- * sample before it, interval seconds apart); v's ended rows are marked. */
+/* Appends cur as batch JSON or text (o->format), its rates over the sample
+ * before it (v: shown_build over the two, interval seconds apart), the tasks
+ * that ended between them marked on v's rows; a blank line before text
+ * unless first. Returns -1 when out of memory. The replay of a recording and
+ * the samples of --host print through this one renderer. */
 int replay_render_shown(struct buf *out, const struct app *a, const struct cli_opts *o, const struct pair_origin *from,
 			struct shown *v, const struct rec_sample *cur, double interval, bool first);
 

@@ -40,7 +40,6 @@ static void host_offline(struct fleet *f, struct fleet_host *h, const char *why,
 	h->state = FLEET_OFFLINE;
 	h->next_try = now + h->retry;
 	h->retry = fmin(h->retry * 2, FLEET_RETRY_MAX);
-	h->failures++;
 	if (f->watch.offline && f->watch.offline(f->watch.ctx, h, now))
 		h->done = true;
 }
@@ -64,11 +63,9 @@ static void host_connect(struct fleet *f, struct fleet_host *h, double now)
 	remote_argv_free(&av);
 }
 
-/* The connection ended (why, or the link's own reason). */
-static void host_lost(struct fleet *f, struct fleet_host *h, const char *why, double now)
+/* Its connection goes; the pair shown keeps the strings of the stream it came by. */
+static void host_unlink(struct fleet_host *h)
 {
-	host_offline(f, h, why, now);
-	/* the pair on screen keeps the strings of the stream it came by */
 	if (h->have_pair && h->pair_live) {
 		h->kept = h->l.st;
 		h->l.st = NULL;
@@ -77,6 +74,13 @@ static void host_lost(struct fleet *f, struct fleet_host *h, const char *why, do
 	host_drop_first(h);
 	link_free(&h->l);
 	h->linked = h->link_ended = false;
+}
+
+/* The connection ended (why, or the link's own reason). */
+static void host_lost(struct fleet *f, struct fleet_host *h, const char *why, double now)
+{
+	host_offline(f, h, why, now);
+	host_unlink(h);
 }
 
 static int host_show(struct fleet *f, struct fleet_host *h)
@@ -96,14 +100,7 @@ static int host_show(struct fleet *f, struct fleet_host *h)
 /* Its connection ends for good: it gave what the watcher asked. */
 static void host_done(struct fleet_host *h)
 {
-	host_drop_first(h);
-	if (h->have_pair && h->pair_live) {
-		h->kept = h->l.st;
-		h->l.st = NULL;
-	}
-	h->pair_live = false;
-	link_free(&h->l);
-	h->linked = h->link_ended = false;
+	host_unlink(h);
 	h->done = true;
 }
 

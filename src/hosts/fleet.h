@@ -77,7 +77,6 @@ struct fleet_host {
 	uint64_t first_seq;
 	struct rec_stream *kept; /* the stream the pair's strings are in, when its connection is gone */
 	bool done;               /* gave what was asked, or given up (fleet_watch): not connected again */
-	unsigned failures;       /* times it went Offline */
 };
 
 struct fleet {
