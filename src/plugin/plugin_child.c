@@ -8,6 +8,7 @@
  */
 #include "plugin/plugin_priv.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -21,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sample/proc/proc_parse.h"
 #include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
@@ -372,25 +374,55 @@ void plugin_child_free(struct plugin_child *c)
 	free(c);
 }
 
-bool plugin_child_cpu(const struct plugin_child *c, int64_t *cpu_ns, bool *runnable)
+/* One file of /proc/PID/task/TID into buf (NUL-terminated); its length, or -1. */
+static ssize_t task_file(int dir, const char *name, char *buf, size_t size)
 {
-	char path[40], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)c->pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		return -1;
+	ssize_t n = read(fd, buf, size - 1);
 	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* the state follows the name, which may hold anything but ends at the last ')' */
-	const char *end = strrchr(buf, ')');
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+void plugin_child_look(const struct plugin_child *c, double now, struct child_look *out)
+{
+	*out = (struct child_look){.at = now, .cpu_ns = -1, .wait_ns = 0};
 	clockid_t id;
 	struct timespec ts;
-	if (!end || end[1] != ' ' || clock_getcpuclockid(c->pid, &id) != 0 || clock_gettime(id, &ts) != 0)
-		return false;
-	*runnable = end[2] == 'R';
-	*cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	return true;
+	if (clock_getcpuclockid(c->pid, &id) == 0 && clock_gettime(id, &ts) == 0)
+		out->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	char path[40];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)c->pid);
+	DIR *d = opendir(path);
+	if (!d) {
+		out->cpu_ns = -1;
+		return;
+	}
+	/* every thread: a plugin's own, and the helper's watchdog */
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		int td = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (td < 0)
+			continue; /* ended meanwhile */
+		char buf[512];
+		ssize_t n = task_file(td, "stat", buf, sizeof(buf));
+		/* the state follows the name, which may hold anything but ends at the last ')' */
+		const char *end = n > 0 ? strrchr(buf, ')') : NULL;
+		if (end && end[1] == ' ' && end[2] == 'R')
+			out->runnable = true;
+		struct proc_schedstat ss;
+		n = task_file(td, "schedstat", buf, sizeof(buf));
+		if (n > 0 && proc_parse_schedstat(buf, (size_t)n, &ss) == 0) {
+			if (out->wait_ns >= 0)
+				out->wait_ns += ss.run_delay_ns;
+		} else {
+			out->wait_ns = -1; /* a kernel without schedstat */
+		}
+		close(td);
+	}
+	closedir(d);
 }

@@ -73,17 +73,15 @@ static void wait_begin(struct plugin_host *h, double now)
 {
 	struct plugin_round *r = &h->round;
 	r->deadline = now + plugin_deadline_s(h->v[r->expect[r->next]].ncalls);
-	r->asked = now;
-	bool runnable;
-	if (!plugin_child_cpu(h->child, &r->asked_cpu, &runnable))
-		r->asked_cpu = -1;
+	plugin_child_look(h->child, now, &r->asked);
+	r->last = r->asked;
 }
 
 /* Past the deadline, whether the helper is kept off the CPUs rather than hung. */
 static bool starved(struct plugin_host *h, const struct plugin *p, double now)
 {
-	const struct plugin_round *r = &h->round;
-	return plugin_child_starved(h->child, r->asked_cpu, r->asked, p->ncalls, now);
+	struct plugin_round *r = &h->round;
+	return plugin_child_starved(h->child, &r->asked, &r->last, p->ncalls, now);
 }
 
 /* Sends the tasks to the plugins of the round not answered yet. */
@@ -318,7 +316,7 @@ static void round_run(struct plugin_host *h)
 			w = CHILD_BAD;
 		}
 		/* a crash, an exit, a hang or garbage: this plugin's doing */
-		failure_reason(h, w, now - r->asked, reason, sizeof(reason));
+		failure_reason(h, w, now - r->asked.at, reason, sizeof(reason));
 		plugin_disable(h, p, reason);
 		clear_values(r, p);
 		r->next++;

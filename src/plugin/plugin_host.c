@@ -58,13 +58,17 @@ double plugin_deadline_s(size_t ncalls)
 	return PLUGIN_DEADLINE_S + PLUGIN_DEADLINE_FACTOR * (double)plugin_budget_ns(ncalls) / 1e9;
 }
 
-bool plugin_child_starved(const struct plugin_child *c, int64_t asked_cpu, double asked, size_t ncalls, double now)
+bool plugin_child_starved(const struct plugin_child *c, const struct child_look *asked, struct child_look *last,
+                          size_t ncalls, double now)
 {
-	int64_t cpu;
-	bool runnable;
-	if (asked_cpu < 0 || now - asked >= PLUGIN_STARVED_MAX_S || !plugin_child_cpu(c, &cpu, &runnable))
+	struct child_look l;
+	plugin_child_look(c, now, &l);
+	bool waited = l.wait_ns >= 0 && last->wait_ns >= 0 &&
+	              (double)(l.wait_ns - last->wait_ns) >= (now - last->at) * 1e9 / 4;
+	*last = l;
+	if (asked->cpu_ns < 0 || l.cpu_ns < 0 || now - asked->at >= PLUGIN_STARVED_MAX_S)
 		return false;
-	return runnable && cpu - asked_cpu < PLUGIN_DEADLINE_FACTOR * plugin_budget_ns(ncalls);
+	return (l.runnable || waited) && l.cpu_ns - asked->cpu_ns < PLUGIN_DEADLINE_FACTOR * plugin_budget_ns(ncalls);
 }
 
 static enum col_type col_type_of(const struct plugin_colinfo *c)

@@ -65,11 +65,10 @@ enum load_result plugin_child_load(struct plugin_host *h, uint32_t index, int cf
 	memset(out, 0, sizeof(*out));
 	why[0] = '\0';
 	struct plugin_child *c = h->child;
-	double asked = clock_now(CLOCK_MONOTONIC), deadline = asked + plugin_deadline_s(0);
-	int64_t asked_cpu;
-	bool runnable;
-	if (!plugin_child_cpu(c, &asked_cpu, &runnable))
-		asked_cpu = -1;
+	struct child_look asked, last;
+	plugin_child_look(c, clock_now(CLOCK_MONOTONIC), &asked);
+	last = asked;
+	double deadline = asked.at + plugin_deadline_s(0);
 	struct buf b;
 	buf_init(&b);
 	size_t f = wire_begin(&b, WIRE_LOAD);
@@ -84,7 +83,7 @@ enum load_result plugin_child_load(struct plugin_host *h, uint32_t index, int cf
 	struct wire_reader r;
 	enum child_wait w = sent < 0 ? CHILD_DIED : plugin_child_wait(c, deadline, NULL, NULL, &type, &r);
 	/* a helper kept off the CPUs (a busy machine, a CPU quota) is not hung: as for a refresh's answer */
-	while (w == CHILD_TIMEOUT && plugin_child_starved(c, asked_cpu, asked, 0, clock_now(CLOCK_MONOTONIC)))
+	while (w == CHILD_TIMEOUT && plugin_child_starved(c, &asked, &last, 0, clock_now(CLOCK_MONOTONIC)))
 		w = plugin_child_wait(c, clock_now(CLOCK_MONOTONIC) + PLUGIN_STARVED_STEP_S, NULL, NULL, &type, &r);
 	enum load_result res = LOAD_BROKE;
 	char *output = NULL;
@@ -99,7 +98,7 @@ enum load_result plugin_child_load(struct plugin_host *h, uint32_t index, int cf
 		}
 	} else if (w == CHILD_TIMEOUT) {
 		snprintf(why, whylen, _("hung while loading: no answer within %.1f s (a constructor or init loops or blocks)"),
-		         clock_now(CLOCK_MONOTONIC) - asked);
+		         clock_now(CLOCK_MONOTONIC) - asked.at);
 	} else if (w == CHILD_DIED) {
 		plugin_child_reap(c, 0.5);
 		output = plugin_child_leftover(c);

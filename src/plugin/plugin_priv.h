@@ -115,14 +115,22 @@ struct plugin_child {
 	int status;                 /* wait status, once reaped */
 };
 
+/* Where a helper stood at a moment (plugin_child_look). */
+struct child_look {
+	double at;                  /* CLOCK_MONOTONIC */
+	int64_t cpu_ns;             /* its CPU clock; -1: not known (it is gone) */
+	int64_t wait_ns;            /* its threads' run-queue waits summed; -1: no schedstat */
+	bool runnable;              /* one of its threads on a CPU or waiting for one */
+};
+
 /* One WIRE_COLLECT and the answers it is still owed. */
 struct plugin_round {
 	uint32_t seq;
 	size_t *expect;             /* plugin indices, in the order they answer */
 	size_t nexpect, next;
 	double deadline;            /* for the answer of expect[next], CLOCK_MONOTONIC */
-	double asked;               /* when that answer began to be waited for */
-	int64_t asked_cpu;          /* the helper's CPU time then (ns), or -1 */
+	struct child_look asked;    /* the helper when that answer began to be waited for */
+	struct child_look last;     /* and when it was last looked at */
 	/* the refresh the answers are for: only during plugin_host_collect_all;
 	 * NULL once that returned, and later answers are read and dropped */
 	struct tv_task *const *tasks;
@@ -156,13 +164,17 @@ void plugin_disable(struct plugin_host *h, struct plugin *p, const char *reason)
 int64_t plugin_budget_ns(size_t ncalls);
 double plugin_deadline_s(size_t ncalls);
 /*
- * Past a deadline, whether the helper is kept off the CPUs rather than hung:
- * runnable, it ran less than PLUGIN_DEADLINE_FACTOR budgets (of ncalls) since
- * the wait began at asked with its CPU time at asked_cpu (-1: not known), and
- * the wait is not PLUGIN_STARVED_MAX_S old yet. A plugin that loops runs; one
- * that blocks is not runnable.
+ * Past a deadline, whether the helper is kept off the CPUs rather than hung: it
+ * ran less than PLUGIN_DEADLINE_FACTOR budgets (of ncalls) since it was asked,
+ * the wait is not PLUGIN_STARVED_MAX_S old yet, and a thread of it is runnable
+ * now or its threads waited for a CPU a quarter of the time since last (which
+ * becomes now). A plugin that loops runs; one that blocks neither waits for a
+ * CPU nor is runnable. The wait counts, not only the state now: a thread of a
+ * starved helper can be caught in a short sleep (a lock, a page fault, a
+ * thread started and waited for).
  */
-bool plugin_child_starved(const struct plugin_child *c, int64_t asked_cpu, double asked, size_t ncalls, double now);
+bool plugin_child_starved(const struct plugin_child *c, const struct child_look *asked, struct child_look *last,
+                          size_t ncalls, double now);
 
 /* Finds and opens the files to load, in order, into h->v (plugin_discover.c).
  * -1 when taskview must stop: a --plugin file is refused. */
@@ -248,9 +260,9 @@ void plugin_child_kill(struct plugin_child *c);
 void plugin_child_reap(struct plugin_child *c, double grace);
 /* Whether it still runs (reaps it when not). */
 bool plugin_child_alive(struct plugin_child *c);
-/* The helper's CPU time (ns, its CPU clock) and whether it is runnable (on a
- * CPU or waiting for one, not blocked); false when it cannot be read. */
-bool plugin_child_cpu(const struct plugin_child *c, int64_t *cpu_ns, bool *runnable);
+/* Where the helper stands at now: its CPU time, its threads' wait for a CPU so far, and whether
+ * one of them is runnable (on a CPU or waiting for one, not blocked). */
+void plugin_child_look(const struct plugin_child *c, double now, struct child_look *out);
 /* "killed by signal 11 (Segmentation fault)", "exit status 3". */
 void plugin_child_status(const struct plugin_child *c, char *buf, size_t len);
 void plugin_child_free(struct plugin_child *c);
