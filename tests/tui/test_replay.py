@@ -12,6 +12,7 @@ Exit 77 (skip) without tmux.
 """
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -32,11 +33,23 @@ def local(ts):
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
 
 
+def times(ts):
+    """What the header may show for a sample whose JSON time is ts: the JSON rounds it to the
+    millisecond, the header shows the second it falls in (53.9996 is 54.000 there, and 53 here)."""
+    return {local(ts - 0.0005), local(ts + 0.0005)}
+
+
 def header_time(text):
     for line in text.splitlines():
         if "Time:" in line:
             return line.split("Time:", 1)[1].split("Sample:")[0].strip()
     return None
+
+
+def sample_no(text):
+    """The header's "Sample: N of M": the sample shown, counted from 1 in the recording."""
+    m = re.search(r"Sample: (\d+) of \d+", text)
+    return int(m.group(1)) if m else None
 
 
 def record(home):
@@ -74,8 +87,9 @@ def test_replay_screen(t, home):
         host = socket.gethostname()
         assert f"Host: {host}" in text, f"the recorded host is not in the header:\n{text}"
         # the first sample shown is the first the batch replay prints
-        first = local(samples[0]["timestamp"])
-        assert header_time(text) == first, f"header time {header_time(text)!r}, recorded {first!r}:\n{text}"
+        n0 = sample_no(text)
+        assert header_time(text) in times(samples[0]["timestamp"]), \
+            f"header time {header_time(text)!r}, recorded {samples[0]['timestamp']}:\n{text}"
         assert "Uptime:" not in text and "Load average:" not in text, text
         assert "PID" in text and table_rows(text), f"no table:\n{text}"
         # the key bar offers the replay's time where a live screen renices and kills
@@ -86,22 +100,23 @@ def test_replay_screen(t, home):
             assert label in bar.replace(" ", ""), f"{label} not in the key bar: {bar!r}"
         assert "Kill" not in bar and "Nice" not in bar, bar
 
-        # f steps forward one sample (a second later), b back
-        second = local(samples[1]["timestamp"])
-        assert second != first
-        t.keys(s, "f")
-        text = t.wait(s, lambda x: header_time(x) == second, f"time {second} after f")
-        t.keys(s, "b")
-        t.wait(s, lambda x: header_time(x) == first, f"time {first} after b")
-        t.keys(s, "F8")
-        t.wait(s, lambda x: header_time(x) == second, f"time {second} after F8")
-        t.keys(s, "F7")
-        t.wait(s, lambda x: header_time(x) == first, f"time {first} after F7")
+        # f steps forward one sample, b back: followed by the header's sample number, since two
+        # samples of a busy machine may fall in the same second; each shows its recorded time
+        def step(key, n, ts):
+            t.keys(s, key)
+            text = t.wait(s, lambda x: sample_no(x) == n, f"sample {n} after {key}")
+            assert header_time(text) in times(ts), f"after {key}: header time {header_time(text)!r}, " \
+                f"recorded {ts}:\n{text}"
+        step("f", n0 + 1, samples[1]["timestamp"])
+        step("b", n0, samples[0]["timestamp"])
+        step("F8", n0 + 1, samples[1]["timestamp"])
+        step("F7", n0, samples[0]["timestamp"])
         t.keys(s, "b")
         t.wait_for(s, "first sample of the recording")
 
-        # J jumps to a recorded time
-        target = samples[3]
+        # J jumps to a recorded time: to the first sample in its second (a sample whose time is
+        # not within a millisecond of a whole second, where the JSON's rounding would hide which)
+        target = next(x for x in samples[3:] + samples[:3] if abs(x["timestamp"] - round(x["timestamp"])) > 0.001)
         hms = time.strftime("%H:%M:%S", time.localtime(target["timestamp"]))
         t.keys(s, "F9")  # J's key bar twin
         t.wait_for(s, "Jump to")
@@ -112,13 +127,15 @@ def test_replay_screen(t, home):
         # the short process, ended in an interval, is marked there
         ended = [x for x in samples if any(k.get("exited") and k.get("comm") == SHORT for k in x["tasks"])]
         if ended:
-            when = local(ended[0]["timestamp"])
             pid = next(k["pid"] for k in ended[0]["tasks"] if k.get("exited") and k.get("comm") == SHORT)
+            n = n0 + samples.index(ended[0])
             t.keys(s, "J")
             t.wait_for(s, "Jump to")
-            # by the epoch, a little before: the JSON's time is rounded
-            t.keys(s, "@%.2f" % (ended[0]["timestamp"] - 0.3), "Enter")
-            t.wait(s, lambda x: header_time(x) == when, f"time {when}")
+            # by the epoch, a millisecond before the JSON's (rounded) time: that sample, not one before
+            t.keys(s, "@%.3f" % (ended[0]["timestamp"] - 0.001), "Enter")
+            text = t.wait(s, lambda x: sample_no(x) == n, f"sample {n}")
+            when = header_time(text)
+            assert when in times(ended[0]["timestamp"]), f"header time {when!r}, recorded {ended[0]['timestamp']}"
             t.keys(s, "\\")
             t.keys(s, SHORT, "Enter")
             mine = lambda x: [r for r in table_rows(x) if r.split()[:1] == [str(pid)]]  # noqa: E731
@@ -128,10 +145,13 @@ def test_replay_screen(t, home):
             # its detail panel steps with the replay: the next sample has it no more
             t.keys(s, "Home", "i")
             t.wait_for(s, f"Process {pid}: {SHORT} at {when}")
-            after = samples.index(ended[0]) + 1
-            if after < len(samples):
+            if ended[0] is not samples[-1]:
+                # the panel covers the header: its title says the time
                 t.keys(s, "f")
-                t.wait_for(s, f"{SHORT} (not in this sample) at {local(samples[after]['timestamp'])}")
+                gone = re.compile(rf"Process {pid}: {SHORT} \(not in this sample\) at (\S+ \S+)")
+                text = t.wait(s, lambda x: gone.search(x), f"{SHORT} not in the next sample")
+                after = samples[samples.index(ended[0]) + 1]["timestamp"]
+                assert gone.search(text).group(1) in times(after), f"recorded {after}:\n{text}"
             t.keys(s, "b")
             text = t.wait_for(s, f"Process {pid}: {SHORT} at {when}")
             assert "(not in this sample)" not in text, text
@@ -149,14 +169,16 @@ def test_replay_screen(t, home):
         t.keys(s, "tvreplaywl", "Enter")
         t.wait(s, lambda x: any(str(wl.pid) in r for r in table_rows(x)), "the workload's row")
         # the detail panel steps with b and f, its title at the sample's time
-        at = header_time(t.text(s))
-        shown = [local(x["timestamp"]) for x in samples]
-        assert at in shown[1:], f"the sample shown ({at}) is not one after the first: {shown}"
-        before = shown[shown.index(at) - 1]
+        text = t.text(s)
+        n, at = sample_no(text), header_time(text)
+        assert n > n0, f"the sample shown ({n}) is not one after the first ({n0})"
         t.keys(s, "i")
         t.wait_for(s, f"Process {wl.pid}: tvreplaywl at {at}")
+        # (the panel covers the header: its title says the time)
         t.keys(s, "b")
-        t.wait_for(s, f"Process {wl.pid}: tvreplaywl at {before}")
+        title = re.compile(rf"Process {wl.pid}: tvreplaywl at (\S+ \S+)")
+        before = samples[n - n0 - 1]["timestamp"]
+        t.wait(s, lambda x: title.search(x) and title.search(x).group(1) in times(before), f"the sample before, {before}")
         t.keys(s, "F8")
         t.wait_for(s, f"Process {wl.pid}: tvreplaywl at {at}")
         t.keys(s, "Escape")

@@ -304,7 +304,7 @@ def run_tests(prefix, tests, call=lambda test, t, home: test(t), public=False):
             except Exception:
                 failed += 1
                 print(f"FAIL {test.__name__}")
-                traceback.print_exc()
+                traceback.print_exc(file=sys.stdout)  # where the CI summary reads the reason
                 for s in t.cmd("list-sessions", "-F", "#{session_name}", check=False).split():
                     if s != "keep":
                         try:
