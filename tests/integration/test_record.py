@@ -343,7 +343,8 @@ def frames_of(path):
 def test_damage_is_skipped_and_reported():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.tvr")
-        record(path, "-d", "0.1", "-n", "150", "-u", "0")
+        # the test's own process only: small samples, three blocks of them
+        record(path, "-d", "0.1", "-n", "150", "-p", str(os.getpid()))
         whole = lines(replay(path).stdout)
         check(len(whole) == 150, f"150 samples, got {len(whole)}")
         size = os.path.getsize(path)
