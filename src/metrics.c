@@ -21,6 +21,7 @@ struct metrics {
 	const char *textfile;
 	char *tmp;            /* textfile + ".tmp": not *.prom, so the collector skips it */
 	size_t top;
+	const char *host;     /* labels every series (--host); NULL: none */
 	bool unseen_exits;
 	struct buf file;
 };
@@ -54,6 +55,11 @@ struct metrics *metrics_new(const struct cli_opts *o)
 		memcpy(m->tmp + n, ".tmp", 5);
 	}
 	return m;
+}
+
+void metrics_label_host(struct metrics *m, const char *host)
+{
+	m->host = host;
 }
 
 void metrics_free(struct metrics *m)
@@ -144,7 +150,7 @@ int metrics_sample(struct metrics *m, const struct snapshot *prev, const struct 
 		cmds = &m->cmds;
 	}
 	if (m->textfile) {
-		struct openmetrics_opts to = {OM_PROMETHEUS_TEXT};
+		struct openmetrics_opts to = {OM_PROMETHEUS_TEXT, m->host};
 		buf_reset(&m->file);
 		openmetrics_render(&m->file, &m->acc, cmds, cur, &to);
 		if (m->file.oom) {
@@ -155,7 +161,7 @@ int metrics_sample(struct metrics *m, const struct snapshot *prev, const struct 
 			return -1;
 	}
 	if (om_out) {
-		struct openmetrics_opts oo = {OM_OPENMETRICS};
+		struct openmetrics_opts oo = {OM_OPENMETRICS, m->host};
 		openmetrics_render(om_out, &m->acc, cmds, cur, &oo);
 	}
 	return 0;

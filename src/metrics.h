@@ -21,6 +21,8 @@ struct metrics;
 /* NULL when out of memory. */
 struct metrics *metrics_new(const struct cli_opts *o);
 void metrics_free(struct metrics *m);
+/* Every series of m labelled host="HOST" from now on; host is borrowed for m's life. */
+void metrics_label_host(struct metrics *m, const char *host);
 
 /*
  * One sample: cur after delta_apply(prev, cur). Writes the text file (when

@@ -83,10 +83,7 @@ const char *replay_none_why(const struct rec_reader *r, double from, double to, 
 	return _("no sample of the recording can be shown: none can be read with the one before it");
 }
 
-/* One sample as metrics: the live processes the filter selects, and the
- * ended ones it selects as the ones that ended. The first sample starts the
- * counters (as a live exporter's first refresh does). */
-static int replay_metrics(struct buf *out, struct metrics *m, const struct shown *v, const struct snapshot *prev,
+int replay_metrics(struct buf *out, struct metrics *m, const struct shown *v, const struct snapshot *prev,
 			  bool first)
 {
 	struct snapshot sel = v->s;

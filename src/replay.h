@@ -6,6 +6,7 @@
 
 #include "app.h"
 #include "cli.h"
+#include "metrics.h"
 #include "record/reader.h"
 #include "render/json.h"
 #include "util/buf.h"
@@ -30,6 +31,13 @@ struct pair_origin {
 	const struct json_host *host; /* --host: the remote they came from, or NULL */
 	const struct filter *filter;  /* the tasks to show; NULL: all (the sender chose them) */
 };
+
+/* Appends the sample of v (shown_build over prev and its sample) as metrics
+ * (m): the live processes the filter selects, and the ended ones it selects
+ * as the ones that ended. The first sample starts the counters (as a live
+ * exporter's first refresh does). Returns -1 when out of memory, -2 after
+ * another error (told). */
+int replay_metrics(struct buf *out, struct metrics *m, const struct shown *v, const struct snapshot *prev, bool first);
 
 /* Appends cur as batch JSON or text (o->format), its rates over the sample
  * before it (v: shown_build over the two, interval seconds apart), the tasks

@@ -32,29 +32,28 @@ static void om_header(struct om_writer *w)
 	const struct om_family *f = w->fam;
 	const char *type = f->type == OM_COUNTER ? "counter" : "gauge";
 	/* OpenMetrics names the family, the text format the samples: x_total */
-	struct buf *b = w->out;
+	struct buf *b = w->to->buf;
 	buf_adds(b, "# HELP ");
-	if (w->dialect == OM_OPENMETRICS)
+	if (w->to->dialect == OM_OPENMETRICS)
 		buf_adds(b, f->name);
 	else
 		om_sample_name(b, f);
 	buf_addc(b, ' ');
 	om_help_text(b, f->help);
 	buf_adds(b, "\n# TYPE ");
-	if (w->dialect == OM_OPENMETRICS)
+	if (w->to->dialect == OM_OPENMETRICS)
 		buf_adds(b, f->name);
 	else
 		om_sample_name(b, f);
 	buf_addf(b, " %s\n", type);
-	if (w->dialect == OM_OPENMETRICS && f->unit)
+	if (w->to->dialect == OM_OPENMETRICS && f->unit)
 		buf_addf(b, "# UNIT %s %s\n", f->name, f->unit);
 	w->header_done = true;
 }
 
-void om_family_begin(struct om_writer *w, struct buf *out, enum om_dialect d, const struct om_family *f)
+void om_family_begin(struct om_writer *w, const struct om_out *to, const struct om_family *f)
 {
-	w->out = out;
-	w->dialect = d;
+	w->to = to;
 	w->fam = f;
 	w->header_done = false;
 }
@@ -63,13 +62,15 @@ void om_sample(struct om_writer *w, const struct om_label *labels, size_t nlabel
 {
 	if (!w->header_done)
 		om_header(w);
-	struct buf *b = w->out;
+	struct buf *b = w->to->buf;
 	om_sample_name(b, w->fam);
-	if (nlabels) {
+	size_t nbase = w->to->nbase;
+	if (nbase + nlabels) {
 		buf_addc(b, '{');
-		for (size_t i = 0; i < nlabels; i++) {
-			buf_addf(b, "%s%s=", i ? "," : "", labels[i].name);
-			om_add_label_value(b, labels[i].value, strlen(labels[i].value));
+		for (size_t i = 0; i < nbase + nlabels; i++) {
+			const struct om_label *l = i < nbase ? &w->to->base[i] : &labels[i - nbase];
+			buf_addf(b, "%s%s=", i ? "," : "", l->name);
+			om_add_label_value(b, l->value, strlen(l->value));
 		}
 		buf_addc(b, '}');
 	}

@@ -34,16 +34,24 @@ struct om_label {
 	const char *value; /* raw bytes, escaped when written */
 };
 
+/* Where an exposition goes: its buffer, its dialect, and labels every sample
+ * carries first (a host's name; none when nbase is 0). */
+struct om_out {
+	struct buf *buf;
+	enum om_dialect dialect;
+	const struct om_label *base;
+	size_t nbase;
+};
+
 /* Writes one family's samples; the header only comes with the first sample,
  * so a family without any known value leaves no trace. */
 struct om_writer {
-	struct buf *out;
-	enum om_dialect dialect;
+	const struct om_out *to;
 	const struct om_family *fam;
 	bool header_done;
 };
 
-void om_family_begin(struct om_writer *w, struct buf *out, enum om_dialect d, const struct om_family *f);
+void om_family_begin(struct om_writer *w, const struct om_out *to, const struct om_family *f);
 /* A sample whose value is v / 10^scale (v >= 0 for counters), written exactly. */
 void om_sample(struct om_writer *w, const struct om_label *labels, size_t nlabels, int64_t v, int scale);
 /* The closing line the dialect wants (OpenMetrics: "# EOF"). */

@@ -135,29 +135,29 @@ static void sample_kib(struct om_writer *w, const struct om_label *l, size_t nl,
 		om_sample(w, l, nl, kib * 1024, 0);
 }
 
-static void render_system(struct buf *out, enum om_dialect d, const struct accum *a, const struct snapshot *cur)
+static void render_system(const struct om_out *to, const struct accum *a, const struct snapshot *cur)
 {
 	struct om_writer w;
 	if (isfinite(cur->wall)) {
-		om_family_begin(&w, out, d, &f_timestamp);
+		om_family_begin(&w, to, &f_timestamp);
 		om_sample(&w, NULL, 0, llround(cur->wall * 1000), SCALE_MS);
 	}
-	om_family_begin(&w, out, d, &f_exits_watched);
+	om_family_begin(&w, to, &f_exits_watched);
 	om_sample(&w, NULL, 0, cur->exits_watched ? 1 : 0, 0);
 	/* counted only when the listener ran at all: without it both are unknown */
 	if (a->exits_ever) {
-		om_family_begin(&w, out, d, &f_exit_records);
+		om_family_begin(&w, to, &f_exit_records);
 		om_sample(&w, NULL, 0, (int64_t)a->exit_records, 0);
-		om_family_begin(&w, out, d, &f_exit_lost);
+		om_family_begin(&w, to, &f_exit_lost);
 		om_sample(&w, NULL, 0, (int64_t)a->exit_lost, 0);
 	}
-	om_family_begin(&w, out, d, &f_psi_some);
+	om_family_begin(&w, to, &f_psi_some);
 	for (int r = 0; r < TV_RES_N; r++) {
 		struct om_label l = {"resource", resource_names[r]};
 		if (cur->pressure[r].some_known)
 			sample_known(&w, &l, 1, cur->pressure[r].some_us, SCALE_US);
 	}
-	om_family_begin(&w, out, d, &f_psi_full);
+	om_family_begin(&w, to, &f_psi_full);
 	for (int r = 0; r < TV_RES_N; r++) {
 		struct om_label l = {"resource", resource_names[r]};
 		if (cur->pressure[r].full_known)
@@ -187,11 +187,11 @@ static size_t subject(const struct accum *a, size_t i, struct om_label l[3])
 }
 
 /* A counter of every group or command: its total, where known. */
-static void group_counter(struct buf *out, enum om_dialect d, const struct accum *a, const struct om_family *f,
+static void group_counter(const struct om_out *to, const struct accum *a, const struct om_family *f,
 			  int field, int scale)
 {
 	struct om_writer w;
-	om_family_begin(&w, out, d, f);
+	om_family_begin(&w, to, f);
 	for (size_t i = 0; i < a->ngroups; i++) {
 		struct om_label l[3];
 		size_t nl = subject(a, i, l);
@@ -201,11 +201,11 @@ static void group_counter(struct buf *out, enum om_dialect d, const struct accum
 }
 
 /* A counter per delay class. */
-static void group_delay(struct buf *out, enum om_dialect d, const struct accum *a, const struct om_family *f,
+static void group_delay(const struct om_out *to, const struct accum *a, const struct om_family *f,
 			int first_field, int scale)
 {
 	struct om_writer w;
-	om_family_begin(&w, out, d, f);
+	om_family_begin(&w, to, f);
 	for (size_t i = 0; i < a->ngroups; i++) {
 		struct om_label l[3];
 		size_t nl = subject(a, i, l);
@@ -218,11 +218,11 @@ static void group_delay(struct buf *out, enum om_dialect d, const struct accum *
 
 enum gauge_kind { G_PROCS, G_THREADS, G_RSS, G_VIRT, G_PTE, G_SWAP, G_CGMEM, G_CGSWAP };
 
-static void group_gauge(struct buf *out, enum om_dialect d, const struct accum *a, const struct om_family *f,
+static void group_gauge(const struct om_out *to, const struct accum *a, const struct om_family *f,
 			enum gauge_kind k)
 {
 	struct om_writer w;
-	om_family_begin(&w, out, d, f);
+	om_family_begin(&w, to, f);
 	for (size_t i = 0; i < a->ngroups; i++) {
 		const struct accum_gauges *g = &a->groups[i].g;
 		struct om_label l[3];
@@ -242,11 +242,11 @@ static void group_gauge(struct buf *out, enum om_dialect d, const struct accum *
 	}
 }
 
-static void group_pressure(struct buf *out, enum om_dialect d, const struct accum *a, const struct om_family *f,
+static void group_pressure(const struct om_out *to, const struct accum *a, const struct om_family *f,
 			   bool full)
 {
 	struct om_writer w;
-	om_family_begin(&w, out, d, f);
+	om_family_begin(&w, to, f);
 	for (size_t i = 0; i < a->ngroups; i++)
 		for (int r = 0; r < TV_RES_N && written(a, i); r++) {
 			const struct tv_pressure *p = &a->groups[i].g.psi[r];
@@ -257,58 +257,60 @@ static void group_pressure(struct buf *out, enum om_dialect d, const struct accu
 }
 
 /* The CPU of the group whose name is unknown, while it is counted. */
-static void render_unattributed(struct buf *out, enum om_dialect d, const struct accum *a)
+static void render_unattributed(const struct om_out *to, const struct accum *a)
 {
 	for (size_t i = 0; i < a->ngroups; i++) {
 		if (a->groups[i].name[0] != '\0')
 			continue;
 		struct om_writer w;
-		om_family_begin(&w, out, d, &f_unattributed);
+		om_family_begin(&w, to, &f_unattributed);
 		sample_known(&w, NULL, 0, a->groups[i].total[ACC_CPU_NS], SCALE_NS);
 	}
 }
 
-static void render_groups(struct buf *out, enum om_dialect d, const struct accum *a)
+static void render_groups(const struct om_out *to, const struct accum *a)
 {
-	group_gauge(out, d, a, &f_g_procs, G_PROCS);
-	group_gauge(out, d, a, &f_g_threads, G_THREADS);
-	group_counter(out, d, a, &f_g_cpu, ACC_CPU_NS, SCALE_NS);
-	group_counter(out, d, a, &f_g_vol, ACC_CTXT_VOL, 0);
-	group_counter(out, d, a, &f_g_invol, ACC_CTXT_INVOL, 0);
-	group_delay(out, d, a, &f_g_delay, ACC_DELAY_NS, SCALE_NS);
-	group_delay(out, d, a, &f_g_delays, ACC_DELAY_COUNT, 0);
-	group_gauge(out, d, a, &f_g_rss, G_RSS);
-	group_gauge(out, d, a, &f_g_virt, G_VIRT);
-	group_gauge(out, d, a, &f_g_pte, G_PTE);
-	group_gauge(out, d, a, &f_g_swap, G_SWAP);
-	group_gauge(out, d, a, &f_g_cgmem, G_CGMEM);
-	group_gauge(out, d, a, &f_g_cgswap, G_CGSWAP);
-	group_pressure(out, d, a, &f_g_psi_some, false);
-	group_pressure(out, d, a, &f_g_psi_full, true);
+	group_gauge(to, a, &f_g_procs, G_PROCS);
+	group_gauge(to, a, &f_g_threads, G_THREADS);
+	group_counter(to, a, &f_g_cpu, ACC_CPU_NS, SCALE_NS);
+	group_counter(to, a, &f_g_vol, ACC_CTXT_VOL, 0);
+	group_counter(to, a, &f_g_invol, ACC_CTXT_INVOL, 0);
+	group_delay(to, a, &f_g_delay, ACC_DELAY_NS, SCALE_NS);
+	group_delay(to, a, &f_g_delays, ACC_DELAY_COUNT, 0);
+	group_gauge(to, a, &f_g_rss, G_RSS);
+	group_gauge(to, a, &f_g_virt, G_VIRT);
+	group_gauge(to, a, &f_g_pte, G_PTE);
+	group_gauge(to, a, &f_g_swap, G_SWAP);
+	group_gauge(to, a, &f_g_cgmem, G_CGMEM);
+	group_gauge(to, a, &f_g_cgswap, G_CGSWAP);
+	group_pressure(to, a, &f_g_psi_some, false);
+	group_pressure(to, a, &f_g_psi_full, true);
 }
 
-static void render_commands(struct buf *out, enum om_dialect d, const struct accum *c)
+static void render_commands(const struct om_out *to, const struct accum *c)
 {
-	group_gauge(out, d, c, &f_c_procs, G_PROCS);
-	group_gauge(out, d, c, &f_c_threads, G_THREADS);
-	group_counter(out, d, c, &f_c_cpu, ACC_CPU_NS, SCALE_NS);
-	group_counter(out, d, c, &f_c_vol, ACC_CTXT_VOL, 0);
-	group_counter(out, d, c, &f_c_invol, ACC_CTXT_INVOL, 0);
-	group_delay(out, d, c, &f_c_delay, ACC_DELAY_NS, SCALE_NS);
-	group_delay(out, d, c, &f_c_delays, ACC_DELAY_COUNT, 0);
-	group_gauge(out, d, c, &f_c_rss, G_RSS);
-	group_gauge(out, d, c, &f_c_virt, G_VIRT);
-	group_gauge(out, d, c, &f_c_pte, G_PTE);
-	group_gauge(out, d, c, &f_c_swap, G_SWAP);
+	group_gauge(to, c, &f_c_procs, G_PROCS);
+	group_gauge(to, c, &f_c_threads, G_THREADS);
+	group_counter(to, c, &f_c_cpu, ACC_CPU_NS, SCALE_NS);
+	group_counter(to, c, &f_c_vol, ACC_CTXT_VOL, 0);
+	group_counter(to, c, &f_c_invol, ACC_CTXT_INVOL, 0);
+	group_delay(to, c, &f_c_delay, ACC_DELAY_NS, SCALE_NS);
+	group_delay(to, c, &f_c_delays, ACC_DELAY_COUNT, 0);
+	group_gauge(to, c, &f_c_rss, G_RSS);
+	group_gauge(to, c, &f_c_virt, G_VIRT);
+	group_gauge(to, c, &f_c_pte, G_PTE);
+	group_gauge(to, c, &f_c_swap, G_SWAP);
 }
 
 void openmetrics_render(struct buf *out, const struct accum *groups, const struct accum *commands,
 			const struct snapshot *cur, const struct openmetrics_opts *o)
 {
-	render_system(out, o->dialect, groups, cur);
-	render_unattributed(out, o->dialect, groups);
-	render_groups(out, o->dialect, groups);
+	struct om_label host = {"host", o->host ? o->host : ""};
+	struct om_out to = {out, o->dialect, &host, o->host ? 1 : 0};
+	render_system(&to, groups, cur);
+	render_unattributed(&to, groups);
+	render_groups(&to, groups);
 	if (commands)
-		render_commands(out, o->dialect, commands);
+		render_commands(&to, commands);
 	om_end(out, o->dialect);
 }

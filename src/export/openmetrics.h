@@ -17,6 +17,7 @@
 
 struct openmetrics_opts {
 	enum om_dialect dialect;
+	const char *host; /* every series labelled host="..." (--host); NULL: none */
 };
 
 /* groups: sums per group; commands: sums per command whose picked entries

@@ -31,6 +31,7 @@ struct batch_run {
 	const struct app *a;
 	const struct cli_opts *o;
 	const struct fleet *f;
+	struct metrics **m; /* each host's metrics (--format openmetrics), or NULL */
 	int64_t *printed; /* each host's samples printed */
 	size_t printed_all;
 	bool write_failed;
@@ -104,9 +105,12 @@ static int on_pair(void *ctx, struct fleet_host *h)
 	struct pair_origin from = {.host = &jh};
 	struct buf out;
 	buf_init(&out);
-	int rc = replay_render_shown(&out, r->a, r->o, &from, &h->shown, &h->cur, h->cur.s.mono - h->prev.s.mono,
-				     r->printed_all == 0);
-	if (rc < 0 || out.oom) {
+	int rc = r->m ? replay_metrics(&out, r->m[i], &h->shown, &h->prev.s, r->printed[i] == 0)
+		      : replay_render_shown(&out, r->a, r->o, &from, &h->shown, &h->cur, h->cur.s.mono - h->prev.s.mono,
+					    r->printed_all == 0);
+	if (rc == -2) {
+		rc = -1; /* told */
+	} else if (rc < 0 || out.oom) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		rc = -1;
 	} else if (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
@@ -191,7 +195,19 @@ int hosts_run(const struct cli_opts *o)
 	struct batch_run r = {.a = &a, .o = o, .f = &f, .printed = calloc(f.n, sizeof(*r.printed))};
 	int *fds = calloc(2 * f.n, sizeof(*fds));
 	struct pollfd *pfd = calloc(2 * f.n, sizeof(*pfd));
-	if (!r.printed || !fds || !pfd) {
+	bool oom = !r.printed || !fds || !pfd;
+	/* each host's counters its own, every series labelled with its name */
+	if (!oom && o->format == CLI_FORMAT_OPENMETRICS) {
+		r.m = calloc(f.n, sizeof(*r.m));
+		for (size_t i = 0; r.m && i < f.n && !oom; i++) {
+			r.m[i] = metrics_new(o);
+			if (r.m[i])
+				metrics_label_host(r.m[i], f.h[i].name);
+			oom = !r.m[i];
+		}
+		oom = oom || !r.m;
+	}
+	if (oom) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		rc = 1;
 		goto out;
@@ -222,7 +238,10 @@ int hosts_run(const struct cli_opts *o)
 		if (r.printed[i] < o->iterations)
 			rc = 1;
 out:
-	/* the samples borrow the columns: the fleet goes first */
+	/* the metrics borrow the hosts' names from the fleet, the samples the columns from a */
+	for (size_t i = 0; r.m && i < f.n; i++)
+		metrics_free(r.m[i]);
+	free(r.m);
 	fleet_free(&f);
 	free(r.printed);
 	free(fds);

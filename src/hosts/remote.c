@@ -76,6 +76,11 @@ static void remote_line(struct buf *b, const char *remote, const struct cli_opts
 		buf_adds(b, " -c ");
 		remote_quote(b, o->filter.cgroup);
 	}
+	/* metrics sum what they need, whatever the columns and the sort */
+	if (o->format == CLI_FORMAT_OPENMETRICS && o->batch) {
+		buf_adds(b, " -o " REMOTE_METRICS_COLUMNS);
+		return;
+	}
 	if (o->columns)
 		remote_columns(b, o->columns);
 	/* the sort column is read even when it is not shown */

@@ -15,6 +15,10 @@
 #include "cli.h"
 #include "util/buf.h"
 
+/* The columns a remote is asked for when the viewer prints metrics (--format
+ * openmetrics): one for each thing metrics_needs() reads. */
+#define REMOTE_METRICS_COLUMNS "pid,comm,cgroup,cpu,threads,vm_size,vm_rss,vm_pte,vm_swap,ctxt_vol,ctxt_invol,cpu_delay"
+
 struct remote_argv {
 	char **v;    /* NULL-terminated; v[i] point into words */
 	size_t n;

@@ -217,6 +217,54 @@ def test_text_and_selection_travel():
     check(any(t["kind"] == "thread" and t["tgid"] == procs[0]["pid"] for t in tasks), f"-H: its threads: {tasks}")
 
 
+def ns_processes(pid):
+    """The command lines of the processes in pid's PID namespace, read from outside it."""
+    ns = os.readlink(f"/proc/{pid}/ns/pid")
+    out = []
+    for d in os.listdir("/proc"):
+        try:
+            if d.isdigit() and os.readlink(f"/proc/{d}/ns/pid") == ns:
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    out.append(f.read().replace(b"\0", b" ").decode(errors="replace"))
+        except OSError:
+            pass
+    return out
+
+
+def test_metrics_with_their_host():
+    """OpenMetrics: each host's samples as expositions of their own, which the
+    prometheus_client parser reads, every series labelled with its host; a
+    host's processes, summed over its groups, are the processes its PID
+    namespace holds, counted from outside while the stream runs."""
+    from test_metrics import parse_om, where
+    f = fleet()
+    sshd = f.sshd_pid("web1")
+    p = subprocess.Popen([TASKVIEW, "-b", "--host", "web1,web2", "--format", "openmetrics", "-n", "4", "-d", "0.5"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=f.env(),
+                         stdin=subprocess.DEVNULL)
+    counts = set()
+    while p.poll() is None:
+        procs = ns_processes(sshd)
+        if any("--stream" in c for c in procs):
+            counts.add(len(procs))
+        time.sleep(0.05)
+    out, err = p.communicate(timeout=60)
+    check(p.returncode == 0, f"exit {p.returncode}: {err}")
+    check(len(counts) == 1, f"web1's processes while it streamed: {counts}")
+    parts = [x + "# EOF\n" for x in out.split("# EOF\n") if x.strip()]
+    check(len(parts) == 8, f"4 expositions of each host, got {len(parts)}")
+    got = {"web1": [], "web2": []}
+    for text in parts:
+        m = parse_om(text)
+        hosts = {dict(labels).get("host") for (_, labels) in m}
+        check(len(hosts) == 1 and hosts <= set(got), f"every series of an exposition with its host: {hosts}")
+        got[hosts.pop()].append(m)
+    check([len(v) for v in got.values()] == [4, 4], f"expositions per host: {[len(v) for v in got.values()]}")
+    for m in got["web1"]:
+        procs = sum(where(m, "taskview_group_processes").values())
+        check(procs == min(counts), f"web1's processes: {procs} summed over its groups, {min(counts)} in its namespace")
+
+
 def test_hosts_file():
     """--hosts-file: one a line, comments and blanks skipped."""
     f = fleet()
@@ -537,7 +585,7 @@ def test_readme_lines():
         out.write("# web servers\nweb1\nweb2\ndb1   # the database\n")
     env = {**f.env(), "HOME": home, "PATH": f"{os.path.dirname(os.path.abspath(TASKVIEW))}:{os.environ['PATH']}"}
     lines = readme_lines()
-    check(len(lines) == 3, f"the README's lines: {lines}")
+    check(len(lines) == 4, f"the README's lines: {lines}")
     for line in lines:
         if " -b " not in line:
             # the screen: as typed in a terminal (tmux), until each host's rows are there
@@ -563,6 +611,12 @@ def test_readme_lines():
             rows = [x.split("\t") for x in r.stdout.splitlines()]
             check({x[0] for x in rows} == {"web1", "web2", "db1"} and all("sshd" in x[2] for x in rows),
                   f"{line}: host, PID and command of each sshd: {rows}")
+        elif "openmetrics" in line:
+            parts = [x for x in r.stdout.split("# EOF\n") if x.strip()]
+            hosts = [set(re.findall(r'host="([^"]*)"', x)) for x in parts]
+            check(sorted(map(sorted, hosts)) == [["db1"], ["web1"]], f"{line}: an exposition of each host: {hosts}")
+            check(all(re.search(r'^taskview_group_cpu_seconds_total\{host="\w+",group=', x, re.M) for x in parts),
+                  f"{line}: each host's groups' CPU:\n{r.stdout}")
         else:
             check(False, f"no check for the README line {line!r}: add one to test_hosts.py")
 
@@ -595,8 +649,11 @@ def test_stream_ends_with_its_input():
 if __name__ == "__main__":
     try:
         sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
-                       test_text_and_selection_travel, test_hosts_file, test_failing_hosts_say_why,
-                       test_stopped_host_is_given_up, test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version, test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows, test_screen_random_keys, test_screen_keeps_a_lost_host, test_readme_lines]))
+                       test_text_and_selection_travel, test_metrics_with_their_host, test_hosts_file,
+                       test_failing_hosts_say_why, test_stopped_host_is_given_up,
+                       test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version,
+                       test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows,
+                       test_screen_random_keys, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
         if SCREEN:
             SCREEN.kill_server()

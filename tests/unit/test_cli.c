@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "hosts/hostlist.h"
 #include "hosts/remote.h"
+#include "metrics.h"
+#include "model/column.h"
 #include "model/task.h"
 #include "record/when.h"
 #include "util/buf.h"
@@ -412,7 +414,6 @@ START_TEST(hosts_options)
 	ck_assert(!p->o.batch);
 	done(p);
 	expect_error(parse("-b", "--host", "a", "-w", "x", NULL), "--host cannot be used with -w");
-	expect_error(parse("-b", "--host", "a", "--format", "openmetrics", NULL), "not openmetrics");
 	expect_error(parse("-b", "--host", "a", "--group", "cgroup", NULL), "--group cgroup");
 	expect_error(parse("--stream", "-b", NULL), "--stream goes alone");
 	expect_error(parse("--stream", "--host", "a", NULL), "--stream goes alone");
@@ -493,6 +494,26 @@ START_TEST(remote_command)
 	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --stream --no-plugins -d 1");
 	remote_argv_free(&a);
 	done(p);
+	/* metrics: the columns of what they sum, whatever -o and -s say */
+	p = parse("-b", "--host", "h", "--format", "openmetrics", "-o", "pid", "-s", "cpu", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(remote_argv_build(&a, NULL, NULL, "web1", &p->o), 0);
+	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --stream --no-plugins -d 1 -o " REMOTE_METRICS_COLUMNS);
+	remote_argv_free(&a);
+	done(p);
+	/* ... which read all that the metrics read (a stream reads each group's CPU whatever its columns) */
+	struct colset cs;
+	ck_assert_int_eq(colset_init(&cs), 0);
+	unsigned needs = 0;
+	char ids[] = REMOTE_METRICS_COLUMNS;
+	for (char *save, *id = strtok_r(ids, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+		const struct column *c = colset_find(&cs, id);
+		ck_assert_msg(c, "unknown column %s", id);
+		needs |= c->needs;
+	}
+	unsigned want = metrics_needs() & ~(unsigned)NEED_CGROUP_CPU;
+	ck_assert_uint_eq(needs & want, want);
+	colset_free(&cs);
 }
 END_TEST
 

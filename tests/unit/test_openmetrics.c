@@ -143,7 +143,7 @@ static char *render(const struct accum *a, const struct accum *cmds, const struc
 {
 	struct buf b;
 	buf_init(&b);
-	struct openmetrics_opts o = {d};
+	struct openmetrics_opts o = {d, NULL};
 	openmetrics_render(&b, a, cmds, cur, &o);
 	char *s = strdup(buf_str(&b));
 	buf_free(&b);
@@ -266,10 +266,11 @@ START_TEST(dialect_headers)
 	struct buf b;
 	buf_init(&b);
 	struct om_writer w;
-	om_family_begin(&w, &b, OM_OPENMETRICS, &none); /* no sample: no trace */
-	om_family_begin(&w, &b, OM_OPENMETRICS, &cnt);
+	struct om_out om = {&b, OM_OPENMETRICS, NULL, 0}, text = {&b, OM_PROMETHEUS_TEXT, NULL, 0};
+	om_family_begin(&w, &om, &none); /* no sample: no trace */
+	om_family_begin(&w, &om, &cnt);
 	om_sample(&w, &l, 1, 2500000000, 9);
-	om_family_begin(&w, &b, OM_OPENMETRICS, &gau);
+	om_family_begin(&w, &om, &gau);
 	om_sample(&w, NULL, 0, 4096, 0);
 	om_end(&b, OM_OPENMETRICS);
 	ck_assert_str_eq(buf_str(&b), "# HELP x_cpu_seconds CPU\\\\time\\nused\n"
@@ -282,7 +283,7 @@ START_TEST(dialect_headers)
 				      "x_rss_bytes 4096\n"
 				      "# EOF\n");
 	buf_reset(&b);
-	om_family_begin(&w, &b, OM_PROMETHEUS_TEXT, &cnt);
+	om_family_begin(&w, &text, &cnt);
 	om_sample(&w, &l, 1, 2500000000, 9);
 	om_sample(&w, &l, 1, 1, 9);
 	om_end(&b, OM_PROMETHEUS_TEXT);
@@ -290,6 +291,18 @@ START_TEST(dialect_headers)
 				      "# TYPE x_cpu_seconds_total counter\n"
 				      "x_cpu_seconds_total{group=\"g\"} 2.5\n"
 				      "x_cpu_seconds_total{group=\"g\"} 0.000000001\n");
+	/* a host's name comes first on every sample, those without labels too */
+	struct om_label host = {"host", "web\"1"};
+	struct om_out hosted = {&b, OM_OPENMETRICS, &host, 1};
+	buf_reset(&b);
+	om_family_begin(&w, &hosted, &gau);
+	om_sample(&w, NULL, 0, 1, 0);
+	om_sample(&w, &l, 1, 2, 0);
+	ck_assert_str_eq(buf_str(&b), "# HELP x_rss_bytes RSS\n"
+				      "# TYPE x_rss_bytes gauge\n"
+				      "# UNIT x_rss_bytes bytes\n"
+				      "x_rss_bytes{host=\"web\\\"1\"} 1\n"
+				      "x_rss_bytes{host=\"web\\\"1\",group=\"g\"} 2\n");
 	buf_free(&b);
 }
 END_TEST
