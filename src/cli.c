@@ -286,8 +286,11 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	bool hosts = o->nhosts || o->hosts_file;
 	if (o->stream && (o->batch || o->record || o->replay || o->textfile || hosts))
 		return cli_fail(err, "%s", _("--stream goes alone: without -b, -w, -r, --textfile or --host"));
-	if (hosts && (o->record || o->replay || o->textfile || o->group == CLI_GROUP_CGROUP))
-		return cli_fail(err, "%s", _("--host cannot be used with -w, -r, --textfile or --group cgroup yet"));
+	if (hosts && (o->record || o->replay || o->group == CLI_GROUP_CGROUP))
+		return cli_fail(err, "%s", _("--host cannot be used with -w, -r or --group cgroup yet"));
+	/* the remotes send what the metrics sum, not the rows' columns */
+	if (hosts && o->textfile && o->format_set && o->format != CLI_FORMAT_OPENMETRICS)
+		return cli_fail(err, "%s", _("--host with --textfile prints openmetrics only"));
 	/* a remote host resolves -u itself: a name unknown here may be known there */
 	if (o->user_arg && !hosts && filter_set_user(&o->filter, o->user_arg) < 0)
 		return cli_fail(err, _("unknown user '%s'"), o->user_arg);

@@ -15,15 +15,20 @@
 #include "model/column.h"
 #include "util/i18n.h"
 
+/* A text file for the collector, replaced whole with each write. */
+struct metrics_file {
+	const char *path;
+	char *tmp;            /* path + ".tmp": not *.prom, so the collector skips it */
+	struct buf text;
+};
+
 struct metrics {
 	struct accum acc;
 	struct accum cmds;    /* sums per command, for --top */
-	const char *textfile;
-	char *tmp;            /* textfile + ".tmp": not *.prom, so the collector skips it */
+	struct metrics_file *file; /* --textfile, or NULL */
 	size_t top;
 	const char *host;     /* labels every series (--host); NULL: none */
 	bool unseen_exits;
-	struct buf file;
 };
 
 unsigned metrics_needs(void)
@@ -31,35 +36,59 @@ unsigned metrics_needs(void)
 	return NEED_STAT | NEED_STATUS | NEED_CTXT | NEED_DELAY | NEED_CGROUP | NEED_CGROUP_CPU;
 }
 
-struct metrics *metrics_new(const struct cli_opts *o)
+struct metrics_file *metrics_file_new(const char *path)
+{
+	struct metrics_file *f = calloc(1, sizeof(*f));
+	size_t n = strlen(path);
+	char *tmp = f ? malloc(n + 5) : NULL;
+	if (!tmp) {
+		free(f);
+		return NULL;
+	}
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", 5);
+	*f = (struct metrics_file){.path = path, .tmp = tmp};
+	buf_init(&f->text);
+	return f;
+}
+
+void metrics_file_free(struct metrics_file *f)
+{
+	if (!f)
+		return;
+	buf_free(&f->text);
+	free(f->tmp);
+	free(f);
+}
+
+static struct metrics *metrics_alloc(const struct cli_opts *o, const char *host)
 {
 	struct metrics *m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
 	accum_init(&m->acc);
 	accum_init_commands(&m->cmds);
-	buf_init(&m->file);
 	m->top = (size_t)o->top;
+	m->host = host;
 	/* processes seen only in their exit record are in the selection unless
 	 * it depends on what only a live process shows (its name, its group) */
 	m->unseen_exits = !o->filter.text && !o->filter.cgroup;
-	m->textfile = o->textfile;
-	if (m->textfile) {
-		size_t n = strlen(m->textfile);
-		m->tmp = malloc(n + 5);
-		if (!m->tmp) {
-			free(m);
-			return NULL;
-		}
-		memcpy(m->tmp, m->textfile, n);
-		memcpy(m->tmp + n, ".tmp", 5);
+	return m;
+}
+
+struct metrics *metrics_new(const struct cli_opts *o)
+{
+	struct metrics *m = metrics_alloc(o, NULL);
+	if (m && o->textfile && !(m->file = metrics_file_new(o->textfile))) {
+		metrics_free(m);
+		return NULL;
 	}
 	return m;
 }
 
-void metrics_label_host(struct metrics *m, const char *host)
+struct metrics *metrics_new_part(const struct cli_opts *o, const char *host)
 {
-	m->host = host;
+	return metrics_alloc(o, host);
 }
 
 void metrics_free(struct metrics *m)
@@ -68,9 +97,13 @@ void metrics_free(struct metrics *m)
 		return;
 	accum_free(&m->acc);
 	accum_free(&m->cmds);
-	buf_free(&m->file);
-	free(m->tmp);
+	metrics_file_free(m->file);
 	free(m);
+}
+
+void metrics_part(const struct metrics *m, const struct snapshot *cur, struct om_part *out)
+{
+	*out = (struct om_part){&m->acc, m->top ? &m->cmds : NULL, cur, m->host};
 }
 
 /* fmt: translated, with %s for the file and %s for the error */
@@ -83,7 +116,7 @@ static char *metrics_error(const char *fmt, const char *path, int e)
 }
 
 /* The whole file or nothing: written beside it, then renamed over it. */
-static int metrics_write_file(struct metrics *m, char **err)
+static int file_write(struct metrics_file *m, char **err)
 {
 	/* a file left by an earlier run (or planted) is replaced, never followed */
 	if (unlink(m->tmp) < 0 && errno != ENOENT) {
@@ -104,8 +137,8 @@ static int metrics_write_file(struct metrics *m, char **err)
 		*err = metrics_error(_("cannot write %s: %s"), m->tmp, e);
 		return -1;
 	}
-	const char *p = m->file.data ? m->file.data : "";
-	size_t left = m->file.len;
+	const char *p = m->text.data ? m->text.data : "";
+	size_t left = m->text.len;
 	while (left > 0) {
 		ssize_t w = write(fd, p, left);
 		if (w < 0 && errno == EINTR)
@@ -126,10 +159,10 @@ static int metrics_write_file(struct metrics *m, char **err)
 		*err = metrics_error(_("cannot write %s: %s"), m->tmp, e);
 		return -1;
 	}
-	if (rename(m->tmp, m->textfile) < 0) {
+	if (rename(m->tmp, m->path) < 0) {
 		int e = errno;
 		unlink(m->tmp);
-		*err = metrics_error(_("cannot replace %s: %s"), m->textfile, e);
+		*err = metrics_error(_("cannot replace %s: %s"), m->path, e);
 		return -1;
 	}
 	return 0;
@@ -149,15 +182,10 @@ int metrics_sample(struct metrics *m, const struct snapshot *prev, const struct 
 		pick_update(&m->cmds, m->top, cur->mono - prev->mono);
 		cmds = &m->cmds;
 	}
-	if (m->textfile) {
-		struct openmetrics_opts to = {OM_PROMETHEUS_TEXT, m->host};
-		buf_reset(&m->file);
-		openmetrics_render(&m->file, &m->acc, cmds, cur, &to);
-		if (m->file.oom) {
-			*err = strdup(_("out of memory"));
-			return -1;
-		}
-		if (metrics_write_file(m, err) < 0)
+	if (m->file) {
+		struct om_part part;
+		metrics_part(m, cur, &part);
+		if (metrics_file_write(m->file, &part, 1, err) < 0)
 			return -1;
 	}
 	if (om_out) {
@@ -165,4 +193,15 @@ int metrics_sample(struct metrics *m, const struct snapshot *prev, const struct 
 		openmetrics_render(om_out, &m->acc, cmds, cur, &oo);
 	}
 	return 0;
+}
+
+int metrics_file_write(struct metrics_file *f, const struct om_part *parts, size_t n, char **err)
+{
+	*err = NULL;
+	buf_reset(&f->text);
+	if (openmetrics_render_parts(&f->text, parts, n, OM_PROMETHEUS_TEXT) < 0 || f->text.oom) {
+		*err = strdup(_("out of memory"));
+		return -1;
+	}
+	return file_write(f, err);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "cli.h"
+#include "export/openmetrics.h"
 #include "model/snapshot.h"
 #include "util/buf.h"
 
@@ -20,9 +21,20 @@ struct metrics;
 
 /* NULL when out of memory. */
 struct metrics *metrics_new(const struct cli_opts *o);
+/* One host's sums (--host): no text file of its own, every series labelled
+ * host="HOST" (borrowed for m's life). NULL when out of memory. */
+struct metrics *metrics_new_part(const struct cli_opts *o, const char *host);
 void metrics_free(struct metrics *m);
-/* Every series of m labelled host="HOST" from now on; host is borrowed for m's life. */
-void metrics_label_host(struct metrics *m, const char *host);
+/* m's part of an exposition, its latest sample cur (borrowed, as m is). */
+void metrics_part(const struct metrics *m, const struct snapshot *cur, struct om_part *out);
+
+/* --textfile of several hosts' parts: path borrowed; NULL when out of memory. */
+struct metrics_file;
+struct metrics_file *metrics_file_new(const char *path);
+void metrics_file_free(struct metrics_file *f);
+/* Replaces the file with one exposition of the parts (the text format).
+ * Returns 0, or -1 with a message (translated, malloc'd) in *err. */
+int metrics_file_write(struct metrics_file *f, const struct om_part *parts, size_t n, char **err);
 
 /*
  * One sample: cur after delta_apply(prev, cur). Writes the text file (when

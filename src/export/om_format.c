@@ -58,6 +58,11 @@ void om_family_begin(struct om_writer *w, const struct om_out *to, const struct 
 	w->header_done = false;
 }
 
+void om_writer_to(struct om_writer *w, const struct om_out *to)
+{
+	w->to = to;
+}
+
 void om_sample(struct om_writer *w, const struct om_label *labels, size_t nlabels, int64_t v, int scale)
 {
 	if (!w->header_done)

@@ -52,6 +52,8 @@ struct om_writer {
 };
 
 void om_family_begin(struct om_writer *w, const struct om_out *to, const struct om_family *f);
+/* The family's next samples carry to's labels (the same buffer and dialect). */
+void om_writer_to(struct om_writer *w, const struct om_out *to);
 /* A sample whose value is v / 10^scale (v >= 0 for counters), written exactly. */
 void om_sample(struct om_writer *w, const struct om_label *labels, size_t nlabels, int64_t v, int scale);
 /* The closing line the dialect wants (OpenMetrics: "# EOF"). */

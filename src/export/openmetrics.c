@@ -2,6 +2,7 @@
 #include "export/openmetrics.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* Help texts stay in English: they are part of the metrics' interface, the
  * same on every host that feeds one server (docs/metrics.md). */
@@ -135,33 +136,57 @@ static void sample_kib(struct om_writer *w, const struct om_label *l, size_t nl,
 		om_sample(w, l, nl, kib * 1024, 0);
 }
 
-static void render_system(const struct om_out *to, const struct accum *a, const struct snapshot *cur)
+/* The parts of one exposition, each with its labels (its host's name). */
+struct om_set {
+	const struct om_out *to;
+	const struct om_part *p;
+	size_t n;
+};
+
+/* Which part's samples come next: its labels on them, the family's header once. */
+static void part_begin(struct om_writer *w, const struct om_set *s, size_t k)
+{
+	om_writer_to(w, &s->to[k]);
+}
+
+static void render_system(const struct om_set *s)
 {
 	struct om_writer w;
-	if (isfinite(cur->wall)) {
-		om_family_begin(&w, to, &f_timestamp);
-		om_sample(&w, NULL, 0, llround(cur->wall * 1000), SCALE_MS);
+	om_family_begin(&w, &s->to[0], &f_timestamp);
+	for (size_t k = 0; k < s->n; k++) {
+		part_begin(&w, s, k);
+		if (isfinite(s->p[k].cur->wall))
+			om_sample(&w, NULL, 0, llround(s->p[k].cur->wall * 1000), SCALE_MS);
 	}
-	om_family_begin(&w, to, &f_exits_watched);
-	om_sample(&w, NULL, 0, cur->exits_watched ? 1 : 0, 0);
+	om_family_begin(&w, &s->to[0], &f_exits_watched);
+	for (size_t k = 0; k < s->n; k++) {
+		part_begin(&w, s, k);
+		om_sample(&w, NULL, 0, s->p[k].cur->exits_watched ? 1 : 0, 0);
+	}
 	/* counted only when the listener ran at all: without it both are unknown */
-	if (a->exits_ever) {
-		om_family_begin(&w, to, &f_exit_records);
-		om_sample(&w, NULL, 0, (int64_t)a->exit_records, 0);
-		om_family_begin(&w, to, &f_exit_lost);
-		om_sample(&w, NULL, 0, (int64_t)a->exit_lost, 0);
+	om_family_begin(&w, &s->to[0], &f_exit_records);
+	for (size_t k = 0; k < s->n; k++) {
+		part_begin(&w, s, k);
+		if (s->p[k].groups->exits_ever)
+			om_sample(&w, NULL, 0, (int64_t)s->p[k].groups->exit_records, 0);
 	}
-	om_family_begin(&w, to, &f_psi_some);
-	for (int r = 0; r < TV_RES_N; r++) {
-		struct om_label l = {"resource", resource_names[r]};
-		if (cur->pressure[r].some_known)
-			sample_known(&w, &l, 1, cur->pressure[r].some_us, SCALE_US);
+	om_family_begin(&w, &s->to[0], &f_exit_lost);
+	for (size_t k = 0; k < s->n; k++) {
+		part_begin(&w, s, k);
+		if (s->p[k].groups->exits_ever)
+			om_sample(&w, NULL, 0, (int64_t)s->p[k].groups->exit_lost, 0);
 	}
-	om_family_begin(&w, to, &f_psi_full);
-	for (int r = 0; r < TV_RES_N; r++) {
-		struct om_label l = {"resource", resource_names[r]};
-		if (cur->pressure[r].full_known)
-			sample_known(&w, &l, 1, cur->pressure[r].full_us, SCALE_US);
+	for (int full = 0; full < 2; full++) {
+		om_family_begin(&w, &s->to[0], full ? &f_psi_full : &f_psi_some);
+		for (size_t k = 0; k < s->n; k++) {
+			part_begin(&w, s, k);
+			for (int r = 0; r < TV_RES_N; r++) {
+				const struct tv_pressure *pr = &s->p[k].cur->pressure[r];
+				struct om_label l = {"resource", resource_names[r]};
+				if (full ? pr->full_known : pr->some_known)
+					sample_known(&w, &l, 1, full ? pr->full_us : pr->some_us, SCALE_US);
+			}
+		}
 	}
 }
 
@@ -186,131 +211,172 @@ static size_t subject(const struct accum *a, size_t i, struct om_label l[3])
 	return 2;
 }
 
+/* Part k's groups, or its commands (NULL when it has none). */
+static const struct accum *sums(const struct om_set *s, size_t k, bool commands)
+{
+	return commands ? s->p[k].commands : s->p[k].groups;
+}
+
 /* A counter of every group or command: its total, where known. */
-static void group_counter(const struct om_out *to, const struct accum *a, const struct om_family *f,
-			  int field, int scale)
+static void group_counter(const struct om_set *s, bool commands, const struct om_family *f, int field, int scale)
 {
 	struct om_writer w;
-	om_family_begin(&w, to, f);
-	for (size_t i = 0; i < a->ngroups; i++) {
-		struct om_label l[3];
-		size_t nl = subject(a, i, l);
-		if (written(a, i))
-			sample_known(&w, l, nl, a->groups[i].total[field], scale);
+	om_family_begin(&w, &s->to[0], f);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct accum *a = sums(s, k, commands);
+		part_begin(&w, s, k);
+		for (size_t i = 0; a && i < a->ngroups; i++) {
+			struct om_label l[3];
+			size_t nl = subject(a, i, l);
+			if (written(a, i))
+				sample_known(&w, l, nl, a->groups[i].total[field], scale);
+		}
 	}
 }
 
 /* A counter per delay class. */
-static void group_delay(const struct om_out *to, const struct accum *a, const struct om_family *f,
-			int first_field, int scale)
+static void group_delay(const struct om_set *s, bool commands, const struct om_family *f, int first_field, int scale)
 {
 	struct om_writer w;
-	om_family_begin(&w, to, f);
-	for (size_t i = 0; i < a->ngroups; i++) {
-		struct om_label l[3];
-		size_t nl = subject(a, i, l);
-		for (int c = 0; c < TV_DELAY_NCLASS && written(a, i); c++) {
-			l[nl] = (struct om_label){"class", class_names[c]};
-			sample_known(&w, l, nl + 1, a->groups[i].total[first_field + c], scale);
+	om_family_begin(&w, &s->to[0], f);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct accum *a = sums(s, k, commands);
+		part_begin(&w, s, k);
+		for (size_t i = 0; a && i < a->ngroups; i++) {
+			struct om_label l[3];
+			size_t nl = subject(a, i, l);
+			for (int c = 0; c < TV_DELAY_NCLASS && written(a, i); c++) {
+				l[nl] = (struct om_label){"class", class_names[c]};
+				sample_known(&w, l, nl + 1, a->groups[i].total[first_field + c], scale);
+			}
 		}
 	}
 }
 
 enum gauge_kind { G_PROCS, G_THREADS, G_RSS, G_VIRT, G_PTE, G_SWAP, G_CGMEM, G_CGSWAP };
 
-static void group_gauge(const struct om_out *to, const struct accum *a, const struct om_family *f,
-			enum gauge_kind k)
+static void group_gauge(const struct om_set *s, bool commands, const struct om_family *f, enum gauge_kind kind)
 {
 	struct om_writer w;
-	om_family_begin(&w, to, f);
-	for (size_t i = 0; i < a->ngroups; i++) {
-		const struct accum_gauges *g = &a->groups[i].g;
-		struct om_label l[3];
-		size_t nl = subject(a, i, l);
-		if (!written(a, i))
-			continue;
-		switch (k) {
-		case G_PROCS: sample_known(&w, l, nl, g->procs, 0); break;
-		case G_THREADS: sample_known(&w, l, nl, g->threads, 0); break;
-		case G_RSS: sample_kib(&w, l, nl, g->rss_kib); break;
-		case G_VIRT: sample_kib(&w, l, nl, g->vm_kib); break;
-		case G_PTE: sample_kib(&w, l, nl, g->pte_kib); break;
-		case G_SWAP: sample_kib(&w, l, nl, g->swap_kib); break;
-		case G_CGMEM: sample_known(&w, l, nl, g->cg_mem_bytes, 0); break;
-		case G_CGSWAP: sample_known(&w, l, nl, g->cg_swap_bytes, 0); break;
+	om_family_begin(&w, &s->to[0], f);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct accum *a = sums(s, k, commands);
+		part_begin(&w, s, k);
+		for (size_t i = 0; a && i < a->ngroups; i++) {
+			const struct accum_gauges *g = &a->groups[i].g;
+			struct om_label l[3];
+			size_t nl = subject(a, i, l);
+			if (!written(a, i))
+				continue;
+			switch (kind) {
+			case G_PROCS: sample_known(&w, l, nl, g->procs, 0); break;
+			case G_THREADS: sample_known(&w, l, nl, g->threads, 0); break;
+			case G_RSS: sample_kib(&w, l, nl, g->rss_kib); break;
+			case G_VIRT: sample_kib(&w, l, nl, g->vm_kib); break;
+			case G_PTE: sample_kib(&w, l, nl, g->pte_kib); break;
+			case G_SWAP: sample_kib(&w, l, nl, g->swap_kib); break;
+			case G_CGMEM: sample_known(&w, l, nl, g->cg_mem_bytes, 0); break;
+			case G_CGSWAP: sample_known(&w, l, nl, g->cg_swap_bytes, 0); break;
+			}
 		}
 	}
 }
 
-static void group_pressure(const struct om_out *to, const struct accum *a, const struct om_family *f,
-			   bool full)
+static void group_pressure(const struct om_set *s, const struct om_family *f, bool full)
 {
 	struct om_writer w;
-	om_family_begin(&w, to, f);
-	for (size_t i = 0; i < a->ngroups; i++)
-		for (int r = 0; r < TV_RES_N && written(a, i); r++) {
-			const struct tv_pressure *p = &a->groups[i].g.psi[r];
-			struct om_label l[2] = {{"group", a->groups[i].name}, {"resource", resource_names[r]}};
-			if (full ? p->full_known : p->some_known)
-				sample_known(&w, l, 2, full ? p->full_us : p->some_us, SCALE_US);
-		}
+	om_family_begin(&w, &s->to[0], f);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct accum *a = s->p[k].groups;
+		part_begin(&w, s, k);
+		for (size_t i = 0; i < a->ngroups; i++)
+			for (int r = 0; r < TV_RES_N && written(a, i); r++) {
+				const struct tv_pressure *p = &a->groups[i].g.psi[r];
+				struct om_label l[2] = {{"group", a->groups[i].name}, {"resource", resource_names[r]}};
+				if (full ? p->full_known : p->some_known)
+					sample_known(&w, l, 2, full ? p->full_us : p->some_us, SCALE_US);
+			}
+	}
 }
 
 /* The CPU of the group whose name is unknown, while it is counted. */
-static void render_unattributed(const struct om_out *to, const struct accum *a)
+static void render_unattributed(const struct om_set *s)
 {
-	for (size_t i = 0; i < a->ngroups; i++) {
-		if (a->groups[i].name[0] != '\0')
-			continue;
-		struct om_writer w;
-		om_family_begin(&w, to, &f_unattributed);
-		sample_known(&w, NULL, 0, a->groups[i].total[ACC_CPU_NS], SCALE_NS);
+	struct om_writer w;
+	om_family_begin(&w, &s->to[0], &f_unattributed);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct accum *a = s->p[k].groups;
+		part_begin(&w, s, k);
+		for (size_t i = 0; i < a->ngroups; i++)
+			if (a->groups[i].name[0] == '\0')
+				sample_known(&w, NULL, 0, a->groups[i].total[ACC_CPU_NS], SCALE_NS);
 	}
 }
 
-static void render_groups(const struct om_out *to, const struct accum *a)
+static void render_groups(const struct om_set *s)
 {
-	group_gauge(to, a, &f_g_procs, G_PROCS);
-	group_gauge(to, a, &f_g_threads, G_THREADS);
-	group_counter(to, a, &f_g_cpu, ACC_CPU_NS, SCALE_NS);
-	group_counter(to, a, &f_g_vol, ACC_CTXT_VOL, 0);
-	group_counter(to, a, &f_g_invol, ACC_CTXT_INVOL, 0);
-	group_delay(to, a, &f_g_delay, ACC_DELAY_NS, SCALE_NS);
-	group_delay(to, a, &f_g_delays, ACC_DELAY_COUNT, 0);
-	group_gauge(to, a, &f_g_rss, G_RSS);
-	group_gauge(to, a, &f_g_virt, G_VIRT);
-	group_gauge(to, a, &f_g_pte, G_PTE);
-	group_gauge(to, a, &f_g_swap, G_SWAP);
-	group_gauge(to, a, &f_g_cgmem, G_CGMEM);
-	group_gauge(to, a, &f_g_cgswap, G_CGSWAP);
-	group_pressure(to, a, &f_g_psi_some, false);
-	group_pressure(to, a, &f_g_psi_full, true);
+	group_gauge(s, false, &f_g_procs, G_PROCS);
+	group_gauge(s, false, &f_g_threads, G_THREADS);
+	group_counter(s, false, &f_g_cpu, ACC_CPU_NS, SCALE_NS);
+	group_counter(s, false, &f_g_vol, ACC_CTXT_VOL, 0);
+	group_counter(s, false, &f_g_invol, ACC_CTXT_INVOL, 0);
+	group_delay(s, false, &f_g_delay, ACC_DELAY_NS, SCALE_NS);
+	group_delay(s, false, &f_g_delays, ACC_DELAY_COUNT, 0);
+	group_gauge(s, false, &f_g_rss, G_RSS);
+	group_gauge(s, false, &f_g_virt, G_VIRT);
+	group_gauge(s, false, &f_g_pte, G_PTE);
+	group_gauge(s, false, &f_g_swap, G_SWAP);
+	group_gauge(s, false, &f_g_cgmem, G_CGMEM);
+	group_gauge(s, false, &f_g_cgswap, G_CGSWAP);
+	group_pressure(s, &f_g_psi_some, false);
+	group_pressure(s, &f_g_psi_full, true);
 }
 
-static void render_commands(const struct om_out *to, const struct accum *c)
+static void render_commands(const struct om_set *s)
 {
-	group_gauge(to, c, &f_c_procs, G_PROCS);
-	group_gauge(to, c, &f_c_threads, G_THREADS);
-	group_counter(to, c, &f_c_cpu, ACC_CPU_NS, SCALE_NS);
-	group_counter(to, c, &f_c_vol, ACC_CTXT_VOL, 0);
-	group_counter(to, c, &f_c_invol, ACC_CTXT_INVOL, 0);
-	group_delay(to, c, &f_c_delay, ACC_DELAY_NS, SCALE_NS);
-	group_delay(to, c, &f_c_delays, ACC_DELAY_COUNT, 0);
-	group_gauge(to, c, &f_c_rss, G_RSS);
-	group_gauge(to, c, &f_c_virt, G_VIRT);
-	group_gauge(to, c, &f_c_pte, G_PTE);
-	group_gauge(to, c, &f_c_swap, G_SWAP);
+	group_gauge(s, true, &f_c_procs, G_PROCS);
+	group_gauge(s, true, &f_c_threads, G_THREADS);
+	group_counter(s, true, &f_c_cpu, ACC_CPU_NS, SCALE_NS);
+	group_counter(s, true, &f_c_vol, ACC_CTXT_VOL, 0);
+	group_counter(s, true, &f_c_invol, ACC_CTXT_INVOL, 0);
+	group_delay(s, true, &f_c_delay, ACC_DELAY_NS, SCALE_NS);
+	group_delay(s, true, &f_c_delays, ACC_DELAY_COUNT, 0);
+	group_gauge(s, true, &f_c_rss, G_RSS);
+	group_gauge(s, true, &f_c_virt, G_VIRT);
+	group_gauge(s, true, &f_c_pte, G_PTE);
+	group_gauge(s, true, &f_c_swap, G_SWAP);
+}
+
+int openmetrics_render_parts(struct buf *out, const struct om_part *parts, size_t n, enum om_dialect d)
+{
+	struct om_out *to = calloc(n ? n : 1, sizeof(*to));
+	struct om_label *hosts = calloc(n ? n : 1, sizeof(*hosts));
+	if (!to || !hosts) {
+		free(to);
+		free(hosts);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		hosts[k] = (struct om_label){"host", parts[k].host ? parts[k].host : ""};
+		to[k] = (struct om_out){out, d, &hosts[k], parts[k].host ? 1 : 0};
+	}
+	struct om_set s = {to, parts, n};
+	if (n) {
+		render_system(&s);
+		render_unattributed(&s);
+		render_groups(&s);
+		render_commands(&s);
+	}
+	om_end(out, d);
+	free(to);
+	free(hosts);
+	return 0;
 }
 
 void openmetrics_render(struct buf *out, const struct accum *groups, const struct accum *commands,
 			const struct snapshot *cur, const struct openmetrics_opts *o)
 {
-	struct om_label host = {"host", o->host ? o->host : ""};
-	struct om_out to = {out, o->dialect, &host, o->host ? 1 : 0};
-	render_system(&to, groups, cur);
-	render_unattributed(&to, groups);
-	render_groups(&to, groups);
-	if (commands)
-		render_commands(&to, commands);
-	om_end(out, o->dialect);
+	struct om_part part = {groups, commands, cur, o->host};
+	if (openmetrics_render_parts(out, &part, 1, o->dialect) < 0)
+		out->oom = true;
 }

@@ -25,6 +25,19 @@ struct openmetrics_opts {
 void openmetrics_render(struct buf *out, const struct accum *groups, const struct accum *commands,
 			const struct snapshot *cur, const struct openmetrics_opts *o);
 
+/* One host's part of an exposition: its sums (commands NULL: none), its
+ * latest sample, its name (NULL: no host label). */
+struct om_part {
+	const struct accum *groups;
+	const struct accum *commands;
+	const struct snapshot *cur;
+	const char *host;
+};
+
+/* An exposition of several hosts' parts: each family once, every host's
+ * series in it, labelled host="..." first. Returns -1 when out of memory. */
+int openmetrics_render_parts(struct buf *out, const struct om_part *parts, size_t n, enum om_dialect d);
+
 /* The most series one exposition can hold, for top commands and ngroups groups. */
 size_t openmetrics_max_series(size_t top, size_t ngroups);
 

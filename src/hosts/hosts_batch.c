@@ -31,8 +31,11 @@ struct batch_run {
 	const struct app *a;
 	const struct cli_opts *o;
 	const struct fleet *f;
-	struct metrics **m; /* each host's metrics (--format openmetrics), or NULL */
-	int64_t *printed; /* each host's samples printed */
+	struct metrics **m; /* each host's metrics (--format openmetrics, --textfile), or NULL */
+	struct metrics_file *file; /* --textfile: every host's metrics in one file */
+	bool file_due;      /* a host's metrics changed since the file was written */
+	double file_written;
+	int64_t *printed; /* each host's samples printed (or taken, for the text file alone) */
 	size_t printed_all;
 	bool write_failed;
 };
@@ -105,9 +108,12 @@ static int on_pair(void *ctx, struct fleet_host *h)
 	struct pair_origin from = {.host = &jh};
 	struct buf out;
 	buf_init(&out);
-	int rc = r->m ? replay_metrics(&out, r->m[i], &h->shown, &h->prev.s, r->printed[i] == 0)
+	/* with --textfile, samples reach stdout only in a --format asked for */
+	bool print = !r->o->textfile || r->o->format_set;
+	int rc = r->m ? replay_metrics(print ? &out : NULL, r->m[i], &h->shown, &h->prev.s, r->printed[i] == 0)
 		      : replay_render_shown(&out, r->a, r->o, &from, &h->shown, &h->cur, h->cur.s.mono - h->prev.s.mono,
 					    r->printed_all == 0);
+	r->file_due = r->file_due || r->file;
 	if (rc == -2) {
 		rc = -1; /* told */
 	} else if (rc < 0 || out.oom) {
@@ -125,6 +131,32 @@ static int on_pair(void *ctx, struct fleet_host *h)
 	}
 	r->printed_all++;
 	return ++r->printed[i] >= r->o->iterations;
+}
+
+/* --textfile: every host's metrics in one file, at most once an interval, when
+ * one changed; a host's part is there from its first pair on. */
+static int file_write_due(struct batch_run *r, double now)
+{
+	if (!r->file || !r->file_due || now - r->file_written < r->o->delay)
+		return 0;
+	struct om_part *parts = calloc(r->f->n, sizeof(*parts));
+	if (!parts) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		return -1;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < r->f->n; i++)
+		if (r->printed[i] > 0)
+			metrics_part(r->m[i], &r->f->h[i].shown.s, &parts[n++]);
+	char *err = NULL;
+	int rc = metrics_file_write(r->file, parts, n, &err);
+	if (rc < 0)
+		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+	free(err);
+	free(parts);
+	r->file_due = false;
+	r->file_written = now;
+	return rc;
 }
 
 /* A host that fails before it printed a sample is given up (a wrong key, a
@@ -197,15 +229,11 @@ int hosts_run(const struct cli_opts *o)
 	struct pollfd *pfd = calloc(2 * f.n, sizeof(*pfd));
 	bool oom = !r.printed || !fds || !pfd;
 	/* each host's counters its own, every series labelled with its name */
-	if (!oom && o->format == CLI_FORMAT_OPENMETRICS) {
+	if (!oom && (o->format == CLI_FORMAT_OPENMETRICS || o->textfile)) {
 		r.m = calloc(f.n, sizeof(*r.m));
-		for (size_t i = 0; r.m && i < f.n && !oom; i++) {
-			r.m[i] = metrics_new(o);
-			if (r.m[i])
-				metrics_label_host(r.m[i], f.h[i].name);
-			oom = !r.m[i];
-		}
-		oom = oom || !r.m;
+		for (size_t i = 0; r.m && i < f.n && !oom; i++)
+			oom = !(r.m[i] = metrics_new_part(o, f.h[i].name));
+		oom = oom || !r.m || (o->textfile && !(r.file = metrics_file_new(o->textfile)));
 	}
 	if (oom) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
@@ -233,6 +261,10 @@ int hosts_run(const struct cli_opts *o)
 			rc = 1;
 			break;
 		}
+		if (file_write_due(&r, clock_now(CLOCK_MONOTONIC)) < 0) {
+			rc = 1;
+			break;
+		}
 	}
 	for (size_t i = 0; i < f.n && rc == 0; i++)
 		if (r.printed[i] < o->iterations)
@@ -242,6 +274,7 @@ out:
 	for (size_t i = 0; r.m && i < f.n; i++)
 		metrics_free(r.m[i]);
 	free(r.m);
+	metrics_file_free(r.file);
 	fleet_free(&f);
 	free(r.printed);
 	free(fds);

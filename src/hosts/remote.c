@@ -77,7 +77,7 @@ static void remote_line(struct buf *b, const char *remote, const struct cli_opts
 		remote_quote(b, o->filter.cgroup);
 	}
 	/* metrics sum what they need, whatever the columns and the sort */
-	if (o->format == CLI_FORMAT_OPENMETRICS && o->batch) {
+	if ((o->format == CLI_FORMAT_OPENMETRICS && o->batch) || o->textfile) {
 		buf_adds(b, " -o " REMOTE_METRICS_COLUMNS);
 		return;
 	}

@@ -265,6 +265,53 @@ def test_metrics_with_their_host():
         check(procs == min(counts), f"web1's processes: {procs} summed over its groups, {min(counts)} in its namespace")
 
 
+def test_textfile_of_every_host():
+    """--textfile: one file for node_exporter's collector with every host's series, each family
+    once (its parser refuses a TYPE line after the family's samples), rewritten as samples come;
+    web1's processes there are those its PID namespace holds."""
+    from test_metrics import parse_text, where
+    f = fleet()
+    sshd = f.sshd_pid("web1")
+    path = f.path("fleet.prom")
+    p = subprocess.Popen([TASKVIEW, "--host", "web1,web2", "--textfile", path, "-d", "0.5", "--top", "2"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=f.env(),
+                         stdin=subprocess.DEVNULL)
+    try:
+        stamps, counts, m = set(), set(), {}
+        end = time.monotonic() + 120
+        while time.monotonic() < end and p.poll() is None and len(stamps) < 4:
+            procs = ns_processes(sshd)
+            if any("--stream" in c for c in procs):
+                counts.add(len(procs))
+            try:
+                with open(path) as fh:
+                    text = fh.read()
+            except FileNotFoundError:
+                time.sleep(0.1)
+                continue
+            m = parse_text(text)
+            ts = where(m, "taskview_sample_timestamp_seconds")
+            if sorted(dict(k)["host"] for k in ts) == ["web1", "web2"]:
+                stamps.add(tuple(sorted(ts.values())))
+            time.sleep(0.1)
+        if p.poll() is not None:
+            check(False, f"taskview ended: {p.returncode}: {p.stderr.read()}")
+        check(len(stamps) >= 4, f"the file with both hosts' samples, rewritten: {stamps}")
+        check(os.stat(path).st_mode & 0o777 == 0o644, f"mode {os.stat(path).st_mode:o}")
+        types = re.findall(r"^# TYPE (\S+)", text, re.M)
+        check(len(types) == len(set(types)), f"a family twice: {sorted(t for t in types if types.count(t) > 1)}")
+        hosts = {dict(k).get("host") for (_, k) in m}
+        check(hosts == {"web1", "web2"}, f"every series with its host: {hosts}")
+        procs = sum(v for k, v in where(m, "taskview_group_processes").items() if dict(k)["host"] == "web1")
+        check(len(counts) == 1 and procs == min(counts),
+              f"web1's processes: {procs} summed over its groups, {counts} in its namespace")
+        check(any(dict(k)["host"] == "web2" for k in where(m, "taskview_command_cpu_seconds_total")),
+              "--top: web2's commands")
+    finally:
+        p.terminate()
+        p.wait(timeout=60)
+
+
 def test_hosts_file():
     """--hosts-file: one a line, comments and blanks skipped."""
     f = fleet()
@@ -649,7 +696,8 @@ def test_stream_ends_with_its_input():
 if __name__ == "__main__":
     try:
         sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
-                       test_text_and_selection_travel, test_metrics_with_their_host, test_hosts_file,
+                       test_text_and_selection_travel, test_metrics_with_their_host, test_textfile_of_every_host,
+                       test_hosts_file,
                        test_failing_hosts_say_why, test_stopped_host_is_given_up,
                        test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version,
                        test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows,

@@ -414,6 +414,11 @@ START_TEST(hosts_options)
 	ck_assert(!p->o.batch);
 	done(p);
 	expect_error(parse("-b", "--host", "a", "-w", "x", NULL), "--host cannot be used with -w");
+	expect_error(parse("--host", "a", "--textfile", "x", "--format", "json", NULL), "openmetrics only");
+	p = parse("--host", "a", "--textfile", "x", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(p->o.batch && p->o.iterations == INT64_MAX);
+	done(p);
 	expect_error(parse("-b", "--host", "a", "--group", "cgroup", NULL), "--group cgroup");
 	expect_error(parse("--stream", "-b", NULL), "--stream goes alone");
 	expect_error(parse("--stream", "--host", "a", NULL), "--stream goes alone");
