@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,7 +390,9 @@ static ssize_t task_file(int dir, const char *name, char *buf, size_t size)
 
 void plugin_child_look(const struct plugin_child *c, double now, struct child_look *out)
 {
-	*out = (struct child_look){.at = now, .cpu_ns = -1, .wait_ns = 0};
+	memset(out, 0, sizeof(*out));
+	out->at = now;
+	out->cpu_ns = -1;
 	clockid_t id;
 	struct timespec ts;
 	if (clock_getcpuclockid(c->pid, &id) == 0 && clock_gettime(id, &ts) == 0)
@@ -402,27 +405,41 @@ void plugin_child_look(const struct plugin_child *c, double now, struct child_lo
 		return;
 	}
 	/* every thread: a plugin's own, and the helper's watchdog */
-	for (struct dirent *e; (e = readdir(d));) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+	for (struct dirent *e; (e = readdir(d)) && out->nthreads < CHILD_LOOK_THREADS;) {
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+		if (*end || tid <= 0 || tid > INT32_MAX)
 			continue;
 		int td = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (td < 0)
 			continue; /* ended meanwhile */
 		char buf[512];
-		ssize_t n = task_file(td, "stat", buf, sizeof(buf));
-		/* the state follows the name, which may hold anything but ends at the last ')' */
-		const char *end = n > 0 ? strrchr(buf, ')') : NULL;
-		if (end && end[1] == ' ' && end[2] == 'R')
-			out->runnable = true;
+		ssize_t n;
+		if (tid == c->pid && (n = task_file(td, "stat", buf, sizeof(buf))) > 0) {
+			/* the state follows the name, which may hold anything but ends at the last ')' */
+			const char *close_paren = strrchr(buf, ')');
+			out->runnable = close_paren && close_paren[1] == ' ' && close_paren[2] == 'R';
+		}
 		struct proc_schedstat ss;
 		n = task_file(td, "schedstat", buf, sizeof(buf));
-		if (n > 0 && proc_parse_schedstat(buf, (size_t)n, &ss) == 0) {
-			if (out->wait_ns >= 0)
-				out->wait_ns += ss.run_delay_ns;
-		} else {
-			out->wait_ns = -1; /* a kernel without schedstat */
-		}
+		if (n > 0 && proc_parse_schedstat(buf, (size_t)n, &ss) == 0)
+			out->t[out->nthreads++] = (struct child_thread){(int32_t)tid, ss.run_delay_ns};
 		close(td);
 	}
 	closedir(d);
+}
+
+int64_t plugin_child_waited(const struct child_look *last, const struct child_look *now)
+{
+	int64_t most = 0;
+	for (size_t i = 0; i < now->nthreads; i++) {
+		/* a thread new since last waited all its wait since then */
+		int64_t before = 0;
+		for (size_t k = 0; k < last->nthreads; k++)
+			if (last->t[k].tid == now->t[i].tid)
+				before = last->t[k].wait_ns;
+		if (now->t[i].wait_ns - before > most)
+			most = now->t[i].wait_ns - before;
+	}
+	return most;
 }

@@ -63,8 +63,7 @@ bool plugin_child_starved(const struct plugin_child *c, const struct child_look 
 {
 	struct child_look l;
 	plugin_child_look(c, now, &l);
-	bool waited = l.wait_ns >= 0 && last->wait_ns >= 0 &&
-	              (double)(l.wait_ns - last->wait_ns) >= (now - last->at) * 1e9 / 4;
+	bool waited = (double)plugin_child_waited(last, &l) >= (now - last->at) * 1e9 / 4;
 	*last = l;
 	if (asked->cpu_ns < 0 || l.cpu_ns < 0 || now - asked->at >= PLUGIN_STARVED_MAX_S)
 		return false;

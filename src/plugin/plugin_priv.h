@@ -116,11 +116,17 @@ struct plugin_child {
 };
 
 /* Where a helper stood at a moment (plugin_child_look). */
+#define CHILD_LOOK_THREADS 16
+struct child_thread {
+	int32_t tid;
+	int64_t wait_ns;            /* its wait for a CPU so far (schedstat's run_delay) */
+};
 struct child_look {
 	double at;                  /* CLOCK_MONOTONIC */
 	int64_t cpu_ns;             /* its CPU clock; -1: not known (it is gone) */
-	int64_t wait_ns;            /* its threads' run-queue waits summed; -1: no schedstat */
-	bool runnable;              /* one of its threads on a CPU or waiting for one */
+	bool runnable;              /* its main thread on a CPU or waiting for one */
+	size_t nthreads;            /* its threads whose wait was read: none without schedstat */
+	struct child_thread t[CHILD_LOOK_THREADS];
 };
 
 /* One WIRE_COLLECT and the answers it is still owed. */
@@ -166,12 +172,12 @@ double plugin_deadline_s(size_t ncalls);
 /*
  * Past a deadline, whether the helper is kept off the CPUs rather than hung: it
  * ran less than PLUGIN_DEADLINE_FACTOR budgets (of ncalls) since it was asked,
- * the wait is not PLUGIN_STARVED_MAX_S old yet, and a thread of it is runnable
- * now or its threads waited for a CPU a quarter of the time since last (which
- * becomes now). A plugin that loops runs; one that blocks neither waits for a
- * CPU nor is runnable. The wait counts, not only the state now: a thread of a
- * starved helper can be caught in a short sleep (a lock, a page fault, a
- * thread started and waited for).
+ * the wait is not PLUGIN_STARVED_MAX_S old yet, and one of its threads waited
+ * for a CPU a quarter of the time since last (which becomes now), or its main
+ * thread is runnable now. A plugin that loops runs; one that blocks does not
+ * wait for a CPU. The wait counts, not only the state now: the main thread of a
+ * starved helper can be caught in a short sleep (a lock, a page fault, a worker
+ * thread waited for).
  */
 bool plugin_child_starved(const struct plugin_child *c, const struct child_look *asked, struct child_look *last,
                           size_t ncalls, double now);
@@ -260,9 +266,11 @@ void plugin_child_kill(struct plugin_child *c);
 void plugin_child_reap(struct plugin_child *c, double grace);
 /* Whether it still runs (reaps it when not). */
 bool plugin_child_alive(struct plugin_child *c);
-/* Where the helper stands at now: its CPU time, its threads' wait for a CPU so far, and whether
- * one of them is runnable (on a CPU or waiting for one, not blocked). */
+/* Where the helper stands at now: its CPU time, its threads' waits for a CPU so far (the first
+ * CHILD_LOOK_THREADS), and whether its main thread is runnable (on a CPU or waiting for one). */
 void plugin_child_look(const struct plugin_child *c, double now, struct child_look *out);
+/* The longest wait for a CPU of one thread between two looks (a thread new since last: all of its). */
+int64_t plugin_child_waited(const struct child_look *last, const struct child_look *now);
 /* "killed by signal 11 (Segmentation fault)", "exit status 3". */
 void plugin_child_status(const struct plugin_child *c, char *buf, size_t len);
 void plugin_child_free(struct plugin_child *c);

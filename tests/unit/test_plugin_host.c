@@ -630,6 +630,21 @@ START_TEST(test_output_line)
 }
 END_TEST
 
+/* The longest wait of one thread between two looks: a thread that ended takes its wait
+ * with it, a new one counts whole, waits of several threads are not added up. */
+START_TEST(test_waited)
+{
+	struct child_look last = {.nthreads = 3, .t = {{10, 5000}, {11, 9000}, {12, 100}}};
+	struct child_look now = {.nthreads = 2, .t = {{10, 6000}, {12, 2100}}};
+	ck_assert_int_eq(plugin_child_waited(&last, &now), 2000); /* 11 ended: not -9000 */
+	now.t[now.nthreads++] = (struct child_thread){13, 3000};
+	ck_assert_int_eq(plugin_child_waited(&last, &now), 3000); /* 13 is new: all of its */
+	struct child_look none = {0};
+	ck_assert_int_eq(plugin_child_waited(&last, &none), 0);   /* no schedstat */
+	ck_assert_int_eq(plugin_child_waited(&now, &now), 0);
+}
+END_TEST
+
 static Suite *plugin_host_suite(void)
 {
 	Suite *s = suite_create("plugin_host");
@@ -641,6 +656,7 @@ static Suite *plugin_host_suite(void)
 	tcase_add_test(tc, test_old_padded);
 	tcase_add_test(tc, test_abi_extent);
 	tcase_add_test(tc, test_values);
+	tcase_add_test(tc, test_waited);
 	tcase_add_test(tc, test_slow_disabled);
 	tcase_add_test(tc, test_duplicate_between_plugins);
 	tcase_add_test(tc, test_discovery);
