@@ -29,6 +29,7 @@ struct metrics {
 	size_t top;
 	const char *host;     /* labels every series (--host); NULL: none */
 	bool unseen_exits;
+	struct om_system sys; /* of the latest sample */
 };
 
 unsigned metrics_needs(void)
@@ -101,9 +102,9 @@ void metrics_free(struct metrics *m)
 	free(m);
 }
 
-void metrics_part(const struct metrics *m, const struct snapshot *cur, struct om_part *out)
+void metrics_part(const struct metrics *m, struct om_part *out)
 {
-	*out = (struct om_part){&m->acc, m->top ? &m->cmds : NULL, cur, m->host};
+	*out = (struct om_part){&m->acc, m->top ? &m->cmds : NULL, m->sys, m->host};
 }
 
 /* fmt: translated, with %s for the file and %s for the error */
@@ -177,6 +178,7 @@ int metrics_sample(struct metrics *m, const struct snapshot *prev, const struct 
 		*err = strdup(_("out of memory"));
 		return -1;
 	}
+	om_system_of(cur, &m->sys);
 	const struct accum *cmds = NULL;
 	if (m->top) {
 		pick_update(&m->cmds, m->top, cur->mono - prev->mono);
@@ -184,7 +186,7 @@ int metrics_sample(struct metrics *m, const struct snapshot *prev, const struct 
 	}
 	if (m->file) {
 		struct om_part part;
-		metrics_part(m, cur, &part);
+		metrics_part(m, &part);
 		if (metrics_file_write(m->file, &part, 1, err) < 0)
 			return -1;
 	}

@@ -25,8 +25,8 @@ struct metrics *metrics_new(const struct cli_opts *o);
  * host="HOST" (borrowed for m's life). NULL when out of memory. */
 struct metrics *metrics_new_part(const struct cli_opts *o, const char *host);
 void metrics_free(struct metrics *m);
-/* m's part of an exposition, its latest sample cur (borrowed, as m is). */
-void metrics_part(const struct metrics *m, const struct snapshot *cur, struct om_part *out);
+/* m's part of an exposition: its sums (borrowed, as m is) and its latest sample's system figures. */
+void metrics_part(const struct metrics *m, struct om_part *out);
 
 /* --textfile of several hosts' parts: path borrowed; NULL when out of memory. */
 struct metrics_file;

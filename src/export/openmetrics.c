@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Help texts stay in English: they are part of the metrics' interface, the
  * same on every host that feeds one server (docs/metrics.md). */
@@ -155,13 +156,13 @@ static void render_system(const struct om_set *s)
 	om_family_begin(&w, &s->to[0], &f_timestamp);
 	for (size_t k = 0; k < s->n; k++) {
 		part_begin(&w, s, k);
-		if (isfinite(s->p[k].cur->wall))
-			om_sample(&w, NULL, 0, llround(s->p[k].cur->wall * 1000), SCALE_MS);
+		if (isfinite(s->p[k].sys.wall))
+			om_sample(&w, NULL, 0, llround(s->p[k].sys.wall * 1000), SCALE_MS);
 	}
 	om_family_begin(&w, &s->to[0], &f_exits_watched);
 	for (size_t k = 0; k < s->n; k++) {
 		part_begin(&w, s, k);
-		om_sample(&w, NULL, 0, s->p[k].cur->exits_watched ? 1 : 0, 0);
+		om_sample(&w, NULL, 0, s->p[k].sys.exits_watched ? 1 : 0, 0);
 	}
 	/* counted only when the listener ran at all: without it both are unknown */
 	om_family_begin(&w, &s->to[0], &f_exit_records);
@@ -181,7 +182,7 @@ static void render_system(const struct om_set *s)
 		for (size_t k = 0; k < s->n; k++) {
 			part_begin(&w, s, k);
 			for (int r = 0; r < TV_RES_N; r++) {
-				const struct tv_pressure *pr = &s->p[k].cur->pressure[r];
+				const struct tv_pressure *pr = &s->p[k].sys.pressure[r];
 				struct om_label l = {"resource", resource_names[r]};
 				if (full ? pr->full_known : pr->some_known)
 					sample_known(&w, &l, 1, full ? pr->full_us : pr->some_us, SCALE_US);
@@ -373,10 +374,18 @@ int openmetrics_render_parts(struct buf *out, const struct om_part *parts, size_
 	return 0;
 }
 
+void om_system_of(const struct snapshot *cur, struct om_system *out)
+{
+	out->wall = cur->wall;
+	out->exits_watched = cur->exits_watched;
+	memcpy(out->pressure, cur->pressure, sizeof(out->pressure));
+}
+
 void openmetrics_render(struct buf *out, const struct accum *groups, const struct accum *commands,
 			const struct snapshot *cur, const struct openmetrics_opts *o)
 {
-	struct om_part part = {groups, commands, cur, o->host};
+	struct om_part part = {.groups = groups, .commands = commands, .host = o->host};
+	om_system_of(cur, &part.sys);
 	if (openmetrics_render_parts(out, &part, 1, o->dialect) < 0)
 		out->oom = true;
 }

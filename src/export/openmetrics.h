@@ -8,6 +8,7 @@
 #ifndef TV_EXPORT_OPENMETRICS_H
 #define TV_EXPORT_OPENMETRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "export/accum.h"
@@ -25,12 +26,21 @@ struct openmetrics_opts {
 void openmetrics_render(struct buf *out, const struct accum *groups, const struct accum *commands,
 			const struct snapshot *cur, const struct openmetrics_opts *o);
 
+/* What the system's series of a sample show. */
+struct om_system {
+	double wall;          /* when it was taken (Unix time; NAN: unknown) */
+	bool exits_watched;
+	struct tv_pressure pressure[TV_RES_N];
+};
+
+void om_system_of(const struct snapshot *cur, struct om_system *out);
+
 /* One host's part of an exposition: its sums (commands NULL: none), its
- * latest sample, its name (NULL: no host label). */
+ * latest sample's system figures, its name (NULL: no host label). */
 struct om_part {
 	const struct accum *groups;
 	const struct accum *commands;
-	const struct snapshot *cur;
+	struct om_system sys;
 	const char *host;
 };
 

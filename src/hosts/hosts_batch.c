@@ -133,11 +133,12 @@ static int on_pair(void *ctx, struct fleet_host *h)
 	return ++r->printed[i] >= r->o->iterations;
 }
 
-/* --textfile: every host's metrics in one file, at most once an interval, when
- * one changed; a host's part is there from its first pair on. */
-static int file_write_due(struct batch_run *r, double now)
+/* --textfile: every host's metrics in one file, at most once an interval (the
+ * last time: whenever, at the end), when one changed; a host's part is there
+ * from its first pair on, with its last figures while it is away. */
+static int file_write_due(struct batch_run *r, double now, bool last)
 {
-	if (!r->file || !r->file_due || now - r->file_written < r->o->delay)
+	if (!r->file || !r->file_due || (!last && now - r->file_written < r->o->delay))
 		return 0;
 	struct om_part *parts = calloc(r->f->n, sizeof(*parts));
 	if (!parts) {
@@ -147,7 +148,7 @@ static int file_write_due(struct batch_run *r, double now)
 	size_t n = 0;
 	for (size_t i = 0; i < r->f->n; i++)
 		if (r->printed[i] > 0)
-			metrics_part(r->m[i], &r->f->h[i].shown.s, &parts[n++]);
+			metrics_part(r->m[i], &parts[n++]);
 	char *err = NULL;
 	int rc = metrics_file_write(r->file, parts, n, &err);
 	if (rc < 0)
@@ -261,11 +262,14 @@ int hosts_run(const struct cli_opts *o)
 			rc = 1;
 			break;
 		}
-		if (file_write_due(&r, clock_now(CLOCK_MONOTONIC)) < 0) {
+		if (file_write_due(&r, clock_now(CLOCK_MONOTONIC), false) < 0) {
 			rc = 1;
 			break;
 		}
 	}
+	/* -n samples of each: the last ones too */
+	if (rc == 0 && file_write_due(&r, clock_now(CLOCK_MONOTONIC), true) < 0)
+		rc = 1;
 	for (size_t i = 0; i < f.n && rc == 0; i++)
 		if (r.printed[i] < o->iterations)
 			rc = 1;
