@@ -7,9 +7,10 @@ The measuring tests need root and kernel.task_delayacct=1 (CI sets both) and
 skip otherwise. The switch-off tests set the sysctl to 0 and restore it: a
 change to the whole host (a task started meanwhile never gets delay accounting,
 a killed run leaves it off, and no namespace confines it), so they run only
-when the runner opts in with TASKVIEW_TEST_CHANGE_HOST=1 (.ci/run does, a
-package build does not), and skip otherwise. meson runs this file alone
-(is_parallel false) so no other test sees the change.
+when the runner opts in with TASKVIEW_TEST_CHANGE_HOST=1 (or =only: those alone),
+and skip otherwise; a package build does not opt in, and .ci/run runs them with =only
+when nothing else runs. meson runs this file alone (is_parallel false) so no other
+test of its run sees the change.
 """
 import json
 import os
@@ -20,11 +21,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tvtest import Skip, Workload, check, disk_dir, is_root, main, run, run_json  # noqa: E402
+from tvtest import Skip, Workload, changes_host, check, disk_dir, is_root, main, may_change_host, run, run_json  # noqa: E402
 
 SYSCTL = "/proc/sys/kernel/task_delayacct"
-# the runner's consent to tests that change host-wide settings
-CHANGE_HOST = "TASKVIEW_TEST_CHANGE_HOST"
 NOBODY = 65534
 DELAY_COLUMNS = [f"{c}_delay{s}" for c in ("cpu", "io", "swapin", "reclaim", "thrashing", "compact",
                                             "wpcopy", "irq") for s in ("", "_avg")]
@@ -227,8 +226,7 @@ def test_unprivileged_user():
 
 def switch_off_then(fn):
     """Runs fn with kernel.task_delayacct=0 and restores the old value."""
-    if os.environ.get(CHANGE_HOST) != "1":
-        raise Skip(f"switches kernel.task_delayacct off for the whole host; set {CHANGE_HOST}=1 to allow it")
+    may_change_host("switches kernel.task_delayacct off for the whole host")
     if not is_root():
         raise Skip("needs root to change kernel.task_delayacct")
     old = sysctl_value()
@@ -242,6 +240,7 @@ def switch_off_then(fn):
         set_sysctl(old)
 
 
+@changes_host
 def test_switch_off():
     """Switch off: state off with a how-to, CPU delay still measured, the other classes null,
     whichever reader reads the threads (the BPF pass reads the kernel's counters directly)."""
@@ -281,6 +280,7 @@ def test_switch_off():
         switch_off_then(body)
 
 
+@changes_host
 def test_switch_off_ended_processes():
     """Switch off: a process that started and ended between two samples, recorded
     with its final counters, has every class but CPU null too, in the replay."""
@@ -318,6 +318,7 @@ def test_text_hint_when_on():
     check(err == "", f"no hint when on: {err!r}")
 
 
+@changes_host
 def test_text_hint_when_off():
     """One line on stderr with a delay column shown and the switch off; none without a delay column."""
     def body():

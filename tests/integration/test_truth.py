@@ -515,15 +515,15 @@ def test_irq_delay_unknown_without_irq_time_accounting():
 SYSCTL = "/proc/sys/kernel/task_delayacct"
 
 
+@tvtest.changes_host
 def test_switched_on_while_running():
     """
     Tasks that started while delay accounting was off report zeros for every
     delay but CPU after it is switched on: unknown, not 0. A task started
     after that is measured. Changes kernel.task_delayacct for a few seconds,
-    so it runs only where the runner allows it (TASKVIEW_TEST_CHANGE_HOST=1).
+    so it runs only where the runner allows it (TASKVIEW_TEST_CHANGE_HOST).
     """
-    if os.environ.get("TASKVIEW_TEST_CHANGE_HOST") != "1":
-        raise Skip("changes kernel.task_delayacct: set TASKVIEW_TEST_CHANGE_HOST=1 to run it")
+    tvtest.may_change_host("changes kernel.task_delayacct")
     if not is_root() or not os.path.exists(SYSCTL):
         raise Skip("needs root and kernel.task_delayacct")
     with open(SYSCTL) as f:
