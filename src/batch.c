@@ -272,6 +272,8 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		.stacks_budget = sampler_stacks_budget(o->delay),
 		.thread_names = text,
 		.keep_exited = record,
+		/* a host's row on the viewer's screen: the machine's CPU and memory */
+		.machine = o->stream,
 	};
 	struct view_opts vo = {
 		.cs = &a->cs,

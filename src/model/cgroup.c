@@ -28,5 +28,6 @@ void cgroup_free(struct tv_cgroup *g)
 		return;
 	free(g->path);
 	free(g->unit);
+	free(g->about);
 	free(g);
 }

@@ -18,6 +18,8 @@ struct tv_pressure {
 
 enum tv_resource { TV_RES_CPU, TV_RES_IO, TV_RES_MEMORY, TV_RES_N };
 
+struct snapshot;
+
 /* A control group. Its files are read once per refresh, whatever number of processes it holds. */
 struct tv_cgroup {
 	char *path;                 /* relative to the hierarchy's root: "/system.slice/nginx.service" */
@@ -38,6 +40,11 @@ struct tv_cgroup {
 	double cpu_pct;
 	/* why its memory, or its pressure, is unknown (static, translated), or NULL */
 	const char *mem_why, *psi_why;
+	/* a host of the hosts' screen (view/shown.h): its sample (its CPUs, load
+	 * and memory: snapshot.machine), and the COMMAND cell of its row (its
+	 * name, CPUs and load; owned); NULL for a control group */
+	const struct snapshot *host;
+	char *about;
 };
 
 void cgroup_free(struct tv_cgroup *g);

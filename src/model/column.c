@@ -85,7 +85,7 @@ static struct tv_value get_command(const struct column *c, const struct tv_task 
 	/* a group row shows the group's readable name; thread rows their own
 	 * name: threads share the command line */
 	if (t->is_group)
-		return value_str(t->cgroup->unit);
+		return value_str(t->cgroup->about ? t->cgroup->about : t->cgroup->unit);
 	if (t->is_thread)
 		return name_value(task_comm(t));
 	return value_str(t->cmdline); /* unknown until read; "[name]" when there is none */

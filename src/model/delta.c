@@ -496,6 +496,18 @@ static void cgroup_rates(const struct snapshot *prev, struct snapshot *cur)
 	}
 }
 
+/* The machine's CPU over the interval. Its time is counted in whole ticks
+ * per CPU: over a short interval it may pass the CPUs' time by a tick, which
+ * is what they can give. */
+static void machine_rate(const struct snapshot *prev, struct snapshot *cur)
+{
+	struct tv_machine *m = &cur->machine;
+	const struct tv_machine *o = &prev->machine;
+	m->cpu_pct = delta_rate(o->busy_us, m->busy_us, span(o->t_busy, m->t_busy)) / 1e6 * 100.0;
+	if (cur->ncpus > 0 && m->cpu_pct > (double)cur->ncpus * 100.0)
+		m->cpu_pct = (double)cur->ncpus * 100.0;
+}
+
 /* The group of an ended process in cur: the one its exit record named, else
  * the one it was read in at the previous refresh, when cur has that group. */
 static const struct tv_cgroup *ended_group(const struct snapshot *cur, const struct tv_task *g, const struct tv_task *old)
@@ -558,6 +570,7 @@ void delta_apply(const struct snapshot *prev, struct snapshot *cur, const struct
 	if (!prev)
 		return;
 	cgroup_rates(prev, cur);
+	machine_rate(prev, cur);
 	struct interval iv = {
 		.prev = prev,
 		.cur = cur,

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "model/snapshot.h"
 
+#include <math.h>
 #include <stdlib.h>
+
+void machine_unknown(struct tv_machine *m)
+{
+	*m = (struct tv_machine){TV_UNKNOWN, 0, NAN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, {NAN, NAN, NAN}};
+}
 
 void snapshot_free(struct snapshot *s)
 {

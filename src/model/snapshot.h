@@ -42,6 +42,21 @@ struct tv_self {
 	const char *reader_why; /* why not BPF (static, translated), or NULL */
 };
 
+/* The whole machine, for a viewer of several hosts (sample_opts.machine):
+ * its CPU time from /proc/stat's cpu line (user, nice, system, irq and
+ * softirq of every CPU: not idle, iowait or steal, which no task of it
+ * used), its memory from /proc/meminfo and its load from /proc/loadavg.
+ * Unknown (machine_unknown) where not read: TV_UNKNOWN, NAN, t_busy 0. */
+struct tv_machine {
+	int64_t busy_us;
+	double t_busy;            /* CLOCK_MONOTONIC of the stat read */
+	double cpu_pct;           /* derived over the interval (model/delta.c): % of one CPU */
+	int64_t mem_total, mem_available, swap_total, swap_free; /* KiB */
+	double load[3];           /* 1, 5 and 15 minutes */
+};
+
+void machine_unknown(struct tv_machine *m);
+
 /* What a process that ended in the interval did over it, for the sums of
  * its control group's row (model/delta.c): rates as a row has them, NAN
  * where unknown. */
@@ -102,6 +117,7 @@ struct snapshot {
 	struct tv_pressure pressure[TV_RES_N];
 	double t_pressure;
 	const char *pressure_why;
+	struct tv_machine machine;
 	struct tv_reject *rejects; /* filled by delta_apply */
 	size_t nrejects;
 	struct tv_self self;

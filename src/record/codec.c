@@ -67,6 +67,7 @@ void rec_round_times(struct snapshot *s)
 	s->mono = round_us(s->mono);
 	s->wall = round_us(s->wall);
 	s->t_pressure = round_us(s->t_pressure);
+	s->machine.t_busy = round_us(s->machine.t_busy);
 	for (size_t i = 0; i < s->ncgroups; i++) {
 		s->cgroups[i]->t_read = round_us(s->cgroups[i]->t_read);
 		s->cgroups[i]->t_cpu = round_us(s->cgroups[i]->t_cpu);
@@ -1222,6 +1223,7 @@ static int decode(const uint8_t *p, size_t n, const struct rec_layout *l, const 
 	struct times stm;
 	for (int r = 0; r < TV_RES_N; r++)
 		pressure_unknown(&out->s.pressure[r]);
+	machine_unknown(&out->s.machine); /* a writer before them has no such fields */
 	if (sample_times(&stm, l, base) < 0)
 		return -1;
 	int rc = dec_record(&d.c, l->sb, l->nsb, out, base ? base : &def, &stm, 0, true, st, NULL);

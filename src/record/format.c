@@ -174,6 +174,17 @@ static const struct rec_field sample_fields[] = {
 	S("self.reader_why", REC_K_STR, REC_C_INTERN, s.self.reader_why),
 	/* added after 0.1.0: where exit records came from ("bpf", "netlink") */
 	S("exits_source", REC_K_STR, REC_C_INTERN, s.exits_source),
+	/* added after 0.1.0: the machine (struct tv_machine): its load in every
+	 * sample, its CPU time and memory in a stream (sample_opts.machine) */
+	S("load.1", REC_K_DBL, REC_C_DBL, s.machine.load[0]),
+	S("load.5", REC_K_DBL, REC_C_DBL, s.machine.load[1]),
+	S("load.15", REC_K_DBL, REC_C_DBL, s.machine.load[2]),
+	{"t_cpu_busy", REC_K_TIME, REC_C_TIME, MEMBER(struct rec_sample, s.machine.t_busy, "mono", true)},
+	S("cpu_busy_us", REC_K_INT, REC_C_I64, s.machine.busy_us),
+	S("memory.total_kib", REC_K_INT, REC_C_I64, s.machine.mem_total),
+	S("memory.available_kib", REC_K_INT, REC_C_I64, s.machine.mem_available),
+	S("swap.total_kib", REC_K_INT, REC_C_I64, s.machine.swap_total),
+	S("swap.free_kib", REC_K_INT, REC_C_I64, s.machine.swap_free),
 };
 /* self.reader is kept as a uint32_t */
 _Static_assert(sizeof(enum tv_reader) == sizeof(uint32_t), "enum tv_reader is not 32 bits");

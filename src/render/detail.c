@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/cgroup.h"
+#include "model/snapshot.h"
 #include "util/fmt.h"
 #include "util/i18n.h"
 
@@ -497,6 +498,41 @@ static void bytes_row(struct detail_lines *l, const char *label, int64_t bytes)
 	kib_row(l, label, bytes == TV_UNKNOWN ? TV_UNKNOWN : bytes / 1024);
 }
 
+/* A host's CPUs, load and CPU time (the hosts' screen). */
+static void host_rows(struct detail_lines *out, const struct snapshot *h)
+{
+	char v[128];
+	fmt_int(v, sizeof(v), h->ncpus ? (int64_t)h->ncpus : TV_UNKNOWN);
+	row(out, _("CPUs online"), v);
+	const double *l = h->machine.load;
+	if (isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]))
+		/* TRANSLATORS: a host's load averages over 1, 5 and 15 minutes */
+		snprintf(v, sizeof(v), _("%.2f, %.2f, %.2f (1, 5 and 15 minutes)"), l[0], l[1], l[2]);
+	else
+		snprintf(v, sizeof(v), "%s", UNKNOWN_TEXT);
+	row(out, _("Load"), v);
+	fmt_pct(v, sizeof(v), h->machine.cpu_pct);
+	/* TRANSLATORS: a host's CPU time over the interval, every task and interrupt of it */
+	row(out, _("CPU of the host"), v);
+}
+
+/* A host's memory: in use (its row's), and what it has. */
+static void host_memory(struct detail_lines *out, const struct tv_cgroup *cg)
+{
+	const struct tv_machine *m = &cg->host->machine;
+	push(out, DETAIL_HEADING, _("Memory of the host"), NULL);
+	/* TRANSLATORS: a host's memory in use: MemTotal less MemAvailable of its /proc/meminfo */
+	bytes_row(out, _("In use (total less available)"), cg->mem_bytes);
+	kib_row(out, _("Total"), m->mem_total);
+	bytes_row(out, _("Swap in use"), cg->swap_bytes);
+	kib_row(out, _("Swap total"), m->swap_total);
+	if (cg->mem_bytes == TV_UNKNOWN && cg->mem_why)
+		push(out, DETAIL_NOTE, cg->mem_why, NULL);
+	else
+		push(out, DETAIL_NOTE, _("What the host's programs and kernel hold, without the cache it can drop: not a sum of its processes' RSS."),
+		     NULL);
+}
+
 void detail_build_group(const struct row_group *g, double interval, const char *partial_why,
 			struct detail_lines *out)
 {
@@ -505,8 +541,9 @@ void detail_build_group(const struct row_group *g, double interval, const char *
 	char v[256], a[64], b[64];
 
 	detail_lines_free(out);
-	push(out, DETAIL_HEADING, _("Control group"), NULL);
-	row(out, _("Path"), cg->path);
+	push(out, DETAIL_HEADING, cg->host ? _("Host") : _("Control group"), NULL);
+	if (!cg->host)
+		row(out, _("Path"), cg->path);
 	row(out, _("Name"), cg->unit);
 	size_t own = 0;
 	for (size_t i = 0; i < g->nmembers; i++)
@@ -517,6 +554,8 @@ void detail_build_group(const struct row_group *g, double interval, const char *
 	row(out, _("Processes"), v);
 	fmt_int(a, sizeof(a), t->nthreads);
 	row(out, _("Threads"), a);
+	if (cg->host)
+		host_rows(out, cg->host);
 
 	if (interval > 0 && isfinite(interval))
 		/* TRANSLATORS: section title; %.1f is the interval in seconds */
@@ -546,16 +585,21 @@ void detail_build_group(const struct row_group *g, double interval, const char *
 	       "shares of the interval can pass 100%."),
 	     NULL);
 
-	push(out, DETAIL_HEADING, _("Memory of the group"), NULL);
-	bytes_row(out, _("Charged (memory.current)"), cg->mem_bytes);
-	bytes_row(out, _("Swap (memory.swap.current)"), cg->swap_bytes);
-	if (cg->mem_bytes == TV_UNKNOWN && cg->mem_why)
-		push(out, DETAIL_NOTE, cg->mem_why, NULL);
-	else
-		push(out, DETAIL_NOTE, _("What the kernel charges to the group, page cache included: not a sum of its processes' RSS."),
-		     NULL);
+	if (cg->host) {
+		host_memory(out, cg);
+	} else {
+		push(out, DETAIL_HEADING, _("Memory of the group"), NULL);
+		bytes_row(out, _("Charged (memory.current)"), cg->mem_bytes);
+		bytes_row(out, _("Swap (memory.swap.current)"), cg->swap_bytes);
+		if (cg->mem_bytes == TV_UNKNOWN && cg->mem_why)
+			push(out, DETAIL_NOTE, cg->mem_why, NULL);
+		else
+			push(out, DETAIL_NOTE,
+			     _("What the kernel charges to the group, page cache included: not a sum of its processes' RSS."),
+			     NULL);
+	}
 
-	push(out, DETAIL_HEADING, _("Pressure of the group"), NULL);
+	push(out, DETAIL_HEADING, cg->host ? _("Pressure of the host") : _("Pressure of the group"), NULL);
 	pressure_row(out, _("CPU"), &cg->psi[TV_RES_CPU]);
 	pressure_row(out, _("Block I/O"), &cg->psi[TV_RES_IO]);
 	pressure_row(out, _("Memory"), &cg->psi[TV_RES_MEMORY]);

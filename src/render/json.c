@@ -200,6 +200,40 @@ static void json_render_group(struct buf *out, const struct row_group *rg, const
 	buf_addc(out, '}');
 }
 
+static void json_opt_kib(struct buf *out, int64_t kib)
+{
+	json_opt_bytes(out, kib == TV_UNKNOWN ? TV_UNKNOWN : kib * 1024);
+}
+
+/* A host's machine: its CPU over the interval and the counter it is of (µs),
+ * memory (bytes) and load. */
+static void json_render_machine(struct buf *out, const struct tv_machine *m)
+{
+	buf_adds(out, ", \"machine\": {\"cpu\": ");
+	json_add_double(out, m->cpu_pct, 2);
+	buf_adds(out, ", \"cpu_usec\": ");
+	json_opt_bytes(out, m->busy_us);
+	buf_adds(out, ", \"memory\": {\"total\": ");
+	json_opt_kib(out, m->mem_total);
+	buf_adds(out, ", \"available\": ");
+	json_opt_kib(out, m->mem_available);
+	buf_adds(out, ", \"swap_total\": ");
+	json_opt_kib(out, m->swap_total);
+	buf_adds(out, ", \"swap_free\": ");
+	json_opt_kib(out, m->swap_free);
+	buf_adds(out, "}, \"load\": ");
+	if (isfinite(m->load[0]) && isfinite(m->load[1]) && isfinite(m->load[2])) {
+		for (int i = 0; i < 3; i++) {
+			buf_adds(out, i ? ", " : "[");
+			json_add_double(out, m->load[i], 2);
+		}
+		buf_addc(out, ']');
+	} else {
+		buf_adds(out, "null");
+	}
+	buf_addc(out, '}');
+}
+
 void json_render_sample(struct buf *out, const struct snapshot *s, double interval, const struct rows *rows,
 			const struct colset *cs, const struct colsel *sel, const struct json_state *extra,
 			const struct json_host *host)
@@ -239,6 +273,8 @@ void json_render_sample(struct buf *out, const struct snapshot *s, double interv
 		buf_addc(out, '}');
 	}
 	json_render_self(out, s);
+	if (host)
+		json_render_machine(out, &s->machine);
 	json_render_pressure(out, s);
 	/* when the sample read control groups: why they have no files, or none at all */
 	if (s->needs & NEED_CGROUP) {

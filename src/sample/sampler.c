@@ -26,6 +26,7 @@
 #include "plugin/plugin_host.h"
 #include "sample/proc/proc_parse.h"
 #include "sample/proc/proc_read.h"
+#include "sample/proc/system.h"
 #include "sample/taskstats/taskstats.h"
 #include "sample/taskstats/taskstats_listen.h"
 #include "sample/proc/users.h"
@@ -74,7 +75,7 @@ struct sampler *sampler_new(char **err)
 	s->cg = cgroups_new(&s->tr.fds);
 	for (int r = 0; r < 3; r++)
 		s->fd_pressure[r] = -1;
-	s->fd_loadavg = -1;
+	s->fd_loadavg = s->fd_stat = s->fd_meminfo = -1;
 	s->fd_self_statm = s->fd_helper_stat = s->fd_helper_statm = -1;
 	long hz = sysconf(_SC_CLK_TCK);
 	s->hz = hz > 0 ? (double)hz : 100.0;
@@ -101,6 +102,8 @@ void sampler_free(struct sampler *s)
 	for (int r = 0; r < 3; r++)
 		fd_budget_close(&s->tr.fds, &s->fd_pressure[r]);
 	fd_budget_close(&s->tr.fds, &s->fd_loadavg);
+	fd_budget_close(&s->tr.fds, &s->fd_stat);
+	fd_budget_close(&s->tr.fds, &s->fd_meminfo);
 	fd_budget_close(&s->tr.fds, &s->fd_self_statm);
 	fd_budget_close(&s->tr.fds, &s->fd_helper_stat);
 	fd_budget_close(&s->tr.fds, &s->fd_helper_statm);
@@ -329,6 +332,32 @@ static void system_counts(struct sampler *s, struct snapshot *out)
 	if (n > 0 && sscanf(s->buf, "%*s %*s %*s %lu/%lu", &run, &total) == 2) {
 		out->sys_running = run;
 		out->sys_threads = total;
+	}
+	if (n > 0)
+		(void)system_parse_loadavg(s->buf, out->machine.load);
+}
+
+/* The machine's CPU time and memory (sample_opts.machine), through files kept open. */
+static void system_machine(struct sampler *s, struct snapshot *out)
+{
+	struct tv_machine *m = &out->machine;
+	struct sys_cpu c;
+	double when = 0;
+	if (sampler_read_timed(s, &s->fd_stat, "stat", &when) > 0 && system_parse_cpu_all(s->buf, &c) == 0) {
+		double us = (double)system_cpu_busy(&c) * 1e6 / s->hz;
+		if (us < 9e18) {
+			m->busy_us = (int64_t)us;
+			m->t_busy = when;
+		}
+	}
+	if (sampler_read(s, &s->fd_meminfo, "meminfo") > 0) {
+		struct sys_mem mem;
+		system_parse_meminfo(s->buf, &mem);
+		/* -1: the line is missing */
+		m->mem_total = mem.total >= 0 ? mem.total : TV_UNKNOWN;
+		m->mem_available = mem.available >= 0 ? mem.available : TV_UNKNOWN;
+		m->swap_total = mem.swap_total >= 0 ? mem.swap_total : TV_UNKNOWN;
+		m->swap_free = mem.swap_free >= 0 ? mem.swap_free : TV_UNKNOWN;
 	}
 }
 
@@ -676,7 +705,10 @@ int sampler_take(struct sampler *s, const struct sample_opts *o, struct snapshot
 		return -1;
 	}
 	out->sys_procs = npids;
+	machine_unknown(&out->machine);
 	system_counts(s, out);
+	if (o->machine)
+		system_machine(s, out);
 	sampler_bpf_begin(s, o->all_threads, out->sys_threads);
 	system_pressure(s, out);
 	bool cg = (o->needs & NEED_CGROUP) || (o->filter && o->filter->cgroup);

@@ -56,6 +56,9 @@ struct sample_opts {
 	 * (tv_task.exited), for a replay to list. Otherwise only processes whose
 	 * threads are read or shown get them; the others count them. */
 	bool keep_exited;
+	/* The machine's CPU time and memory (snapshot.machine): for a viewer of
+	 * several hosts; two more reads a refresh (its load is read anyway) */
+	bool machine;
 };
 
 /* Returns NULL and sets *err (malloc'd) when /proc cannot be used. */

@@ -60,6 +60,7 @@ struct sampler {
 	struct cgroups *cg;
 	int fd_pressure[3];      /* /proc/pressure/{cpu,io,memory} kept open, or -1 */
 	int fd_loadavg;
+	int fd_stat, fd_meminfo; /* read when sample_opts.machine asks, then kept open */
 	bool counts_listed;      /* /proc lists no kernel thread: count its tasks (snapshot.sys_threads) */
 	struct tracked tr;
 	double hz;

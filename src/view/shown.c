@@ -4,6 +4,7 @@
 #include "view/shown.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,7 @@ void shown_free(struct shown *v)
 	for (size_t i = 0; v->host_list && i < v->s.ncgroups; i++) {
 		free(v->hosts[i].path);
 		free(v->hosts[i].unit);
+		free(v->hosts[i].about);
 	}
 	free(v->hosts);
 	free(v->host_list);
@@ -160,6 +162,45 @@ static int shown_merge_threads(struct shown *v, const struct shown *p, struct tv
 	return 0;
 }
 
+/* A host's CPU and memory, as its row's: the machine's own counters (every
+ * task and interrupt there, whatever the selection), as a group's are its
+ * cpu.stat and memory.current. Its memory is what is in use: MemTotal less
+ * MemAvailable. */
+static void shown_host_machine(struct tv_cgroup *g, const struct tv_machine *m)
+{
+	g->mem_bytes = g->swap_bytes = TV_UNKNOWN;
+	cgroup_cpu_unknown(g);
+	if (m && m->busy_us != TV_UNKNOWN && m->t_busy > 0) {
+		g->cpu_usage_us = m->busy_us;
+		g->t_cpu = m->t_busy;
+		g->cpu_pct = m->cpu_pct;
+	}
+	if (m && m->mem_total != TV_UNKNOWN && m->mem_available != TV_UNKNOWN && m->mem_available <= m->mem_total)
+		g->mem_bytes = (m->mem_total - m->mem_available) * 1024;
+	if (m && m->swap_total != TV_UNKNOWN && m->swap_free != TV_UNKNOWN && m->swap_free <= m->swap_total)
+		g->swap_bytes = (m->swap_total - m->swap_free) * 1024;
+	/* TRANSLATORS: why a host's row on the hosts' screen has no memory figure */
+	g->mem_why = g->mem_bytes == TV_UNKNOWN ? _("the host's taskview does not send its memory") : NULL;
+}
+
+/* The COMMAND cell of a host's row: its name, CPUs and load (malloc'd; NULL: out of memory). */
+static char *shown_host_about(const char *name, const struct snapshot *s)
+{
+	char cpus[64] = "", load[96] = "";
+	if (s->ncpus)
+		/* TRANSLATORS: a host's row on the hosts' screen: its CPUs online */
+		snprintf(cpus, sizeof(cpus), P_(", %zu CPU", ", %zu CPUs", s->ncpus), s->ncpus);
+	const double *l = s->machine.load;
+	if (isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]))
+		/* TRANSLATORS: a host's row on the hosts' screen: its load averages over 1, 5 and 15 minutes */
+		snprintf(load, sizeof(load), _(", load %.2f %.2f %.2f"), l[0], l[1], l[2]);
+	size_t n = strlen(name) + strlen(cpus) + strlen(load) + 1;
+	char *out = malloc(n);
+	if (out)
+		snprintf(out, n, "%s%s%s", name, cpus, load);
+	return out;
+}
+
 /* Host k's group: "/NAME", the pressure its sample read (p; NULL: none). */
 static int shown_host_group(struct shown *v, const struct shown *p, const char *name)
 {
@@ -176,10 +217,13 @@ static int shown_host_group(struct shown *v, const struct shown *p, const char *
 	g->path[0] = '/';
 	strcpy(g->path + 1, name);
 	g->index = k;
-	g->mem_bytes = g->swap_bytes = TV_UNKNOWN;
-	cgroup_cpu_unknown(g);
-	/* TRANSLATORS: why a host's row on the hosts' screen has no memory figure */
-	g->mem_why = _("a host's memory is not sent");
+	g->host = p ? &p->s : NULL;
+	shown_host_machine(g, p ? &p->s.machine : NULL);
+	if (p && !(g->about = shown_host_about(name, &p->s))) {
+		free(g->unit);
+		free(g->path);
+		return -1;
+	}
 	for (int r = 0; r < TV_RES_N; r++) {
 		if (p)
 			g->psi[r] = p->s.pressure[r];

@@ -52,8 +52,9 @@ void shown_free(struct shown *v);
  * task whose ID cannot be a PID, past 2^22, is left out: it cannot carry its
  * host); live processes first, in host order, then the ended ones. Each host
  * is a group of its tasks ("/NAME", the group view's rows): its row sums its
- * processes and carries the host's own pressure; its memory and CPU clock
- * are not sent, unknown. What only one host can say (times, the system's
+ * processes and carries the host's own CPU time, memory in use, pressure,
+ * CPUs and load (tv_cgroup.host and .about; unknown where its taskview does
+ * not send them). What only one host can say (times, the system's
  * counts and pressure) is left unknown in the whole. Borrows from the parts:
  * valid while they are. Returns 0, or -1 when out of memory (v is then
  * freed).

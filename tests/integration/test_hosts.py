@@ -199,6 +199,79 @@ def test_every_task_with_its_host():
               f"{host}: sshd's RSS {rss} KiB, read from outside {before[host]} and {after[host]} KiB")
 
 
+def meminfo_kib(key):
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return None
+
+
+def busy_ticks():
+    """This machine's CPU time but idle, iowait and steal, in clock ticks (/proc/stat's cpu line)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return v[0] + v[1] + v[2] + v[5] + v[6]
+
+
+class MachinePoll:
+    """MemAvailable and /proc/loadavg read here every few ms while a host streams: the
+    hosts share this machine's kernel, so what a host says is among what was read."""
+
+    def __init__(self):
+        self.avail, self.loads = [], set()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run)
+
+    def run(self):
+        while not self.stop.is_set():
+            self.avail.append(meminfo_kib("MemAvailable"))
+            with open("/proc/loadavg") as f:
+                self.loads.add(tuple(float(x) for x in f.read().split()[:3]))
+            time.sleep(0.005)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
+def test_machine_of_each_host():
+    """JSON: each host's machine: its CPU time (the counter and its rate), memory and load, against
+    this machine's, read here before, during and after the stream (the hosts share its kernel)."""
+    f = fleet()
+    hz = os.sysconf("SC_CLK_TCK")
+    ncpu = os.sysconf("SC_NPROCESSORS_ONLN")
+    before = busy_ticks()
+    with MachinePoll() as poll:
+        r = f.run("-b", "--host", "web1", "-p", "1", "--format", "json", "-n", "2", "-d", "0.5")
+    after = busy_ticks()
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    docs = json_lines(r.stdout)
+    check(len(docs) == 2, f"two samples: {r.stdout}")
+    last = None
+    for d in docs:
+        m = d["machine"]
+        mem = m["memory"]
+        check(mem["total"] == meminfo_kib("MemTotal") * 1024 and mem["swap_total"] == meminfo_kib("SwapTotal") * 1024,
+              f"the host's memory and swap: {m}")
+        # a gauge: among what was read here meanwhile (64 MiB either side: MemFree is GiB off)
+        avail = mem["available"] // 1024
+        check(min(poll.avail) - 65536 <= avail <= max(poll.avail) + 65536,
+              f"available {avail} KiB, read here {min(poll.avail)} to {max(poll.avail)} KiB")
+        check(tuple(m["load"]) in poll.loads, f"load {m['load']}, read here {sorted(poll.loads)}")
+        # the counter was read between the reads here; its rate is over the host's interval
+        busy = m["cpu_usec"] * hz / 1e6
+        check(before <= busy <= after, f"CPU time {busy} ticks, read here {before} and {after}")
+        check(last is None or m["cpu_usec"] >= last, f"CPU time went back: {last} then {m['cpu_usec']}")
+        last = m["cpu_usec"]
+        # (counted in ticks: a quiet half second may have none)
+        check(0 <= m["cpu"] <= ncpu * 100, f"the host's CPU {m['cpu']} % of {ncpu} CPUs")
+
+
 def test_text_and_selection_travel():
     """Text: a header per sample naming its host; -p, -F and -H reach the remote."""
     f = fleet()
@@ -554,6 +627,36 @@ def test_screen_host_rows():
         tm.quit(s)
 
 
+def test_screen_host_machine():
+    """A host's row (g) carries its machine: CPUs and load in COMMAND, its memory in use in RSS; the
+    detail panel of the row gives its memory; each as this machine's kernel has them (read here)."""
+    f = fleet()
+    tm = screen()
+    env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
+    ncpu = os.sysconf("SC_NPROCESSORS_ONLN")
+    # HOST, PID (none), RES, then the fold mark and COMMAND
+    row = re.compile(r"^web1\s+-\s+(\S+)\s+[-+]?\s*web1, (\d+) CPUs?, load ([\d.]+) ([\d.]+) ([\d.]+)\s*$", re.M)
+    with MachinePoll() as poll:
+        s = tm.start(["--host", "web1", "-d", "0.5", "-o", "host,pid,vm_rss,command"], env=env)
+        try:
+            tm.wait(s, lambda t: rows_of(t, "web1"), "rows of web1")
+            tm.keys(s, "g")
+            text = tm.wait(s, lambda t: row.search(t), "web1's row with its CPUs and load")
+            m = row.search(text)
+            check(int(m.group(2)) == ncpu, f"web1's CPUs {m.group(2)}, {ncpu} here:\n{text}")
+            check(tuple(float(x) for x in m.group(3, 4, 5)) in poll.loads,
+                  f"web1's load {m.group(3, 4, 5)}, read here {sorted(poll.loads)}")
+            check(m.group(1) != "-", f"web1's memory in use is known:\n{text}")
+            tm.keys(s, "Home", "i")
+            text = tm.wait(s, lambda t: "Memory of the host" in t, "the panel of web1's row")
+            check(re.search(r"CPUs online\s+%d\b" % ncpu, text) and "In use (total less available)" in text,
+                  f"the panel of the host:\n{text}")
+            tm.keys(s, "Escape")
+            tm.wait(s, lambda t: "Memory of the host" not in t, "the panel closed")
+        finally:
+            tm.quit(s)
+
+
 def test_screen_random_keys():
     """Random keys on the hosts' screen for 30 s (tests/tui/test_soak.py's:
     every bound key, prompts answered with text and garbage, window sizes, the
@@ -704,11 +807,13 @@ def test_stream_ends_with_its_input():
 if __name__ == "__main__":
     try:
         sys.exit(main([test_bad_host_names, test_stream_ends_with_its_input, test_every_task_with_its_host,
+                       test_machine_of_each_host,
                        test_text_and_selection_travel, test_metrics_with_their_host, test_textfile_of_every_host,
                        test_hosts_file,
                        test_failing_hosts_say_why, test_stopped_host_is_given_up,
                        test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version,
                        test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows,
+                       test_screen_host_machine,
                        test_screen_random_keys, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
         if SCREEN:

@@ -191,6 +191,14 @@ static void same_sample(const struct rec_sample *a, const struct rec_sample *b)
 	ck_assert_int_eq(a->s.exits_watched, b->s.exits_watched);
 	same_str(a->s.exits_why, b->s.exits_why, "exits_why");
 	same_str(a->s.exits_source, b->s.exits_source, "exits_source");
+	for (int i = 0; i < 3; i++)
+		same_dbl(a->s.machine.load[i], b->s.machine.load[i], "load");
+	same_dbl(a->s.machine.t_busy, b->s.machine.t_busy, "t_cpu_busy");
+	ck_assert_int_eq(a->s.machine.busy_us, b->s.machine.busy_us);
+	ck_assert_int_eq(a->s.machine.mem_total, b->s.machine.mem_total);
+	ck_assert_int_eq(a->s.machine.mem_available, b->s.machine.mem_available);
+	ck_assert_int_eq(a->s.machine.swap_total, b->s.machine.swap_total);
+	ck_assert_int_eq(a->s.machine.swap_free, b->s.machine.swap_free);
 	same_dbl(a->s.self.cpu_ms, b->s.self.cpu_ms, "self.cpu_ms");
 	ck_assert_int_eq(a->s.self.rss_kib, b->s.self.rss_kib);
 	ck_assert_uint_eq(a->s.self.opens, b->s.self.opens);
@@ -572,6 +580,21 @@ static void odd_sample(struct rec_sample *rs, int seed)
 	s->self.rss_kib = TV_UNKNOWN;
 	s->exits_why = seed ? NULL : "no \"permission\"";
 	s->exits_source = seed % 3 ? (seed % 3 == 1 ? "bpf" : "netlink") : NULL;
+	/* the machine: known, unknown (a recorder, not a stream), or in part */
+	machine_unknown(&s->machine);
+	if (seed % 3 != 1) {
+		s->machine.load[0] = 0.52 + seed;
+		s->machine.load[1] = 0.4;
+		s->machine.load[2] = seed % 3 ? NAN : 0.31;
+	}
+	if (seed % 3 == 0) {
+		s->machine.t_busy = s->mono + 0.000125;
+		s->machine.busy_us = 123456789012LL + seed * 1000;
+		s->machine.mem_total = 16303836;
+		s->machine.mem_available = 9000000 - seed;
+		s->machine.swap_total = 0;
+		s->machine.swap_free = seed ? TV_UNKNOWN : 0;
+	}
 	rs->delay_state = "no-permission";
 	rs->delay_message = seed ? "taskstats needs CAP_NET_ADMIN" : NULL;
 	s->nprocs = 4;
@@ -909,6 +932,60 @@ END_TEST
 /* A reader of 0.1.0 knows neither the group table nor pressure: bound
  * without them (their names unknown, the table's section not read), it
  * reads the rest of the samples as before. */
+/* A stream of a taskview before the machine's fields: the machine is
+ * unknown, never zeros (a host's row would show an idle machine with no
+ * memory in use). The schema such a writer describes: the last fields
+ * left out. */
+START_TEST(machine_unknown_without_its_fields)
+{
+	struct colset cs;
+	plugin_colset(&cs);
+	struct rec_schema sc;
+	ck_assert_int_eq(rec_schema_build(&sc, &cs), 0);
+	static const char *const added[] = {"load.1", "load.5", "load.15", "t_cpu_busy", "cpu_busy_us",
+					    "memory.total_kib", "memory.available_kib", "swap.total_kib", "swap.free_kib"};
+	size_t nadded = sizeof(added) / sizeof(added[0]);
+	ck_assert_uint_ge(sc.nsf, nadded);
+	for (size_t k = 0; k < nadded; k++) {
+		struct rec_fdesc *f = &sc.sf[sc.nsf - nadded + k];
+		ck_assert_str_eq(f->name, added[k]);
+		free(f->name);
+	}
+	sc.nsf -= nadded;
+	const char *ids[16];
+	for (size_t i = 0; i < sc.ncols; i++)
+		ids[i] = sc.cols[i].id;
+	struct rec_layout l;
+	char *err = NULL;
+	ck_assert_int_eq(rec_layout_bind(&l, &sc, ids, sc.ncols, &err), 0);
+	struct rec_strings *st = rec_strings_new();
+	struct buf b;
+	buf_init(&b);
+	struct rec_sample s[3], d[3];
+	for (int i = 0; i < 3; i++) {
+		odd_sample(&s[i], i);
+		encode(&b, &l, &s[i], i ? &d[i - 1] : NULL);
+		ck_assert_int_eq(rec_decode_sample((uint8_t *)b.data, b.len, &l, i ? &d[i - 1] : NULL, st, &d[i]), 0);
+		const struct tv_machine *m = &d[i].s.machine;
+		ck_assert(isnan(m->load[0]) && isnan(m->load[1]) && isnan(m->load[2]));
+		ck_assert(m->t_busy == 0 && m->busy_us == TV_UNKNOWN && isnan(m->cpu_pct));
+		ck_assert(m->mem_total == TV_UNKNOWN && m->mem_available == TV_UNKNOWN);
+		ck_assert(m->swap_total == TV_UNKNOWN && m->swap_free == TV_UNKNOWN);
+		/* the rest as written */
+		ck_assert_uint_eq(d[i].s.nprocs, s[i].s.nprocs);
+	}
+	for (int i = 0; i < 3; i++) {
+		snapshot_free(&s[i].s);
+		rec_sample_free(&d[i]);
+	}
+	buf_free(&b);
+	rec_strings_free(st);
+	rec_layout_free(&l);
+	rec_schema_free(&sc);
+	colset_free(&cs);
+}
+END_TEST
+
 START_TEST(older_reader_skips_groups)
 {
 	struct colset cs;
@@ -2158,6 +2235,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, schema_round_trip);
 	tcase_add_test(tc, unknown_fields_skipped);
 	tcase_add_test(tc, older_reader_skips_groups);
+	tcase_add_test(tc, machine_unknown_without_its_fields);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("files");
 	tcase_set_timeout(tc, 60);

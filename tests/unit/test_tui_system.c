@@ -37,6 +37,22 @@ START_TEST(stat_lines)
 }
 END_TEST
 
+/* A host's CPU time for the hosts' screen: the first line alone, busy ticks without idle, iowait or steal. */
+START_TEST(cpu_all_busy)
+{
+	struct sys_cpu c;
+	ck_assert_int_eq(system_parse_cpu_all(stat_text, &c), 0);
+	ck_assert_uint_eq(system_cpu_busy(&c), 100 + 5 + 50 + 1 + 2);
+	/* a read cut after the first line still has it */
+	ck_assert_int_eq(system_parse_cpu_all("cpu  7 0 3 9", &c), 0);
+	ck_assert_uint_eq(system_cpu_busy(&c), 10);
+	/* the line must come first: per-CPU lines or garbage are not the sum */
+	ck_assert_int_eq(system_parse_cpu_all("cpu0 1 2 3 4\ncpu  1 2 3 4\n", &c), -1);
+	ck_assert_int_eq(system_parse_cpu_all("", &c), -1);
+	ck_assert_int_eq(system_parse_cpu_all("intr 1\n", &c), -1);
+}
+END_TEST
+
 START_TEST(many_cpus)
 {
 	static char big[200000];
@@ -158,6 +174,7 @@ int main(void)
 	Suite *s = suite_create("tui_system");
 	TCase *tc = tcase_create("system");
 	tcase_add_test(tc, stat_lines);
+	tcase_add_test(tc, cpu_all_busy);
 	tcase_add_test(tc, many_cpus);
 	tcase_add_test(tc, cpu_usage);
 	tcase_add_test(tc, meminfo);

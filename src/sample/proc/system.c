@@ -69,6 +69,19 @@ int system_parse_stat(const char *buf, struct sys_info *out)
 	return have_all ? 0 : -1;
 }
 
+int system_parse_cpu_all(const char *buf, struct sys_cpu *out)
+{
+	if (strncmp(buf, "cpu ", 4) != 0)
+		return -1;
+	parse_cpu_fields(buf + 4, out);
+	return 0;
+}
+
+uint64_t system_cpu_busy(const struct sys_cpu *c)
+{
+	return c->user + c->nice + c->system + c->irq + c->softirq;
+}
+
 void system_parse_meminfo(const char *buf, struct sys_mem *out)
 {
 	static const struct {

@@ -35,6 +35,12 @@ struct sys_info {
 /* Parses /proc/stat's cpu lines. Returns 0, or -1 when there is no "cpu " line
  * or out of memory. out->cpu is malloc'd (free with system_free). */
 int system_parse_stat(const char *buf, struct sys_info *out);
+/* Parses the "cpu " line that begins /proc/stat (the sum of every CPU), and
+ * nothing after it: returns 0, or -1 when buf does not begin with one. */
+int system_parse_cpu_all(const char *buf, struct sys_cpu *out);
+/* Ticks in which tasks of the machine ran: user, nice, system, irq and
+ * softirq (not idle, iowait or steal). */
+uint64_t system_cpu_busy(const struct sys_cpu *c);
 /* Parses /proc/meminfo; always succeeds, missing lines stay -1. */
 void system_parse_meminfo(const char *buf, struct sys_mem *out);
 /* Bounds of what the parsers accept. The kernel's load average is a count
