@@ -144,43 +144,37 @@ struct om_set {
 	size_t n;
 };
 
-/* Which part's samples come next: its labels on them, the family's header once. */
-static void part_begin(struct om_writer *w, const struct om_set *s, size_t k)
-{
-	om_writer_to(w, &s->to[k]);
-}
-
 static void render_system(const struct om_set *s)
 {
 	struct om_writer w;
 	om_family_begin(&w, &s->to[0], &f_timestamp);
 	for (size_t k = 0; k < s->n; k++) {
-		part_begin(&w, s, k);
+		om_writer_to(&w, &s->to[k]);
 		if (isfinite(s->p[k].sys.wall))
 			om_sample(&w, NULL, 0, llround(s->p[k].sys.wall * 1000), SCALE_MS);
 	}
 	om_family_begin(&w, &s->to[0], &f_exits_watched);
 	for (size_t k = 0; k < s->n; k++) {
-		part_begin(&w, s, k);
+		om_writer_to(&w, &s->to[k]);
 		om_sample(&w, NULL, 0, s->p[k].sys.exits_watched ? 1 : 0, 0);
 	}
 	/* counted only when the listener ran at all: without it both are unknown */
 	om_family_begin(&w, &s->to[0], &f_exit_records);
 	for (size_t k = 0; k < s->n; k++) {
-		part_begin(&w, s, k);
+		om_writer_to(&w, &s->to[k]);
 		if (s->p[k].groups->exits_ever)
 			om_sample(&w, NULL, 0, (int64_t)s->p[k].groups->exit_records, 0);
 	}
 	om_family_begin(&w, &s->to[0], &f_exit_lost);
 	for (size_t k = 0; k < s->n; k++) {
-		part_begin(&w, s, k);
+		om_writer_to(&w, &s->to[k]);
 		if (s->p[k].groups->exits_ever)
 			om_sample(&w, NULL, 0, (int64_t)s->p[k].groups->exit_lost, 0);
 	}
 	for (int full = 0; full < 2; full++) {
 		om_family_begin(&w, &s->to[0], full ? &f_psi_full : &f_psi_some);
 		for (size_t k = 0; k < s->n; k++) {
-			part_begin(&w, s, k);
+			om_writer_to(&w, &s->to[k]);
 			for (int r = 0; r < TV_RES_N; r++) {
 				const struct tv_pressure *pr = &s->p[k].sys.pressure[r];
 				struct om_label l = {"resource", resource_names[r]};
@@ -225,7 +219,7 @@ static void group_counter(const struct om_set *s, bool commands, const struct om
 	om_family_begin(&w, &s->to[0], f);
 	for (size_t k = 0; k < s->n; k++) {
 		const struct accum *a = sums(s, k, commands);
-		part_begin(&w, s, k);
+		om_writer_to(&w, &s->to[k]);
 		for (size_t i = 0; a && i < a->ngroups; i++) {
 			struct om_label l[3];
 			size_t nl = subject(a, i, l);
@@ -242,7 +236,7 @@ static void group_delay(const struct om_set *s, bool commands, const struct om_f
 	om_family_begin(&w, &s->to[0], f);
 	for (size_t k = 0; k < s->n; k++) {
 		const struct accum *a = sums(s, k, commands);
-		part_begin(&w, s, k);
+		om_writer_to(&w, &s->to[k]);
 		for (size_t i = 0; a && i < a->ngroups; i++) {
 			struct om_label l[3];
 			size_t nl = subject(a, i, l);
@@ -262,7 +256,7 @@ static void group_gauge(const struct om_set *s, bool commands, const struct om_f
 	om_family_begin(&w, &s->to[0], f);
 	for (size_t k = 0; k < s->n; k++) {
 		const struct accum *a = sums(s, k, commands);
-		part_begin(&w, s, k);
+		om_writer_to(&w, &s->to[k]);
 		for (size_t i = 0; a && i < a->ngroups; i++) {
 			const struct accum_gauges *g = &a->groups[i].g;
 			struct om_label l[3];
@@ -289,7 +283,7 @@ static void group_pressure(const struct om_set *s, const struct om_family *f, bo
 	om_family_begin(&w, &s->to[0], f);
 	for (size_t k = 0; k < s->n; k++) {
 		const struct accum *a = s->p[k].groups;
-		part_begin(&w, s, k);
+		om_writer_to(&w, &s->to[k]);
 		for (size_t i = 0; i < a->ngroups; i++)
 			for (int r = 0; r < TV_RES_N && written(a, i); r++) {
 				const struct tv_pressure *p = &a->groups[i].g.psi[r];
@@ -307,7 +301,7 @@ static void render_unattributed(const struct om_set *s)
 	om_family_begin(&w, &s->to[0], &f_unattributed);
 	for (size_t k = 0; k < s->n; k++) {
 		const struct accum *a = s->p[k].groups;
-		part_begin(&w, s, k);
+		om_writer_to(&w, &s->to[k]);
 		for (size_t i = 0; i < a->ngroups; i++)
 			if (a->groups[i].name[0] == '\0')
 				sample_known(&w, NULL, 0, a->groups[i].total[ACC_CPU_NS], SCALE_NS);
@@ -350,11 +344,16 @@ static void render_commands(const struct om_set *s)
 
 int openmetrics_render_parts(struct buf *out, const struct om_part *parts, size_t n, enum om_dialect d)
 {
-	struct om_out *to = calloc(n ? n : 1, sizeof(*to));
-	struct om_label *hosts = calloc(n ? n : 1, sizeof(*hosts));
+	/* one part (a local exposition, every refresh) allocates nothing */
+	struct om_out to_one;
+	struct om_label host_one;
+	struct om_out *to = n <= 1 ? &to_one : calloc(n, sizeof(*to));
+	struct om_label *hosts = n <= 1 ? &host_one : calloc(n, sizeof(*hosts));
 	if (!to || !hosts) {
-		free(to);
-		free(hosts);
+		if (n > 1) {
+			free(to);
+			free(hosts);
+		}
 		return -1;
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -369,8 +368,10 @@ int openmetrics_render_parts(struct buf *out, const struct om_part *parts, size_
 		render_commands(&s);
 	}
 	om_end(out, d);
-	free(to);
-	free(hosts);
+	if (n > 1) {
+		free(to);
+		free(hosts);
+	}
 	return 0;
 }
 

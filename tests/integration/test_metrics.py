@@ -23,58 +23,10 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tvtest import TASKVIEW, Skip, Workload, check, is_root, main, reachable, run  # noqa: E402
+from exposition import parse_om, parse_text, parsers, series, value, where  # noqa: E402, F401
 
 SOURCE_DIR = os.environ.get("SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 NOBODY = 65534
-
-
-def parsers():
-    """python3-prometheus-client's OpenMetrics and text-format parsers."""
-    try:
-        import prometheus_client  # noqa: F401
-    except ImportError:
-        # Debian's package installs for the system's python3; a python3 first
-        # in PATH (pyenv, a virtualenv) does not see it by itself
-        sys.path.append("/usr/lib/python3/dist-packages")
-    try:
-        from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
-        from prometheus_client.parser import text_string_to_metric_families as text
-    except ImportError:
-        raise Skip("python3-prometheus-client is not installed")
-    return om, text
-
-
-def series(families):
-    """{(sample name, sorted labels): value}; a series twice is an error."""
-    out = {}
-    for f in families:
-        for s in f.samples:
-            check(s.timestamp is None, f"{s.name}: a timestamp (the textfile collector refuses them)")
-            key = (s.name, tuple(sorted(s.labels.items())))
-            check(key not in out, f"series {key} twice")
-            out[key] = s.value
-    return out
-
-
-def parse_om(text):
-    om, _ = parsers()
-    check(text.endswith("# EOF\n"), "an exposition ends in # EOF")
-    return series(list(om(text)))
-
-
-def parse_text(text):
-    _, tp = parsers()
-    check("# EOF" not in text and "# UNIT" not in text, "the text format has no # EOF or # UNIT")
-    return series(list(tp(text)))
-
-
-def value(m, name, **labels):
-    return m.get((name, tuple(sorted(labels.items()))))
-
-
-def where(m, name):
-    """The series of one name: {labels dict as tuple: value}."""
-    return {k[1]: v for k, v in m.items() if k[0] == name}
 
 
 def expositions(text):
