@@ -6,13 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hosts/act.h"
 #include "record/when.h"
 #include "util/i18n.h"
 #include "util/num.h"
 
 enum {
 	OPT_FORMAT = 256, OPT_LIST_COLUMNS, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_PLUGIN, OPT_NO_PLUGINS, OPT_CHECK_PLUGIN,
-	OPT_TEXTFILE, OPT_TOP, OPT_KEEP, OPT_BEGIN, OPT_END, OPT_GROUP, OPT_STREAM, OPT_HOST, OPT_HOSTS_FILE,
+	OPT_TEXTFILE, OPT_TOP, OPT_KEEP, OPT_BEGIN, OPT_END, OPT_GROUP, OPT_STREAM, OPT_HOST, OPT_HOSTS_FILE, OPT_ACT,
 };
 
 static const struct option cli_long[] = {
@@ -45,6 +46,7 @@ static const struct option cli_long[] = {
 	{"host", required_argument, NULL, OPT_HOST},
 	{"hosts-file", required_argument, NULL, OPT_HOSTS_FILE},
 	{"stream", no_argument, NULL, OPT_STREAM},
+	{"act", required_argument, NULL, OPT_ACT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -100,6 +102,8 @@ void cli_usage(FILE *f)
 		N_("      --hosts-file FILE    the hosts of FILE, one a line (# comments)\n"),
 		N_("      --stream             write samples to standard output as a recording,\n"
 		   "                           until standard input closes (what --host runs)\n"),
+		N_("      --act SPEC           act on a task here for the hosts' screen of\n"
+		   "                           another host (what its kill runs)\n"),
 		N_("  -h, --help               show this help\n"),
 		N_("  -V, --version            show the version\n"),
 	};
@@ -246,6 +250,11 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 		case OPT_STREAM:
 			o->stream = true;
 			break;
+		case OPT_ACT:
+			if (act_parse(optarg, &o->act) < 0)
+				return cli_fail(err, _("bad action '%s' (signal:SIG:PID:START)"), optarg);
+			o->acting = true;
+			break;
 		case OPT_HOST: {
 			const char **p = realloc(o->hosts, (o->nhosts + 1) * sizeof(*p));
 			if (!p)
@@ -284,6 +293,9 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	if ((o->begin || o->end) && !o->replay)
 		return cli_fail(err, "%s", _("--begin and --end go with --replay"));
 	bool hosts = o->nhosts || o->hosts_file;
+	if (o->acting && (o->batch || o->record || o->replay || o->textfile || o->stream || hosts || o->check_plugin ||
+			  o->list_columns))
+		return cli_fail(err, "%s", _("--act goes alone"));
 	if (o->stream && (o->batch || o->record || o->replay || o->textfile || hosts))
 		return cli_fail(err, "%s", _("--stream goes alone: without -b, -w, -r, --textfile or --host"));
 	if (hosts && (o->record || o->replay || o->group == CLI_GROUP_CGROUP))

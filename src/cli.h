@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hosts/act.h"
 #include "util/buf.h"
 #include "view/filter.h"
 
@@ -46,6 +47,8 @@ struct cli_opts {
 	size_t nhosts;
 	const char *hosts_file;  /* --hosts-file FILE */
 	const char *user_arg;    /* -u as given: a remote host resolves the name itself */
+	bool acting;             /* --act SPEC: act (act) on a task here, for a viewer of several hosts */
+	struct act_req act;
 };
 
 /* Returns 0, or 2 with a message in err (a usage error). */

@@ -105,6 +105,11 @@ int main(int argc, char **argv)
 		cli_free(&o);
 		return main_close_stdout(0);
 	}
+	if (o.acting) {
+		rc = act_run(&o.act, stderr);
+		cli_free(&o);
+		return main_close_stdout(rc);
+	}
 	if (o.check_plugin) {
 		rc = plugin_check_file(o.check_plugin, stdout, stderr);
 		cli_free(&o);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "hosts/hosts.h"
 #include "hosts/remote.h"
@@ -252,13 +254,77 @@ void fleet_free(struct fleet *f)
 	}
 	free(f->h);
 	free(f->parts);
+	for (size_t i = 0; i < f->nacts; i++)
+		link_free(&f->acts[i].l);
 	hostlist_free(&f->names);
 	memset(f, 0, sizeof(*f));
+}
+
+int fleet_act(struct fleet *f, unsigned host, const struct act_req *r, const char *what, double now,
+	      const char **why)
+{
+	if (host >= f->n) {
+		*why = _("no such host");
+		return -1;
+	}
+	if (f->nacts == FLEET_ACTS_MAX) {
+		/* TRANSLATORS: kill on the hosts' screen while earlier ones wait for their answers */
+		*why = _("too many actions wait for their hosts' answers: try again in a moment");
+		return -1;
+	}
+	struct remote_argv av;
+	if (remote_argv_act(&av, f->ssh, f->remote, f->h[host].name, r) < 0) {
+		*why = _("out of memory");
+		return -1;
+	}
+	struct fleet_act *a = &f->acts[f->nacts];
+	int rc = link_start(&a->l, f->h[host].name, av.v, now);
+	remote_argv_free(&av);
+	if (rc < 0) {
+		link_free(&a->l);
+		*why = _("cannot start ssh");
+		return -1;
+	}
+	/* the remote reads nothing */
+	close(a->l.to);
+	a->l.to = -1;
+	a->host = host;
+	snprintf(a->what, sizeof(a->what), "%s", what);
+	f->nacts++;
+	return 0;
+}
+
+void fleet_acts_pump(struct fleet *f, double now, void (*told)(void *ctx, const struct fleet_act *a, const char *why),
+		     void *ctx)
+{
+	for (size_t i = 0; i < f->nacts;) {
+		struct fleet_act *a = &f->acts[i];
+		const char *why = NULL;
+		if (link_pump(&a->l, now)) {
+			if (now - a->l.started < FLEET_ACT_WAIT) {
+				i++;
+				continue;
+			}
+			/* TRANSLATORS: kill on the hosts' screen: the host did not answer (a stopped host) */
+			why = _("no answer within 30 s");
+		} else if (!a->l.reaped || !WIFEXITED(a->l.status) || WEXITSTATUS(a->l.status) != 0) {
+			why = a->l.why ? a->l.why : _("the connection closed");
+		}
+		told(ctx, a, why);
+		link_free(&a->l);
+		f->acts[i] = f->acts[--f->nacts];
+	}
 }
 
 size_t fleet_fds(const struct fleet *f, int *out)
 {
 	size_t n = 0;
+	for (size_t i = 0; i < f->nacts; i++) {
+		if (f->acts[i].l.from >= 0)
+			out[n++] = f->acts[i].l.from;
+		if (f->acts[i].l.err >= 0)
+			out[n++] = f->acts[i].l.err;
+	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct link *l = &f->h[i].l;
 		if (!f->h[i].linked)

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "hosts/act.h"
 #include "hosts/hostlist.h"
 #include "hosts/link.h"
 #include "model/column.h"
@@ -43,6 +44,19 @@ enum fleet_state { FLEET_CONNECTING, FLEET_LIVE, FLEET_STALE, FLEET_OFFLINE };
 #define FLEET_SILENCE_MIN 15.0
 
 struct fleet_host;
+
+/* An action sent to a host (hosts/act.h), over a connection of its own,
+ * until its answer: done (its exit status 0), else why not (the remote's or
+ * ssh's last line), or no answer within FLEET_ACT_WAIT s (it is ended). At
+ * most FLEET_ACTS_MAX at once. */
+#define FLEET_ACTS_MAX 8
+#define FLEET_ACT_WAIT 30.0
+
+struct fleet_act {
+	unsigned host;
+	struct link l;
+	char what[160];   /* what it does, for the answer (raw: names are the remote's) */
+};
 
 /* Told as it happens, when set. pair: h has a new pair (h->shown, of h->cur
  * and h->prev); returns 0, 1 when h is done (its connection ends, it is not
@@ -93,6 +107,8 @@ struct fleet {
 	struct shown merged;
 	bool have_merged;
 	const struct shown **parts; /* n, for the merge */
+	struct fleet_act acts[FLEET_ACTS_MAX];
+	size_t nacts;
 };
 
 /* Reads the host list of o (--host, --hosts-file). Returns 0, 2 after
@@ -102,7 +118,16 @@ int fleet_open(struct fleet *f, const struct cli_opts *o);
  * threads and watch before. */
 void fleet_start(struct fleet *f, const struct colset *cs, double now);
 void fleet_free(struct fleet *f);
-/* The descriptors to wait on (at most 2 n), into out. */
+/* Sends r to host (its number) over ssh; what: what it does, for the
+ * answer. Returns 0, or -1 with *why (static, translated): too many sent
+ * and not answered yet, or ssh could not start. */
+int fleet_act(struct fleet *f, unsigned host, const struct act_req *r, const char *what, double now,
+	      const char **why);
+/* Reads the actions' answers; tells each that ended (why NULL: done, else
+ * raw remote bytes) and forgets it. */
+void fleet_acts_pump(struct fleet *f, double now, void (*told)(void *ctx, const struct fleet_act *a, const char *why),
+		     void *ctx);
+/* The descriptors to wait on (at most 2 (n + FLEET_ACTS_MAX)), into out. */
 size_t fleet_fds(const struct fleet *f, int *out);
 /* Reads what came. With take, also takes the samples (freeing the pairs
  * they replace: fleet_merge again before the merged table is used), moves

@@ -95,14 +95,12 @@ static bool blank(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
-int remote_argv_build(struct remote_argv *a, const char *ssh, const char *remote, const char *host,
-		      const struct cli_opts *o)
+/* ssh's words, its options, the host and the remote command line (freed here). */
+static int remote_argv_words(struct remote_argv *a, const char *ssh, const char *host, struct buf *line)
 {
 	memset(a, 0, sizeof(*a));
-	struct buf line, w;
-	buf_init(&line);
+	struct buf w;
 	buf_init(&w);
-	remote_line(&line, remote, o);
 	/* every word, each ended by a NUL: ssh's, the options, the host, the line */
 	size_t nssh = 0;
 	const char *p = ssh && *ssh ? ssh : "ssh";
@@ -125,8 +123,9 @@ int remote_argv_build(struct remote_argv *a, const char *ssh, const char *remote
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		buf_add(&w, fixed[i], strlen(fixed[i]) + 1);
 	buf_add(&w, host, strlen(host) + 1);
-	buf_add(&w, buf_str(&line), line.len + 1);
-	buf_free(&line);
+	buf_add(&w, buf_str(line), line->len + 1);
+	w.oom |= line->oom;
+	buf_free(line);
 	size_t n = nssh + sizeof(fixed) / sizeof(fixed[0]) + 2;
 	a->v = calloc(n + 1, sizeof(*a->v));
 	if (w.oom || !a->v) {
@@ -143,6 +142,31 @@ int remote_argv_build(struct remote_argv *a, const char *ssh, const char *remote
 	}
 	a->n = n;
 	return 0;
+}
+
+int remote_argv_build(struct remote_argv *a, const char *ssh, const char *remote, const char *host,
+		      const struct cli_opts *o)
+{
+	struct buf line;
+	buf_init(&line);
+	remote_line(&line, remote, o);
+	return remote_argv_words(a, ssh, host, &line);
+}
+
+int remote_argv_act(struct remote_argv *a, const char *ssh, const char *remote, const char *host,
+		    const struct act_req *r)
+{
+	struct buf line, spec;
+	buf_init(&line);
+	buf_init(&spec);
+	act_format(&spec, r);
+	buf_adds(&line, "exec ");
+	buf_adds(&line, remote && *remote ? remote : "taskview");
+	buf_adds(&line, " --act ");
+	remote_quote(&line, buf_str(&spec));
+	line.oom |= spec.oom;
+	buf_free(&spec);
+	return remote_argv_words(a, ssh, host, &line);
 }
 
 void remote_argv_free(struct remote_argv *a)

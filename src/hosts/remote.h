@@ -13,6 +13,7 @@
 #define TV_HOSTS_REMOTE_H
 
 #include "cli.h"
+#include "hosts/act.h"
 #include "util/buf.h"
 
 /* The columns a remote is asked for when the viewer prints metrics (--format
@@ -28,6 +29,9 @@ struct remote_argv {
 /* Returns 0, or -1 when out of memory. ssh and remote: NULL for the defaults. */
 int remote_argv_build(struct remote_argv *a, const char *ssh, const char *remote, const char *host,
 		      const struct cli_opts *o);
+/* ssh to host running taskview --act for r (hosts/act.h); 0, or -1 when out of memory. */
+int remote_argv_act(struct remote_argv *a, const char *ssh, const char *remote, const char *host,
+		    const struct act_req *r);
 void remote_argv_free(struct remote_argv *a);
 /* Appends s to b as one word of a POSIX shell. */
 void remote_quote(struct buf *b, const char *s);

@@ -55,6 +55,11 @@ struct tv_machine {
 	double load[3];           /* 1, 5 and 15 minutes */
 };
 
+/* Bounds of what a machine's figures can be (a stream may say anything): its
+ * CPU time in ns fits an int64_t (292 CPU-years), its memory in bytes too. */
+#define MACHINE_BUSY_US_MAX (INT64_MAX / 1000)
+#define MACHINE_KIB_MAX (INT64_MAX / 1024)
+
 void machine_unknown(struct tv_machine *m);
 
 /* What a process that ended in the interval did over it, for the sums of

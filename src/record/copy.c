@@ -95,6 +95,9 @@ static int cgroups_copy(struct snapshot *d, const struct snapshot *s)
 		*c = *g;
 		c->path = strdup(g->path);
 		c->unit = strdup(g->unit);
+		/* a host's (the hosts' screen) is not a recording's */
+		c->about = NULL;
+		c->host = NULL;
 		d->cgroups[d->ncgroups++] = c;
 		if (!c->path || !c->unit)
 			return -1;

@@ -200,9 +200,10 @@ static void json_render_group(struct buf *out, const struct row_group *rg, const
 	buf_addc(out, '}');
 }
 
+/* A stream's KiB in bytes; unknown where they would not fit (a stream may say anything). */
 static void json_opt_kib(struct buf *out, int64_t kib)
 {
-	json_opt_bytes(out, kib == TV_UNKNOWN ? TV_UNKNOWN : kib * 1024);
+	json_opt_bytes(out, kib >= 0 && kib <= MACHINE_KIB_MAX ? kib * 1024 : TV_UNKNOWN);
 }
 
 /* A host's machine: its CPU over the interval and the counter it is of (µs),
@@ -212,7 +213,7 @@ static void json_render_machine(struct buf *out, const struct tv_machine *m)
 	buf_adds(out, ", \"machine\": {\"cpu\": ");
 	json_add_double(out, m->cpu_pct, 2);
 	buf_adds(out, ", \"cpu_usec\": ");
-	json_opt_bytes(out, m->busy_us);
+	json_opt_bytes(out, m->busy_us >= 0 ? m->busy_us : TV_UNKNOWN);
 	buf_adds(out, ", \"memory\": {\"total\": ");
 	json_opt_kib(out, m->mem_total);
 	buf_adds(out, ", \"available\": ");

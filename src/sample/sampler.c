@@ -345,7 +345,7 @@ static void system_machine(struct sampler *s, struct snapshot *out)
 	double when = 0;
 	if (sampler_read_timed(s, &s->fd_stat, "stat", &when) > 0 && system_parse_cpu_all(s->buf, &c) == 0) {
 		double us = (double)system_cpu_busy(&c) * 1e6 / s->hz;
-		if (us < 9e18) {
+		if (us < (double)MACHINE_BUSY_US_MAX) {
 			m->busy_us = (int64_t)us;
 			m->t_busy = when;
 		}

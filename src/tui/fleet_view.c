@@ -3,7 +3,8 @@
  * taskview --host without -b: the screen over several hosts. Each host's
  * last pair of samples, its rates from its own clock, is merged into one
  * table with a HOST column (hosts/fleet.h); the screen then sorts, filters,
- * searches and folds it as a replay's sample. Nothing acts on the tasks.
+ * searches and folds it as a replay's sample. k sends a signal to a host's
+ * process through its host (hosts/act.h); nothing else acts on the tasks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +53,26 @@ struct fleet *tui_fleet(const struct tui *t)
 	return t->replay ? t->replay->fleet : NULL;
 }
 
+/* An action's answer (k on a host's task), on the status line. */
+static void fleet_told(void *ctx, const struct fleet_act *a, const char *why)
+{
+	struct tui *t = ctx;
+	const char *host = t->replay->fleet->names.v[a->host];
+	if (why)
+		/* TRANSLATORS: k on the hosts' screen, not done: the host, what ("SIGTERM to 123 (nginx)"), and why */
+		tui_status(t, ROLE_ERROR, _("%s: %s: %s"), host, a->what, why);
+	else
+		/* TRANSLATORS: k on the hosts' screen, done: the host, then what ("SIGTERM to 123 (nginx)") */
+		tui_status(t, ROLE_STATUS, _("%s: sent %s"), host, a->what);
+}
+
 int tui_fleet_collect(struct tui *t)
 {
 	struct tui_replay *rp = t->replay;
 	double now = clock_now(CLOCK_MONOTONIC);
+	size_t acting = rp->fleet->nacts;
+	fleet_acts_pump(rp->fleet, now, fleet_told, t);
+	bool told = rp->fleet->nacts < acting;
 	/* samples are taken only to be merged at once: a pair taken frees the one the table shows */
 	bool take = now - rp->merged_at >= FLEET_MERGE_EVERY;
 	int changed = fleet_pump(rp->fleet, now, take);
@@ -64,12 +81,12 @@ int tui_fleet_collect(struct tui *t)
 		return -1;
 	}
 	if (!take)
-		return 0;
+		return told;
 	rp->merged_at = now;
 	/* the ages of the states not live go on: drawn again (a prompt matches
 	 * again only then, not every quarter second) */
 	if (!changed)
-		return fleet_all_live(rp->fleet) ? 0 : 1;
+		return told || !fleet_all_live(rp->fleet) ? 1 : 0;
 	/* the rows point into the merged sample: they go first */
 	rows_free(&t->rows);
 	t->have_cur = false;

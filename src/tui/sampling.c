@@ -129,7 +129,7 @@ int tui_key_wait(struct tui *t, int timeout_ms)
 	const struct fleet *f = tui_fleet(t);
 	if (!f)
 		return term_key_or(timeout_ms, t->bg ? background_fd(t->bg) : -1);
-	int fds[2 * HOSTS_MAX];
+	int fds[2 * (HOSTS_MAX + FLEET_ACTS_MAX)];
 	size_t n = fleet_fds(f, fds);
 	/* the hosts' states move on with time too (stale, next try) */
 	int key = term_key_or_any(timeout_ms < 250 ? timeout_ms : 250, fds, n);

@@ -162,6 +162,12 @@ static int shown_merge_threads(struct shown *v, const struct shown *p, struct tv
 	return 0;
 }
 
+/* A total and the part of it free, both KiB a machine can have (a stream may say anything). */
+static bool shown_kib_pair_ok(int64_t total, int64_t part)
+{
+	return total >= 0 && total <= MACHINE_KIB_MAX && part >= 0 && part <= total;
+}
+
 /* A host's CPU and memory, as its row's: the machine's own counters (every
  * task and interrupt there, whatever the selection), as a group's are its
  * cpu.stat and memory.current. Its memory is what is in use: MemTotal less
@@ -169,18 +175,22 @@ static int shown_merge_threads(struct shown *v, const struct shown *p, struct tv
 static void shown_host_machine(struct tv_cgroup *g, const struct tv_machine *m)
 {
 	g->mem_bytes = g->swap_bytes = TV_UNKNOWN;
+	g->mem_why = NULL;
 	cgroup_cpu_unknown(g);
-	if (m && m->busy_us != TV_UNKNOWN && m->t_busy > 0) {
+	if (!m)
+		return;
+	if (m->busy_us >= 0 && m->busy_us <= MACHINE_BUSY_US_MAX && m->t_busy > 0) {
 		g->cpu_usage_us = m->busy_us;
 		g->t_cpu = m->t_busy;
 		g->cpu_pct = m->cpu_pct;
 	}
-	if (m && m->mem_total != TV_UNKNOWN && m->mem_available != TV_UNKNOWN && m->mem_available <= m->mem_total)
+	if (shown_kib_pair_ok(m->mem_total, m->mem_available))
 		g->mem_bytes = (m->mem_total - m->mem_available) * 1024;
-	if (m && m->swap_total != TV_UNKNOWN && m->swap_free != TV_UNKNOWN && m->swap_free <= m->swap_total)
+	if (shown_kib_pair_ok(m->swap_total, m->swap_free))
 		g->swap_bytes = (m->swap_total - m->swap_free) * 1024;
-	/* TRANSLATORS: why a host's row on the hosts' screen has no memory figure */
-	g->mem_why = g->mem_bytes == TV_UNKNOWN ? _("the host's taskview does not send its memory") : NULL;
+	if (g->mem_bytes == TV_UNKNOWN)
+		/* TRANSLATORS: why a host's row on the hosts' screen has no memory figure */
+		g->mem_why = _("the host's taskview does not send its memory");
 }
 
 /* The COMMAND cell of a host's row: its name, CPUs and load (malloc'd; NULL: out of memory). */
@@ -327,6 +337,7 @@ int shown_merge(struct shown *v, const struct shown *const *parts, const char *c
 		pressure_unknown(&v->s.pressure[r]);
 	v->s.self.cpu_ms = NAN;
 	v->s.self.rss_kib = TV_UNKNOWN;
+	machine_unknown(&v->s.machine); /* each host's is on its row */
 	return 0;
 }
 

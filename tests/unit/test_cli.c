@@ -522,6 +522,32 @@ START_TEST(remote_command)
 }
 END_TEST
 
+/* k on the hosts' screen: what the host is asked, and what it accepts. */
+START_TEST(act_command)
+{
+	struct parsed *p = parse("--act", "signal:15:812:4567890123", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(p->o.acting);
+	ck_assert_int_eq(p->o.act.sig, 15);
+	ck_assert_int_eq(p->o.act.pid, 812);
+	ck_assert_uint_eq(p->o.act.start_ticks, 4567890123u);
+	struct remote_argv a;
+	ck_assert_int_eq(remote_argv_act(&a, "ssh -F c", "sudo -n taskview", "web1", &p->o.act), 0);
+	ck_assert_str_eq(a.v[0], "ssh");
+	ck_assert_str_eq(a.v[a.n - 2], "web1");
+	ck_assert_str_eq(a.v[a.n - 1], "exec sudo -n taskview --act 'signal:15:812:4567890123'");
+	remote_argv_free(&a);
+	done(p);
+	static const char *const bad[] = {"signal:15:812", "signal:15:812:1:2", "signal:0:812:1", "signal:65:812:1",
+					  "signal:15:0:1", "signal:15:4194305:1", "signal:15:-1:1", "signal:15:812:-1",
+					  "signal:15:812:", "signal:x:812:1", "kill:15:812:1", "signal:15:812:1 ", ""};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		expect_error(parse("--act", bad[i], NULL), "bad action");
+	expect_error(parse("--act", "signal:15:1:1", "-b", NULL), "--act goes alone");
+	expect_error(parse("--act", "signal:15:1:1", "--host", "a", NULL), "--act goes alone");
+}
+END_TEST
+
 START_TEST(parse_twice)
 {
 	/* a failed parse leaves no state behind for the next one */
@@ -635,6 +661,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, hosts_options);
 	tcase_add_test(tc, host_lists);
 	tcase_add_test(tc, remote_command);
+	tcase_add_test(tc, act_command);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("num");

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "hosts/fleet.h"
 #include "sample/proc/proc_parse.h"
 #include "sample/proc/proc_read.h"
 #include "tui/dialogs/dialogs.h"
@@ -21,6 +22,7 @@
 #include "tui/rows/each_thread.h"
 #include "tui/screen/screen.h"
 #include "tui/view.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 #include "util/text.h"
 
@@ -232,8 +234,82 @@ static int choose_signal(struct tui *t, const char *title, size_t *which)
 	return choice < 0 ? 0 : sig;
 }
 
+/*
+ * The hosts' screen: the selected process or the tagged ones, each asked of
+ * its host (hosts/act.h), which checks it is the same process (its start
+ * time) before it sends the signal; the answers come on the status line.
+ */
+static void kill_remote(struct tui *t, struct fleet *f)
+{
+	const struct row *cur = tui_current(t);
+	if (!t->tags.n && cur && cur->group) {
+		/* TRANSLATORS: k on a host's own row on the hosts' screen */
+		tui_status(t, ROLE_ERROR, "%s", _("select a process: a host's row is not signalled as a whole"));
+		return;
+	}
+	struct target *v = NULL;
+	size_t n = targets_collect(t, &v);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].thread || v[i].start_ticks == TV_START_UNKNOWN) {
+			/* TRANSLATORS: k on a thread row of another host */
+			tui_status(t, ROLE_ERROR, "%s", _("a thread of another host is not signalled alone: select its process"));
+			n = 0;
+		}
+	size_t which = 0;
+	int sig = n ? choose_signal(t, _("Send signal:"), &which) : 0;
+	if (!sig) {
+		free(v);
+		return;
+	}
+	const char *name = signals[which].name;
+	struct buf q;
+	buf_init(&q);
+	/* names are raw: the box sanitizes whatever it shows */
+	if (n == 1)
+		/* TRANSLATORS: k on the hosts' screen: the signal, PID, name and host */
+		buf_addf(&q, _("Send SIG%s to process %d (%s) on %s? [y/N]"), name, task_id_pid(v[0].tid), v[0].comm,
+			 f->names.v[task_id_host(v[0].tgid)]);
+	else {
+		buf_addf(&q, P_("Send SIG%s to %zu tagged process:", "Send SIG%s to %zu tagged processes:", n), name, n);
+		for (size_t i = 0; i < n; i++)
+			/* TRANSLATORS: one of the tagged processes on the hosts' screen: PID, name, host */
+			buf_addf(&q, _(" %d (%s) on %s%s"), task_id_pid(v[i].tid), v[i].comm,
+				 f->names.v[task_id_host(v[i].tgid)], i + 1 < n ? "," : "?");
+		buf_adds(&q, _(" [y/N]"));
+	}
+	const char *line = buf_str(&q);
+	int key = tui_confirm(t, &line, 1);
+	buf_free(&q);
+	if (key == 'y' || key == 'Y') {
+		double now = clock_now(CLOCK_MONOTONIC);
+		size_t asked = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct act_req r = {sig, task_id_pid(v[i].tgid), v[i].start_ticks};
+			char what[160];
+			/* TRANSLATORS: what a host is asked to do, in its answer on the status line */
+			snprintf(what, sizeof(what), _("SIG%s to %d (%s)"), name, r.pid, v[i].comm);
+			const char *why = NULL;
+			if (fleet_act(f, task_id_host(v[i].tgid), &r, what, now, &why) < 0) {
+				tui_status(t, ROLE_ERROR, "%s: %s", f->names.v[task_id_host(v[i].tgid)], why);
+				break;
+			}
+			asked++;
+		}
+		if (asked)
+			/* TRANSLATORS: k on the hosts' screen, until the hosts answer */
+			tui_status(t, ROLE_STATUS, P_("SIG%s: asked %zu host, waiting for its answer",
+						      "SIG%s: asked %zu hosts, waiting for their answers", asked), name, asked);
+	}
+	free(v);
+}
+
 void dialog_kill(struct tui *t)
 {
+	struct fleet *f = tui_fleet(t);
+	if (f) {
+		kill_remote(t, f);
+		return;
+	}
 	/* TRANSLATORS: F9 or k in a replay (-r) */
 	if (tui_replay_refuse(t, _("a replay cannot send signals: its tasks are the recording's, not running ones")))
 		return;

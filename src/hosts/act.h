@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * An action on a task of another host (kill from the hosts' screen): the
+ * viewer runs `taskview --act SPEC` there over ssh, as it runs the stream,
+ * and the remote checks the task's identity (its PID and start time, so that
+ * a PID used again by then is not hit) before it acts, with the permissions
+ * of the user it runs as. Its last line on standard error says why it did
+ * not act; its exit status is 0 when it did.
+ *
+ *   SPEC  signal:SIG:PID:START   SIG a signal number, START the process's
+ *                                start time in clock ticks since boot
+ */
+#ifndef TV_HOSTS_ACT_H
+#define TV_HOSTS_ACT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/buf.h"
+
+struct act_req {
+	int sig;
+	int32_t pid;
+	uint64_t start_ticks;
+};
+
+/* Parses SPEC (pure): 0, or -1 when it is not one. */
+int act_parse(const char *spec, struct act_req *out);
+/* Appends SPEC for r to b. */
+void act_format(struct buf *b, const struct act_req *r);
+/* Acts on this machine, saying why not on err (translated). Returns the exit status: 0 done, 1 not. */
+int act_run(const struct act_req *r, FILE *err);
+
+#endif
