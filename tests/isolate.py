@@ -26,13 +26,50 @@ import sys
 import tempfile
 
 
+def tmux_of(sock):
+    """The tmux processes (servers, and clients stuck on them) of sock: named by its path (-S),
+    or by its name (-L) with the TMUX_TMPDIR it is under (another test's server may have the
+    same name under its own), read from their command lines and environments."""
+    name = os.path.basename(sock).encode()
+    tmpdir = b"TMUX_TMPDIR=" + os.path.dirname(os.path.dirname(sock)).encode()
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+            if not os.path.basename(args[0]).startswith(b"tmux"):
+                continue
+            if sock.encode() not in args:
+                if b"-L" + name not in args and not any(a == b"-L" and b == name for a, b in zip(args, args[1:])):
+                    continue
+                with open(f"/proc/{d}/environ", "rb") as f:
+                    if tmpdir not in f.read().split(b"\0"):
+                        continue
+        except OSError:
+            continue
+        out.append(int(d))
+    return out
+
+
 def stop_tmux(tmp):
-    """Stops tmux servers with a socket under tmp (a test that died keeps them running)."""
+    """Stops tmux servers with a socket under tmp (a test that died keeps them running). A
+    server too busy to answer kill-server in 10 s (a loaded machine) is killed: the test's
+    result is what it said, not how long its cleanup took."""
     if not shutil.which("tmux"):
         return
     for sock in glob.glob(os.path.join(tmp, "tmux-*", "*")):
-        subprocess.run(["tmux", "-S", sock, "kill-server"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=10, check=False)
+        try:
+            subprocess.run(["tmux", "-S", sock, "kill-server"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=10, check=False)
+        except subprocess.TimeoutExpired:
+            pass
+        for pid in tmux_of(sock):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def environment(root):

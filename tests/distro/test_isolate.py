@@ -124,10 +124,27 @@ def test_cleanup_after_sigterm():
         check(not running(server), f"the test's tmux server (pid {server}) still runs")
 
 
+def test_cleanup_of_a_server_that_does_not_answer():
+    """A tmux server that cannot answer kill-server (a loaded machine, here one stopped): the test's
+    status is still its own, and the server is ended all the same."""
+    if not shutil.which("tmux"):
+        raise Skip("tmux is not installed")
+    p = start_isolated('tmux -L t -f /dev/null new-session -d sleep 600 && echo "$TMPDIR" && '
+                       'kill -STOP "$(tmux -L t display-message -p "#{pid}")" && exit 0')
+    tmp = p.stdout.readline().strip()
+    check(p.wait(timeout=120) == 0, f"exit status {p.returncode}, want the test's 0")
+    check(not os.path.exists(os.path.dirname(tmp)), f"{tmp} left behind")
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+    import isolate
+    left = isolate.tmux_of(os.path.join(tmp, f"tmux-{os.geteuid()}", "t"))
+    check(not [pid for pid in left if running(pid)], f"the stopped tmux server still runs: {left}")
+
+
 if __name__ == "__main__":
     sys.exit(main([
         test_environment,
         test_no_host_plugins,
         test_cleanup_after_failure,
         test_cleanup_after_sigterm,
+        test_cleanup_of_a_server_that_does_not_answer,
     ]))
