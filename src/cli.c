@@ -128,8 +128,10 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	optind = 0;
 	opterr = 0;
 	int c;
+	size_t nopts = 0;
 	while ((c = getopt_long(argc, argv, ":bn:d:p:u:F:c:Hs:Ro:hVw:r:", cli_long, NULL)) != -1) {
 		int64_t n;
+		nopts++;
 		char *bad = NULL;
 		switch (c) {
 		case 'b':
@@ -293,8 +295,8 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 	if ((o->begin || o->end) && !o->replay)
 		return cli_fail(err, "%s", _("--begin and --end go with --replay"));
 	bool hosts = o->nhosts || o->hosts_file;
-	if (o->acting && (o->batch || o->record || o->replay || o->textfile || o->stream || hosts || o->check_plugin ||
-			  o->list_columns))
+	/* the one thing it does: no option of another mode, nor a selection it would ignore */
+	if (o->acting && nopts > 1)
 		return cli_fail(err, "%s", _("--act goes alone"));
 	if (o->stream && (o->batch || o->record || o->replay || o->textfile || hosts))
 		return cli_fail(err, "%s", _("--stream goes alone: without -b, -w, -r, --textfile or --host"));

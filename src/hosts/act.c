@@ -47,14 +47,20 @@ void act_format(struct buf *b, const struct act_req *r)
 	buf_addf(b, "signal:%d:%d:%" PRIu64, r->sig, r->pid, r->start_ticks);
 }
 
-/* Whether pid is still the process that started at start. */
-static bool act_same(int32_t pid, uint64_t start)
+/* 0 when pid is still the process that started at start; ESRCH when it is
+ * gone or another's by now; else why its start time cannot be read (/proc
+ * mounted with hidepid: EACCES or ENOENT, as the kernel says). */
+static int act_same(int32_t pid, uint64_t start)
 {
 	char name[32], buf[1024];
 	snprintf(name, sizeof(name), "/proc/%d/stat", pid);
 	ssize_t n = proc_read_at(AT_FDCWD, name, buf, sizeof(buf));
+	if (n < 0)
+		return n == -ENOENT || n == -ESRCH ? ESRCH : (int)-n;
 	struct proc_stat st;
-	return n > 0 && proc_parse_stat(buf, (size_t)n, &st) == 0 && st.start_ticks == start;
+	if (proc_parse_stat(buf, (size_t)n, &st) < 0)
+		return EIO;
+	return st.start_ticks == start ? 0 : ESRCH;
 }
 
 /* 0 or an errno; ESRCH when the process is gone or its PID is another's now.
@@ -64,15 +70,15 @@ static int act_signal(const struct act_req *r)
 #ifdef SYS_pidfd_open
 	int fd = (int)syscall(SYS_pidfd_open, r->pid, 0);
 	if (fd >= 0) {
-		int e = !act_same(r->pid, r->start_ticks) ? ESRCH
-			: syscall(SYS_pidfd_send_signal, fd, r->sig, NULL, 0) < 0 ? errno : 0;
+		int e = act_same(r->pid, r->start_ticks);
+		if (!e && syscall(SYS_pidfd_send_signal, fd, r->sig, NULL, 0) < 0)
+			e = errno;
 		close(fd);
 		return e;
 	}
 #endif
-	if (!act_same(r->pid, r->start_ticks))
-		return ESRCH;
-	return kill(r->pid, r->sig) < 0 ? errno : 0;
+	int e = act_same(r->pid, r->start_ticks);
+	return e ? e : kill(r->pid, r->sig) < 0 ? errno : 0;
 }
 
 int act_run(const struct act_req *r, FILE *err)

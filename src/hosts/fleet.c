@@ -55,7 +55,7 @@ static void host_connect(struct fleet *f, struct fleet_host *h, double now)
 		host_offline(f, h, _("out of memory"), now);
 		return;
 	}
-	if (link_start(&h->l, h->name, av.v, now) < 0) {
+	if (link_start(&h->l, h->name, av.v, now, true) < 0) {
 		host_offline(f, h, h->l.why, now);
 		link_free(&h->l);
 	} else {
@@ -260,6 +260,25 @@ void fleet_free(struct fleet *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* Why an action was not done: the remote taskview's own line where it wrote
+ * one (an older one that knows no --act says so, then how to get help),
+ * else ssh's or the remote's last line, else how ssh ended. */
+static const char *act_words(struct link *l)
+{
+	const char *line = NULL;
+	for (size_t i = 0; i < l->nerr; i++)
+		if ((i == 0 || l->errtail[i - 1] == '\n') && l->nerr - i > 10 && memcmp(l->errtail + i, "taskview: ", 10) == 0)
+			line = l->errtail + i;
+	if (line) {
+		/* its end: the tail was cut to a C string by the link's end (link_last_words) */
+		char *nl = memchr(line, '\n', (size_t)(l->errtail + l->nerr - line));
+		if (nl)
+			*nl = '\0';
+		return line;
+	}
+	return l->why ? l->why : _("the connection closed");
+}
+
 int fleet_act(struct fleet *f, unsigned host, const struct act_req *r, const char *what, double now,
 	      const char **why)
 {
@@ -278,7 +297,7 @@ int fleet_act(struct fleet *f, unsigned host, const struct act_req *r, const cha
 		return -1;
 	}
 	struct fleet_act *a = &f->acts[f->nacts];
-	int rc = link_start(&a->l, f->h[host].name, av.v, now);
+	int rc = link_start(&a->l, f->h[host].name, av.v, now, false);
 	remote_argv_free(&av);
 	if (rc < 0) {
 		link_free(&a->l);
@@ -308,7 +327,7 @@ void fleet_acts_pump(struct fleet *f, double now, void (*told)(void *ctx, const 
 			/* TRANSLATORS: kill on the hosts' screen: the host did not answer (a stopped host) */
 			why = _("no answer within 30 s");
 		} else if (!a->l.reaped || !WIFEXITED(a->l.status) || WEXITSTATUS(a->l.status) != 0) {
-			why = a->l.why ? a->l.why : _("the connection closed");
+			why = act_words(&a->l);
 		}
 		told(ctx, a, why);
 		link_free(&a->l);

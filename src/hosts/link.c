@@ -34,15 +34,22 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-int link_start(struct link *l, const char *host, char *const argv[], double now)
+int link_start(struct link *l, const char *host, char *const argv[], double now, bool stream)
 {
 	memset(l, 0, sizeof(*l));
 	l->host = host;
 	l->to = l->from = l->err = -1;
 	l->started = l->last_data = now;
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1};
-	l->st = rec_stream_new();
-	if (!l->st || pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0) {
+	if (stream && !(l->st = rec_stream_new())) {
+		set_why(l, "%s", _("out of memory"));
+		goto fail;
+	}
+	/* without a stream, what a remote's start-up files print goes nowhere */
+	if (!stream)
+		out[1] = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if ((!stream && out[1] < 0) || pipe2(in, O_CLOEXEC) < 0 || (stream && pipe2(out, O_CLOEXEC) < 0) ||
+	    pipe2(er, O_CLOEXEC) < 0) {
 		set_why(l, _("cannot start ssh: %s"), strerror(errno));
 		goto fail;
 	}
@@ -72,7 +79,8 @@ int link_start(struct link *l, const char *host, char *const argv[], double now)
 	l->to = in[1];
 	l->from = out[0];
 	l->err = er[0];
-	fcntl(l->from, F_SETFL, O_NONBLOCK);
+	if (l->from >= 0)
+		fcntl(l->from, F_SETFL, O_NONBLOCK);
 	fcntl(l->err, F_SETFL, O_NONBLOCK);
 	return 0;
 fail:
@@ -225,6 +233,9 @@ int link_pump(struct link *l, double now)
 	if (l->err >= 0)
 		drain(l, &l->err, false, now);
 	if (l->from >= 0 && drain(l, &l->from, true, now))
+		return 1;
+	/* an action: open while ssh or the remote may still say something */
+	if (!l->st && l->err >= 0)
 		return 1;
 	/* the stream ended: ssh says why on stderr, then ends */
 	if (l->ended_at == 0) {

@@ -23,7 +23,7 @@ struct link {
 	const char *host;       /* borrowed */
 	pid_t pid;              /* the ssh child; 0 when none */
 	int to, from, err;      /* its stdin (ours to write), stdout, stderr; -1 when closed */
-	struct rec_stream *st;
+	struct rec_stream *st;  /* NULL: no stream (an action) */
 	char errtail[LINK_ERR_KEEP];
 	size_t nerr;
 	double started, last_data; /* CLOCK_MONOTONIC seconds */
@@ -33,8 +33,10 @@ struct link {
 	char *why;              /* why it ended (malloc'd), or NULL */
 };
 
-/* Starts argv (ssh ...). Returns 0, or -1 with l->why set. */
-int link_start(struct link *l, const char *host, char *const argv[], double now);
+/* Starts argv (ssh ...). stream: its standard output is a stream to read;
+ * else (an action, hosts/act.h) it goes to /dev/null, and the link is open
+ * until its standard error closes. Returns 0, or -1 with l->why set. */
+int link_start(struct link *l, const char *host, char *const argv[], double now, bool stream);
 /* Reads what is there; feeds the stream. Returns 1 while the link is open
  * (or its child is still saying why it ends), 0 once it ended (l->why says
  * why, the samples already fed can still be taken). */

@@ -58,6 +58,9 @@ static void fleet_told(void *ctx, const struct fleet_act *a, const char *why)
 {
 	struct tui *t = ctx;
 	const char *host = t->replay->fleet->names.v[a->host];
+	/* a refusal stays until a key is pressed: another host's "sent" does not hide it */
+	if (!why && t->status.len && t->status_role == ROLE_ERROR && t->status_until == 0)
+		return;
 	if (why)
 		/* TRANSLATORS: k on the hosts' screen, not done: the host, what ("SIGTERM to 123 (nginx)"), and why */
 		tui_status(t, ROLE_ERROR, _("%s: %s: %s"), host, a->what, why);

@@ -125,6 +125,12 @@ static bool shown_pid_ok(int32_t id)
 	return id >= 0 && id <= TV_ID_PID_MASK;
 }
 
+/* Whether id can be a task's own ID: a PID, not 0 (which would read as host 0's). */
+static bool shown_tid_ok(int32_t id)
+{
+	return id >= 1 && shown_pid_ok(id);
+}
+
 /* t as a task of host h: its IDs carry h. */
 static void shown_on_host(struct tv_task *t, unsigned h)
 {
@@ -149,7 +155,7 @@ static int shown_merge_threads(struct shown *v, const struct shown *p, struct tv
 		if (p->merged[k].v == src->threads)
 			nlive = p->merged[k].nlive;
 	for (size_t j = 0; j < src->nthreads_read; j++) {
-		if (!shown_pid_ok(src->threads[j].tid))
+		if (!shown_tid_ok(src->threads[j].tid))
 			continue;
 		t[n] = src->threads[j];
 		t[n].cgroup = &v->hosts[h];
@@ -252,7 +258,7 @@ static int shown_merge_procs(struct shown *v, const struct shown *p, size_t from
 {
 	for (size_t i = from; i < to; i++) {
 		const struct tv_task *src = &p->procs[i];
-		if (!shown_pid_ok(src->tgid) || !shown_pid_ok(src->tid))
+		if (!shown_tid_ok(src->tgid) || !shown_tid_ok(src->tid))
 			continue; /* no PID: what sent it is not a Linux host's taskview */
 		if (i >= p->nlive && v->ended)
 			v->ended[v->s.nprocs - v->nlive] = p->ended[i - p->nlive];

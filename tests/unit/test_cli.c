@@ -545,6 +545,8 @@ START_TEST(act_command)
 		expect_error(parse("--act", bad[i], NULL), "bad action");
 	expect_error(parse("--act", "signal:15:1:1", "-b", NULL), "--act goes alone");
 	expect_error(parse("--act", "signal:15:1:1", "--host", "a", NULL), "--act goes alone");
+	expect_error(parse("-p", "1", "--act", "signal:15:1:1", NULL), "--act goes alone");
+	expect_error(parse("--act", "signal:15:1:1", "--act", "signal:9:1:1", NULL), "--act goes alone");
 }
 END_TEST
 

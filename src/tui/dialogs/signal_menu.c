@@ -249,12 +249,18 @@ static void kill_remote(struct tui *t, struct fleet *f)
 	}
 	struct target *v = NULL;
 	size_t n = targets_collect(t, &v);
-	for (size_t i = 0; i < n; i++)
-		if (v[i].thread || v[i].start_ticks == TV_START_UNKNOWN) {
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].thread) {
 			/* TRANSLATORS: k on a thread row of another host */
 			tui_status(t, ROLE_ERROR, "%s", _("a thread of another host is not signalled alone: select its process"));
 			n = 0;
+		} else if (v[i].start_ticks == TV_START_UNKNOWN) {
+			/* TRANSLATORS: k on the hosts' screen: the host checks a process by its start time before it signals it */
+			tui_status(t, ROLE_ERROR, _("the start time of process %d is not known: its host could not check it is the same"),
+				   task_id_pid(v[i].tid));
+			n = 0;
 		}
+	}
 	size_t which = 0;
 	int sig = n ? choose_signal(t, _("Send signal:"), &which) : 0;
 	if (!sig) {
@@ -283,22 +289,24 @@ static void kill_remote(struct tui *t, struct fleet *f)
 	if (key == 'y' || key == 'Y') {
 		double now = clock_now(CLOCK_MONOTONIC);
 		size_t asked = 0;
-		for (size_t i = 0; i < n; i++) {
+		const char *why = NULL;
+		for (size_t i = 0; i < n && !why; i++) {
 			struct act_req r = {sig, task_id_pid(v[i].tgid), v[i].start_ticks};
 			char what[160];
 			/* TRANSLATORS: what a host is asked to do, in its answer on the status line */
 			snprintf(what, sizeof(what), _("SIG%s to %d (%s)"), name, r.pid, v[i].comm);
-			const char *why = NULL;
-			if (fleet_act(f, task_id_host(v[i].tgid), &r, what, now, &why) < 0) {
-				tui_status(t, ROLE_ERROR, "%s: %s", f->names.v[task_id_host(v[i].tgid)], why);
-				break;
-			}
-			asked++;
+			if (fleet_act(f, task_id_host(v[i].tgid), &r, what, now, &why) == 0)
+				asked++;
 		}
-		if (asked)
+		if (why)
+			/* TRANSLATORS: k on the hosts' screen: %zu of %zu processes were not asked of their hosts, and why */
+			tui_status(t, ROLE_ERROR, P_("SIG%s: %zu of %zu process not sent: %s", "SIG%s: %zu of %zu processes not sent: %s",
+						     n), name, n - asked, n, why);
+		else
 			/* TRANSLATORS: k on the hosts' screen, until the hosts answer */
-			tui_status(t, ROLE_STATUS, P_("SIG%s: asked %zu host, waiting for its answer",
-						      "SIG%s: asked %zu hosts, waiting for their answers", asked), name, asked);
+			tui_status(t, ROLE_STATUS, P_("SIG%s: %zu process asked of its host, waiting for the answer",
+						      "SIG%s: %zu processes asked of their hosts, waiting for the answers", asked),
+				   name, asked);
 	}
 	free(v);
 }
