@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "hosts/act.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -15,11 +18,20 @@
 #include "util/num.h"
 
 #define ACT_SPEC_MAX 96
+#define ACT_NICE_MIN (-20)
+#define ACT_NICE_MAX 19
 
 int act_parse(const char *spec, struct act_req *out)
 {
 	char s[ACT_SPEC_MAX];
-	if (strlen(spec) >= sizeof(s) || strncmp(spec, "signal:", 7) != 0)
+	enum act_kind kind;
+	if (strncmp(spec, "signal:", 7) == 0)
+		kind = ACT_SIGNAL;
+	else if (strncmp(spec, "renice:", 7) == 0)
+		kind = ACT_RENICE;
+	else
+		return -1;
+	if (strlen(spec) >= sizeof(s))
 		return -1;
 	strcpy(s, spec + 7);
 	char *f[3];
@@ -33,34 +45,41 @@ int act_parse(const char *spec, struct act_req *out)
 	}
 	if (n != 2 || strchr(f[2], ':'))
 		return -1;
-	int64_t sig, pid, start;
-	/* start: a reading of /proc/PID/stat, below 2^63 */
-	if (!num_parse_int(f[0], 1, 64, &sig) || !num_parse_int(f[1], 1, 4194304, &pid) ||
-	    !num_parse_int(f[2], 0, INT64_MAX, &start))
+	int64_t v, pid, start;
+	/* a signal's number, or a step within the 40 nice values; start: a reading of /proc/PID/stat */
+	bool ok = kind == ACT_SIGNAL ? num_parse_int(f[0], 1, 64, &v) : num_parse_int(f[0], -39, 39, &v) && v != 0;
+	if (!ok || !num_parse_int(f[1], 1, 4194304, &pid) || !num_parse_int(f[2], 0, INT64_MAX, &start))
 		return -1;
-	*out = (struct act_req){(int)sig, (int32_t)pid, (uint64_t)start};
+	*out = (struct act_req){kind, (int)v, (int32_t)pid, (uint64_t)start};
 	return 0;
 }
 
 void act_format(struct buf *b, const struct act_req *r)
 {
-	buf_addf(b, "signal:%d:%d:%" PRIu64, r->sig, r->pid, r->start_ticks);
+	buf_addf(b, "%s:%d:%d:%" PRIu64, r->kind == ACT_SIGNAL ? "signal" : "renice", r->value, r->pid, r->start_ticks);
 }
 
-/* 0 when pid is still the process that started at start; ESRCH when it is
- * gone or another's by now; else why its start time cannot be read (/proc
- * mounted with hidepid: EACCES or ENOENT, as the kernel says). */
-static int act_same(int32_t pid, uint64_t start)
+/* 0 when the process of dir (its /proc directory, or AT_FDCWD and name
+ * /proc/PID/stat) is the one that started at start; ESRCH when it is gone or
+ * another's by now; else why its start time cannot be read (/proc mounted
+ * with hidepid: EACCES or ENOENT, as the kernel says). */
+static int act_same_at(int dir, const char *name, uint64_t start)
 {
-	char name[32], buf[1024];
-	snprintf(name, sizeof(name), "/proc/%d/stat", pid);
-	ssize_t n = proc_read_at(AT_FDCWD, name, buf, sizeof(buf));
+	char buf[1024];
+	ssize_t n = proc_read_at(dir, name, buf, sizeof(buf));
 	if (n < 0)
 		return n == -ENOENT || n == -ESRCH ? ESRCH : (int)-n;
 	struct proc_stat st;
 	if (proc_parse_stat(buf, (size_t)n, &st) < 0)
 		return EIO;
 	return st.start_ticks == start ? 0 : ESRCH;
+}
+
+static int act_same(int32_t pid, uint64_t start)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "/proc/%d/stat", pid);
+	return act_same_at(AT_FDCWD, name, start);
 }
 
 /* 0 or an errno; ESRCH when the process is gone or its PID is another's now.
@@ -71,24 +90,88 @@ static int act_signal(const struct act_req *r)
 	int fd = (int)syscall(SYS_pidfd_open, r->pid, 0);
 	if (fd >= 0) {
 		int e = act_same(r->pid, r->start_ticks);
-		if (!e && syscall(SYS_pidfd_send_signal, fd, r->sig, NULL, 0) < 0)
+		if (!e && syscall(SYS_pidfd_send_signal, fd, r->value, NULL, 0) < 0)
 			e = errno;
 		close(fd);
 		return e;
 	}
 #endif
 	int e = act_same(r->pid, r->start_ticks);
-	return e ? e : kill(r->pid, r->sig) < 0 ? errno : 0;
+	return e ? e : kill(r->pid, r->value) < 0 ? errno : 0;
+}
+
+/* One thread one step from its own value; at a limit it stays, with ERANGE (*at: its value). */
+static int act_renice_thread(int32_t tid, int step, int *at)
+{
+	errno = 0;
+	int now = getpriority(PRIO_PROCESS, (id_t)tid);
+	if (now == -1 && errno)
+		return errno;
+	*at = now;
+	if (now + step < ACT_NICE_MIN || now + step > ACT_NICE_MAX)
+		return ERANGE;
+	return setpriority(PRIO_PROCESS, (id_t)tid, now + step) < 0 ? errno : 0;
+}
+
+/* Every thread of the process (a nice value is a thread's), after the check
+ * that it is the same process: 0, or the first errno (*at: that thread's value). */
+static int act_renice(const struct act_req *r, int *at)
+{
+	/* its start time and its threads through one directory: a PID used
+	 * again in between would not be this directory's (it reads ESRCH) */
+	char path[32];
+	snprintf(path, sizeof(path), "/proc/%d", r->pid);
+	int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return errno == ENOENT ? ESRCH : errno;
+	int e = act_same_at(dir, "stat", r->start_ticks);
+	int tasks = e ? -1 : openat(dir, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!e && tasks < 0)
+		e = errno == ENOENT ? ESRCH : errno;
+	close(dir);
+	DIR *d = e ? NULL : fdopendir(tasks);
+	if (!e && !d) {
+		e = errno;
+		close(tasks);
+	}
+	if (e)
+		return e;
+	int first = 0;
+	size_t done = 0;
+	for (struct dirent *de; (de = readdir(d));) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+		if (*end || tid <= 0)
+			continue;
+		int te = act_renice_thread((int32_t)tid, r->value, at);
+		/* a thread that ended meanwhile is no failure */
+		if (te && te != ESRCH && !first)
+			first = te;
+		done += !te;
+	}
+	closedir(d);
+	return first ? first : done ? 0 : ESRCH;
 }
 
 int act_run(const struct act_req *r, FILE *err)
 {
-	int e = act_signal(r);
+	int at = 0;
+	int e = r->kind == ACT_SIGNAL ? act_signal(r) : act_renice(r, &at);
 	if (e == ESRCH)
 		/* TRANSLATORS: on a host acted on from another's hosts' screen */
 		fprintf(err, _("taskview: process %d has exited\n"), r->pid);
-	else if (e)
+	else if (e && r->kind == ACT_SIGNAL)
 		/* TRANSLATORS: %1$d a signal's number, %2$d a PID, %3$s why (strerror) */
-		fprintf(err, _("taskview: cannot send signal %d to process %d: %s\n"), r->sig, r->pid, strerror(e));
+		fprintf(err, _("taskview: cannot send signal %d to process %d: %s\n"), r->value, r->pid, strerror(e));
+	else if (e == ERANGE)
+		fprintf(err, _("taskview: process %d has a thread at nice %d already, the limit\n"), r->pid, at);
+	else if (e == EACCES)
+		fprintf(err, _("taskview: cannot lower the nice value of process %d: that needs CAP_SYS_NICE (root) or a higher RLIMIT_NICE\n"),
+			r->pid);
+	else if (e == EPERM)
+		fprintf(err, _("taskview: cannot renice process %d: it belongs to another user; that needs CAP_SYS_NICE (root)\n"),
+			r->pid);
+	else if (e)
+		fprintf(err, _("taskview: cannot renice process %d: %s\n"), r->pid, strerror(e));
 	return e ? 1 : 0;
 }

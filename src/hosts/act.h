@@ -9,6 +9,9 @@
  *
  *   SPEC  signal:SIG:PID:START   SIG a signal number, START the process's
  *                                start time in clock ticks since boot
+ *         renice:STEP:PID:START  every thread of the process STEP nice
+ *                                values up (down when negative), each from
+ *                                its own value, as F7 and F8 do here
  */
 #ifndef TV_HOSTS_ACT_H
 #define TV_HOSTS_ACT_H
@@ -18,8 +21,11 @@
 
 #include "util/buf.h"
 
+enum act_kind { ACT_SIGNAL, ACT_RENICE };
+
 struct act_req {
-	int sig;
+	enum act_kind kind;
+	int value;              /* the signal, or the nice step */
 	int32_t pid;
 	uint64_t start_ticks;
 };

@@ -308,6 +308,7 @@ int fleet_act(struct fleet *f, unsigned host, const struct act_req *r, const cha
 	close(a->l.to);
 	a->l.to = -1;
 	a->host = host;
+	a->kind = r->kind;
 	snprintf(a->what, sizeof(a->what), "%s", what);
 	f->nacts++;
 	return 0;

@@ -54,6 +54,7 @@ struct fleet_host;
 
 struct fleet_act {
 	unsigned host;
+	enum act_kind kind;
 	struct link l;
 	char what[160];   /* what it does, for the answer (raw: names are the remote's) */
 };

@@ -4,7 +4,8 @@
  * last pair of samples, its rates from its own clock, is merged into one
  * table with a HOST column (hosts/fleet.h); the screen then sorts, filters,
  * searches and folds it as a replay's sample. k sends a signal to a host's
- * process through its host (hosts/act.h); nothing else acts on the tasks.
+ * process, F7 and F8 step its nice value, through its host (hosts/act.h);
+ * nothing else acts on the tasks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,9 +65,12 @@ static void fleet_told(void *ctx, const struct fleet_act *a, const char *why)
 	if (why)
 		/* TRANSLATORS: k on the hosts' screen, not done: the host, what ("SIGTERM to 123 (nginx)"), and why */
 		tui_status(t, ROLE_ERROR, _("%s: %s: %s"), host, a->what, why);
-	else
+	else if (a->kind == ACT_SIGNAL)
 		/* TRANSLATORS: k on the hosts' screen, done: the host, then what ("SIGTERM to 123 (nginx)") */
 		tui_status(t, ROLE_STATUS, _("%s: sent %s"), host, a->what);
+	else
+		/* TRANSLATORS: F7 or F8 on the hosts' screen, done: the host, then what ("nice +1 for 123 (nginx)") */
+		tui_status(t, ROLE_STATUS, _("%s: set %s"), host, a->what);
 }
 
 int tui_fleet_collect(struct tui *t)

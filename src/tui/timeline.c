@@ -258,8 +258,8 @@ bool tui_replay_refuse(struct tui *t, const char *why)
 	if (!t->replay)
 		return false;
 	if (t->replay->fleet)
-		/* TRANSLATORS: renice, affinity and the like on the hosts' screen (--host) */
-		why = _("on the hosts' screen only k (a signal) acts on a host's task: ssh to the host for the rest");
+		/* TRANSLATORS: affinity, environment and the like on the hosts' screen (--host) */
+		why = _("on the hosts' screen only a signal (k) and nice (F7, F8) act on a host's task: ssh to the host for the rest");
 	tui_status(t, ROLE_ERROR, "%s", why);
 	return true;
 }

@@ -593,9 +593,9 @@ def test_screen_merges_the_hosts():
         tm.wait(s, lambda t: re.search(r"Process \d{1,3}: \S+ on web1 ", t), "the panel of web1's process")
         tm.keys(s, "Escape")
         tm.wait(s, lambda t: not re.search(r"Process \d+: \S+ on web1", t), "the panel closed")
-        # renice is refused, and says why (k sends a signal: test_screen_kill_on_a_host)
-        tm.keys(s, "F8")
-        tm.wait_for(s, "only k (a signal)")
+        # the CPU affinity is refused, and says why (k and F7, F8: test_screen_kill_on_a_host)
+        tm.keys(s, "a")
+        tm.wait_for(s, "only a signal (k) and nice (F7, F8)")
     finally:
         tm.quit(s)
 
@@ -822,6 +822,52 @@ def start_ticks(pid):
 NOBODY_WRAP = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
 
+def nices(pid):
+    """The nice value of each thread of pid (/proc/PID/task/TID/stat's 19th field)."""
+    out = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/stat") as f:
+            out.append(int(f.read().rsplit(")", 1)[1].split()[16]))
+    return out
+
+
+def test_act_renices_every_thread():
+    """taskview --act renice: every thread of the process steps from its own value, only while the
+    PID is the process that started at the time given; at the limit, or as a user who may not, the
+    reason, and nothing changes."""
+    w = subprocess.Popen([os.path.abspath(WORKLOAD), "--name", "tvnice", "--sleepers", "2", "--seconds", "600"],
+                         stdout=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 60
+        while len(nices(w.pid)) < 3 and time.monotonic() < end:
+            time.sleep(0.05)
+        was = nices(w.pid)
+        check(len(was) == 3, f"the workload's threads: {was}")
+        start = start_ticks(w.pid)
+        r = subprocess.run([TASKVIEW, "--act", f"renice:2:{w.pid}:{start + 1}"], capture_output=True, text=True,
+                           timeout=60)
+        check(r.returncode == 1 and "has exited" in r.stderr and nices(w.pid) == was,
+              f"another start time: {r.returncode} {r.stderr!r} {nices(w.pid)}")
+        r = subprocess.run([TASKVIEW, "--act", f"renice:2:{w.pid}:{start}"], capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0 and sorted(nices(w.pid)) == sorted(n + 2 for n in was),
+              f"every thread 2 up: {r.returncode} {r.stderr!r} {was} -> {nices(w.pid)}")
+        up = 19 - max(nices(w.pid))
+        if up:
+            subprocess.run([TASKVIEW, "--act", f"renice:{up}:{w.pid}:{start}"], check=True, timeout=60)
+        at = nices(w.pid)
+        r = subprocess.run([TASKVIEW, "--act", f"renice:1:{w.pid}:{start}"], capture_output=True, text=True, timeout=60)
+        check(r.returncode == 1 and "at nice 19 already" in r.stderr, f"at the limit: {r.returncode} {r.stderr!r}")
+        if is_root() and shutil.which("setpriv"):
+            tv = reachable(os.path.abspath(TASKVIEW), user=65534)
+            r = subprocess.run([*NOBODY_WRAP, tv, "--act", f"renice:-1:{w.pid}:{start}"], capture_output=True,
+                               text=True, timeout=60)
+            check(r.returncode == 1 and "another user" in r.stderr and nices(w.pid) == at,
+                  f"as nobody: {r.returncode} {r.stderr!r} {nices(w.pid)}")
+    finally:
+        w.kill()
+        w.wait()
+
+
 def test_act_checks_the_process():
     """taskview --act (what k on the hosts' screen runs on a host): the signal reaches the process
     only while its PID is the process that started at the time given; refused with the reason when
@@ -885,6 +931,14 @@ def test_screen_kill_on_a_host():
         try:
             text = tm.wait(s, lambda t: any("tvkill" in " ".join(r) for r in rows_of(t, "web1")), "web1's tvkill")
             pid = next(int(r[1]) for r in rows_of(text, "web1") if "tvkill" in " ".join(r))
+            outside = ns_processes_pids(sshd, "--name tvkill")
+            was = nices(outside[0]) if outside else []
+            if ends and was and max(was) < 19:
+                # F8: nice one up from the value it started with (the suite may run under nice), every
+                # thread of it, read from outside its namespace
+                tm.keys(s, "Home", "F8")
+                tm.wait(s, lambda t: re.search(f"web1: set nice \\+1 for {pid} \\(tvkill\\)", t), "the host's answer to F8")
+                check(nices(outside[0]) == [n + 1 for n in was], f"tvkill's nice: {was} -> {nices(outside[0])}")
             tm.keys(s, "Home", "k")
             tm.wait_for(s, "Send signal")
             tm.keys(s, "Enter")  # SIGTERM, the menu's default
@@ -931,7 +985,8 @@ if __name__ == "__main__":
                        test_failing_hosts_say_why, test_stopped_host_is_given_up,
                        test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version,
                        test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows,
-                       test_screen_host_machine, test_act_checks_the_process, test_screen_kill_on_a_host,
+                       test_screen_host_machine, test_act_checks_the_process, test_act_renices_every_thread,
+                       test_screen_kill_on_a_host,
                        test_screen_random_keys, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
         if SCREEN:

@@ -528,7 +528,8 @@ START_TEST(act_command)
 	struct parsed *p = parse("--act", "signal:15:812:4567890123", NULL);
 	ck_assert_int_eq(p->rc, 0);
 	ck_assert(p->o.acting);
-	ck_assert_int_eq(p->o.act.sig, 15);
+	ck_assert_int_eq(p->o.act.kind, ACT_SIGNAL);
+	ck_assert_int_eq(p->o.act.value, 15);
 	ck_assert_int_eq(p->o.act.pid, 812);
 	ck_assert_uint_eq(p->o.act.start_ticks, 4567890123u);
 	struct remote_argv a;
@@ -538,7 +539,15 @@ START_TEST(act_command)
 	ck_assert_str_eq(a.v[a.n - 1], "exec sudo -n taskview --act 'signal:15:812:4567890123'");
 	remote_argv_free(&a);
 	done(p);
-	static const char *const bad[] = {"signal:15:812", "signal:15:812:1:2", "signal:0:812:1", "signal:65:812:1",
+	p = parse("--act", "renice:-1:812:4567890123", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.act.kind, ACT_RENICE);
+	ck_assert_int_eq(p->o.act.value, -1);
+	ck_assert_int_eq(remote_argv_act(&a, NULL, NULL, "web1", &p->o.act), 0);
+	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --act 'renice:-1:812:4567890123'");
+	remote_argv_free(&a);
+	done(p);
+	static const char *const bad[] = {"renice:0:812:1", "renice:40:812:1", "renice:-40:812:1", "signal:15:812", "signal:15:812:1:2", "signal:0:812:1", "signal:65:812:1",
 					  "signal:15:0:1", "signal:15:4194305:1", "signal:15:-1:1", "signal:15:812:-1",
 					  "signal:15:812:", "signal:x:812:1", "kill:15:812:1", "signal:15:812:1 ", ""};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)

@@ -4,7 +4,8 @@
  * to a thread), each from its own value; a thread row, that thread alone.
  * The step is from the value the kernel has when the key is pressed (the
  * screen's may be a refresh old), and only the task that was sampled is
- * changed: a TID taken by a new task since is refused as gone. */
+ * changed: a TID taken by a new task since is refused as gone. On the hosts'
+ * screen a process is stepped by its host (hosts/act.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +14,13 @@
 
 #include <curses.h>
 
+#include "hosts/fleet.h"
 #include "tui/dialogs/dialogs.h"
 #include "tui/rows/each_thread.h"
 #include "tui/timeline.h"
 #include "tui/screen/status.h"
 #include "tui/view.h"
+#include "util/clock.h"
 #include "util/i18n.h"
 
 #define NICE_MIN (-20)
@@ -139,8 +142,68 @@ static size_t targets_group(struct tui *t, const struct row_group *g, int delta,
 	return n;
 }
 
+/*
+ * The hosts' screen: the selected process or the tagged ones, each asked of
+ * its host (hosts/act.h), which checks it is the same process before it
+ * steps every thread of it; the answers come on the status line.
+ */
+static void renice_remote(struct tui *t, struct fleet *f, int delta)
+{
+	const struct row *cur = tui_current(t);
+	if (!t->tags.n && cur && cur->group) {
+		/* TRANSLATORS: F7, F8, [ or ] on a host's own row on the hosts' screen */
+		tui_status(t, ROLE_ERROR, "%s", _("select a process: a host's row is not reniced as a whole"));
+		return;
+	}
+	struct target one, *v = &one;
+	size_t n = 0;
+	if (t->tags.n) {
+		v = calloc(t->tags.n, sizeof(*v));
+		if (!v)
+			return;
+		n = targets_tagged(t, v);
+	} else if (cur) {
+		target_from(&one, cur->task);
+		n = 1;
+	}
+	const char *why = NULL;
+	size_t asked = 0;
+	for (size_t i = 0; i < n && !why; i++) {
+		if (v[i].thread) {
+			/* TRANSLATORS: F7, F8, [ or ] on a thread row of another host */
+			why = _("a thread of another host is not reniced alone: select its process");
+			break;
+		}
+		if (v[i].start == TV_START_UNKNOWN) {
+			why = _("the start time of a process is not known: its host could not check it is the same");
+			break;
+		}
+		struct act_req r = {ACT_RENICE, delta, task_id_pid(v[i].tgid), v[i].start};
+		char what[160];
+		/* TRANSLATORS: what a host is asked to do, in its answer: a nice step (+1, -1), PID, name */
+		snprintf(what, sizeof(what), _("nice %+d for %d (%s)"), delta, r.pid, v[i].comm);
+		if (fleet_act(f, task_id_host(v[i].tgid), &r, what, clock_now(CLOCK_MONOTONIC), &why) == 0)
+			asked++;
+	}
+	if (why)
+		tui_status(t, ROLE_ERROR, P_("nice %+d: %zu of %zu process not asked: %s", "nice %+d: %zu of %zu processes not asked: %s",
+					     n), delta, n - asked, n, why);
+	else if (asked)
+		/* TRANSLATORS: F7, F8, [ or ] on the hosts' screen, until the hosts answer */
+		tui_status(t, ROLE_STATUS, P_("nice %+d: %zu process asked of its host, waiting for the answer",
+					      "nice %+d: %zu processes asked of their hosts, waiting for the answers", asked),
+			   delta, asked);
+	if (v != &one)
+		free(v);
+}
+
 void tui_renice(struct tui *t, int delta)
 {
+	struct fleet *f = tui_fleet(t);
+	if (f) {
+		renice_remote(t, f, delta);
+		return;
+	}
 	/* TRANSLATORS: F7, F8, [ or ] in a replay (-r) */
 	if (tui_replay_refuse(t, _("a replay cannot change priorities: its tasks are the recording's, not running ones")))
 		return;

@@ -291,7 +291,7 @@ static void kill_remote(struct tui *t, struct fleet *f)
 		size_t asked = 0;
 		const char *why = NULL;
 		for (size_t i = 0; i < n && !why; i++) {
-			struct act_req r = {sig, task_id_pid(v[i].tgid), v[i].start_ticks};
+			struct act_req r = {ACT_SIGNAL, sig, task_id_pid(v[i].tgid), v[i].start_ticks};
 			char what[160];
 			/* TRANSLATORS: what a host is asked to do, in its answer on the status line */
 			snprintf(what, sizeof(what), _("SIG%s to %d (%s)"), name, r.pid, v[i].comm);
