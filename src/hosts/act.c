@@ -2,6 +2,7 @@
 #include "hosts/act.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -114,11 +115,14 @@ static int act_renice_thread(int32_t tid, int step, int *at)
 }
 
 /* Every thread of the process (a nice value is a thread's), after the check
- * that it is the same process: 0, or the first errno (*at: that thread's value). */
-static int act_renice(const struct act_req *r, int *at)
+ * that it is the same process: 0, or the first errno (*at: that thread's
+ * value; *set: the errno is setpriority's, not the check's). */
+static int act_renice(const struct act_req *r, int *at, bool *set)
 {
 	/* its start time and its threads through one directory: a PID used
-	 * again in between would not be this directory's (it reads ESRCH) */
+	 * again in between would not be this directory's (it reads ESRCH).
+	 * setpriority takes a bare TID: a thread ID used again in the instant
+	 * between the listing and the call would be stepped instead */
 	char path[32];
 	snprintf(path, sizeof(path), "/proc/%d", r->pid);
 	int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -143,29 +147,36 @@ static int act_renice(const struct act_req *r, int *at)
 		long tid = strtol(de->d_name, &end, 10);
 		if (*end || tid <= 0)
 			continue;
-		int te = act_renice_thread((int32_t)tid, r->value, at);
+		int was = 0, te = act_renice_thread((int32_t)tid, r->value, &was);
 		/* a thread that ended meanwhile is no failure */
-		if (te && te != ESRCH && !first)
+		if (te && te != ESRCH && !first) {
 			first = te;
+			*at = was;
+		}
 		done += !te;
 	}
 	closedir(d);
+	*set = true;
 	return first ? first : done ? 0 : ESRCH;
 }
 
 int act_run(const struct act_req *r, FILE *err)
 {
 	int at = 0;
-	int e = r->kind == ACT_SIGNAL ? act_signal(r) : act_renice(r, &at);
+	bool set = false;
+	int e = r->kind == ACT_SIGNAL ? act_signal(r) : act_renice(r, &at, &set);
 	if (e == ESRCH)
 		/* TRANSLATORS: on a host acted on from another's hosts' screen */
 		fprintf(err, _("taskview: process %d has exited\n"), r->pid);
+	else if (e && r->kind == ACT_RENICE && !set)
+		/* TRANSLATORS: its /proc entry cannot be read (hidepid): %s is why (strerror) */
+		fprintf(err, _("taskview: cannot check process %d: %s\n"), r->pid, strerror(e));
 	else if (e && r->kind == ACT_SIGNAL)
 		/* TRANSLATORS: %1$d a signal's number, %2$d a PID, %3$s why (strerror) */
 		fprintf(err, _("taskview: cannot send signal %d to process %d: %s\n"), r->value, r->pid, strerror(e));
 	else if (e == ERANGE)
 		fprintf(err, _("taskview: process %d has a thread at nice %d already, the limit\n"), r->pid, at);
-	else if (e == EACCES)
+	else if (e == EACCES && r->value < 0)
 		fprintf(err, _("taskview: cannot lower the nice value of process %d: that needs CAP_SYS_NICE (root) or a higher RLIMIT_NICE\n"),
 			r->pid);
 	else if (e == EPERM)

@@ -168,16 +168,18 @@ static void renice_remote(struct tui *t, struct fleet *f, int delta)
 	}
 	const char *why = NULL;
 	size_t asked = 0;
+	/* every target checked before any is sent: none, or all that can be */
 	for (size_t i = 0; i < n && !why; i++) {
-		if (v[i].thread) {
+		if (v[i].thread)
 			/* TRANSLATORS: F7, F8, [ or ] on a thread row of another host */
 			why = _("a thread of another host is not reniced alone: select its process");
-			break;
-		}
-		if (v[i].start == TV_START_UNKNOWN) {
+		else if (v[i].start == TV_START_UNKNOWN)
+			/* TRANSLATORS: F7 or F8 on the hosts' screen: the host checks a process by its start time first */
 			why = _("the start time of a process is not known: its host could not check it is the same");
-			break;
-		}
+	}
+	if (why)
+		n = 0;
+	for (size_t i = 0; i < n && !why; i++) {
 		struct act_req r = {ACT_RENICE, delta, task_id_pid(v[i].tgid), v[i].start};
 		char what[160];
 		/* TRANSLATORS: what a host is asked to do, in its answer: a nice step (+1, -1), PID, name */
@@ -185,7 +187,10 @@ static void renice_remote(struct tui *t, struct fleet *f, int delta)
 		if (fleet_act(f, task_id_host(v[i].tgid), &r, what, clock_now(CLOCK_MONOTONIC), &why) == 0)
 			asked++;
 	}
-	if (why)
+	if (why && !n)
+		tui_status(t, ROLE_ERROR, "%s", why);
+	else if (why)
+		/* TRANSLATORS: F7 or F8 on the hosts' screen: %zu of %zu processes were not asked of their hosts, and why */
 		tui_status(t, ROLE_ERROR, P_("nice %+d: %zu of %zu process not asked: %s", "nice %+d: %zu of %zu processes not asked: %s",
 					     n), delta, n - asked, n, why);
 	else if (asked)
