@@ -9,6 +9,11 @@ void machine_unknown(struct tv_machine *m)
 	*m = (struct tv_machine){TV_UNKNOWN, 0, NAN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, TV_UNKNOWN, {NAN, NAN, NAN}};
 }
 
+bool machine_load_known(const struct tv_machine *m)
+{
+	return isfinite(m->load[0]) && isfinite(m->load[1]) && isfinite(m->load[2]);
+}
+
 void snapshot_free(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->nprocs; i++)

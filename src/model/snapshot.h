@@ -61,6 +61,8 @@ struct tv_machine {
 #define MACHINE_KIB_MAX (INT64_MAX / 1024)
 
 void machine_unknown(struct tv_machine *m);
+/* Whether all three load averages were read. */
+bool machine_load_known(const struct tv_machine *m);
 
 /* What a process that ended in the interval did over it, for the sums of
  * its control group's row (model/delta.c): rates as a row has them, NAN

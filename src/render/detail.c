@@ -505,7 +505,7 @@ static void host_rows(struct detail_lines *out, const struct snapshot *h)
 	fmt_int(v, sizeof(v), h->ncpus ? (int64_t)h->ncpus : TV_UNKNOWN);
 	row(out, _("CPUs online"), v);
 	const double *l = h->machine.load;
-	if (isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]))
+	if (machine_load_known(&h->machine))
 		/* TRANSLATORS: a host's load averages over 1, 5 and 15 minutes */
 		snprintf(v, sizeof(v), _("%.2f, %.2f, %.2f (1, 5 and 15 minutes)"), l[0], l[1], l[2]);
 	else

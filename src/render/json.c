@@ -223,7 +223,7 @@ static void json_render_machine(struct buf *out, const struct tv_machine *m)
 	buf_adds(out, ", \"swap_free\": ");
 	json_opt_kib(out, m->swap_free);
 	buf_adds(out, "}, \"load\": ");
-	if (isfinite(m->load[0]) && isfinite(m->load[1]) && isfinite(m->load[2])) {
+	if (machine_load_known(m)) {
 		for (int i = 0; i < 3; i++) {
 			buf_adds(out, i ? ", " : "[");
 			json_add_double(out, m->load[i], 2);

@@ -207,7 +207,7 @@ static char *shown_host_about(const char *name, const struct snapshot *s)
 		/* TRANSLATORS: a host's row on the hosts' screen: its CPUs online */
 		snprintf(cpus, sizeof(cpus), P_(", %zu CPU", ", %zu CPUs", s->ncpus), s->ncpus);
 	const double *l = s->machine.load;
-	if (isfinite(l[0]) && isfinite(l[1]) && isfinite(l[2]))
+	if (machine_load_known(&s->machine))
 		/* TRANSLATORS: a host's row on the hosts' screen: its load averages over 1, 5 and 15 minutes */
 		snprintf(load, sizeof(load), _(", load %.2f %.2f %.2f"), l[0], l[1], l[2]);
 	size_t n = strlen(name) + strlen(cpus) + strlen(load) + 1;

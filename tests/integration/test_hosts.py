@@ -300,33 +300,23 @@ def test_text_and_selection_travel():
 
 
 def ns_processes(pid):
-    """The command lines of the processes in pid's PID namespace, read from outside it."""
+    """(PID here, command line) of each process in pid's PID namespace, read from outside it
+    (a command line's words joined by blanks)."""
     ns = os.readlink(f"/proc/{pid}/ns/pid")
     out = []
     for d in os.listdir("/proc"):
         try:
             if d.isdigit() and os.readlink(f"/proc/{d}/ns/pid") == ns:
                 with open(f"/proc/{d}/cmdline", "rb") as f:
-                    out.append(f.read().replace(b"\0", b" ").decode(errors="replace"))
+                    out.append((int(d), f.read().replace(b"\0", b" ").decode(errors="replace")))
         except OSError:
             pass
     return out
 
 
 def ns_processes_pids(pid, name):
-    """The PIDs (here) of the processes in pid's PID namespace whose command line holds name
-    (its words joined by blanks)."""
-    ns = os.readlink(f"/proc/{pid}/ns/pid")
-    out = []
-    for d in os.listdir("/proc"):
-        try:
-            if d.isdigit() and os.readlink(f"/proc/{d}/ns/pid") == ns:
-                with open(f"/proc/{d}/cmdline", "rb") as f:
-                    if name.encode() in f.read().replace(b"\0", b" "):
-                        out.append(int(d))
-        except OSError:
-            pass
-    return out
+    """The PIDs (here) of the processes in pid's PID namespace whose command line holds name."""
+    return [p for p, cmd in ns_processes(pid) if name in cmd]
 
 
 def test_metrics_with_their_host():
@@ -342,7 +332,7 @@ def test_metrics_with_their_host():
                          stdin=subprocess.DEVNULL)
     counts = set()
     while p.poll() is None:
-        procs = ns_processes(sshd)
+        procs = [cmd for _, cmd in ns_processes(sshd)]
         if any("--stream" in c for c in procs):
             counts.add(len(procs))
         time.sleep(0.05)
@@ -380,7 +370,7 @@ def test_textfile_of_every_host():
         stamps, counts, m = set(), set(), {}
         end = time.monotonic() + 120
         while time.monotonic() < end and p.poll() is None and len(stamps) < 4:
-            procs = ns_processes(sshd)
+            procs = [cmd for _, cmd in ns_processes(sshd)]
             if any("--stream" in c for c in procs):
                 counts.add(len(procs))
             try:
@@ -710,7 +700,8 @@ def test_screen_random_keys():
 
 def test_screen_keeps_a_lost_host():
     """A host killed while on the screen: its rows stay, dim, and the header
-    says it is offline and why; it is tried again, and says why again."""
+    says it is offline and why; it is tried again, and says why again, and
+    while a try waits, why the last one ended."""
     f = fleet()
     f.start("tvgone")
     tm = screen()
@@ -721,6 +712,8 @@ def test_screen_keeps_a_lost_host():
     with open(os.path.join(cfg, "taskviewrc"), "w") as out:
         out.write("columns=pid,cpu,command\n")
     s = tm.start(["--host", "tvgone,web2", "-d", "0.5"], env=env)
+    mute = socket.socket()
+    mute.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         text = tm.wait(s, lambda t: rows_of(t, "tvgone") and rows_of(t, "web2"), "rows of tvgone and web2")
         check(any(line.split()[:2] == ["HOST", "PID"] and line.split()[2].startswith("CPU%")
@@ -732,6 +725,11 @@ def test_screen_keeps_a_lost_host():
         # its next try finds no sshd: said as ssh says it
         tm.wait(s, lambda t: re.search(r"tvgone offline, again in \d+ s: .*Connection refused", t),
                 "tvgone tried again", timeout=120)
+        # a port that takes the connection and never answers: connecting, and why the last one ended
+        mute.bind(("127.0.0.1", f.hosts["tvgone"][0]))
+        mute.listen()
+        tm.wait(s, lambda t: re.search(r"tvgone connecting \d+ s, last: .*Connection refused", t),
+                "tvgone connecting, with why the last try ended", timeout=120)
         # dim: SGR 2 (alone or among others) on the lines of tvgone's rows, on none of web2's
         sgr_dim = re.compile(r"\x1b\[(?:[0-9;]*;)?2(?:;[0-9;]*)?m")
 
@@ -747,6 +745,7 @@ def test_screen_keeps_a_lost_host():
         check(rows_of(tm.text(s), "tvgone"), f"tvgone's rows stay:\n{tm.text(s)}")
     finally:
         tm.quit(s)
+        mute.close()
         os.remove(os.path.join(cfg, "taskviewrc"))
 
 
@@ -918,6 +917,18 @@ def test_act_checks_the_process():
         check(r.returncode == 2 and r.stderr.startswith("taskview: "), f"{bad}: {r.returncode} {r.stderr!r}")
 
 
+def ns_child(pid):
+    """The child nsenter started: its PID here, and in its PID namespace."""
+    end = time.monotonic() + 60
+    while not children(pid):
+        check(time.monotonic() < end, f"nsenter ({pid}) started no child")
+        time.sleep(0.02)
+    kid = children(pid)[0]
+    with open(f"/proc/{kid}/status") as f:
+        nspid = next(line.split()[1:] for line in f if line.startswith("NSpid:"))
+    return kid, int(nspid[-1])
+
+
 def test_screen_kill_on_a_host():
     """k on the hosts' screen: the confirmation names the host, the host's own process gets the
     signal (it ends, seen from outside its namespace), and the answer comes on the status line; a
@@ -940,15 +951,15 @@ def test_screen_kill_on_a_host():
         tv = reachable(os.path.abspath(TASKVIEW), user=65534)
         cases.append(({**env, "TASKVIEW_REMOTE": " ".join(NOBODY_WRAP + [tv])}, "Operation not permitted", False))
     for case_env, answer, ends in cases:
-        # a process of web1's own, started in its namespaces
+        # a process of web1's own, started in its namespaces (nsenter waits for it, and reaps it)
         victim = subprocess.Popen(["nsenter", "-t", str(sshd), "-p", "-m", "-u", "--", os.path.abspath(WORKLOAD),
                                    "--name", "tvkill", "--seconds", "600"], stdout=subprocess.DEVNULL)
+        outside, pid = ns_child(victim.pid)
         s = tm.start(["--host", "web1", "-d", "0.5", "-F", "tvkill", "-o", "host,pid,command"], env=case_env)
         try:
-            text = tm.wait(s, lambda t: any("tvkill" in " ".join(r) for r in rows_of(t, "web1")), "web1's tvkill")
-            pid = next(int(r[1]) for r in rows_of(text, "web1") if "tvkill" in " ".join(r))
-            outside = ns_processes_pids(sshd, "--name tvkill")
-            was = nices(outside[0]) if outside else []
+            # its row, the only one: the process of a case before is gone (reaped)
+            text = tm.wait(s, lambda t: [r[1] for r in rows_of(t, "web1")] == [str(pid)], f"web1's tvkill ({pid})")
+            was = nices(outside)
             if ends and not (was and max(was) < 19):
                 print(f"     F8 not checked: tvkill's nice {was} (the suite's)")
             if ends and was and max(was) < 19:
@@ -956,7 +967,7 @@ def test_screen_kill_on_a_host():
                 # thread of it, read from outside its namespace
                 tm.keys(s, "Home", "F8")
                 tm.wait(s, lambda t: re.search(f"web1: set nice \\+1 for {pid} \\(tvkill\\)", t), "the host's answer to F8")
-                check(nices(outside[0]) == [n + 1 for n in was], f"tvkill's nice: {was} -> {nices(outside[0])}")
+                check(nices(outside) == [n + 1 for n in was], f"tvkill's nice: {was} -> {nices(outside)}")
             tm.keys(s, "Home", "k")
             tm.wait_for(s, "Send signal")
             tm.keys(s, "Enter")  # SIGTERM, the menu's default
@@ -971,11 +982,11 @@ def test_screen_kill_on_a_host():
                 check(ns_processes_pids(sshd, "--name tvkill"), f"tvkill ended though refused:\n{text}")
         finally:
             tm.quit(s)
-            if victim.poll() is None:
-                victim.kill()
-                for c in ns_processes_pids(sshd, "--name tvkill"):
-                    os.kill(c, signal.SIGKILL)
-                victim.wait()
+            # the process first: nsenter reaps it and ends (killed first, nsenter left it to web1's
+            # sshd to reap, and its zombie was a row of the next case)
+            for c in ns_processes_pids(sshd, "--name tvkill"):
+                os.kill(c, signal.SIGKILL)
+            victim.wait(timeout=60)
 
 
 def test_stream_ends_with_its_input():

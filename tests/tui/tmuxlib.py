@@ -71,7 +71,35 @@ class Tmux:
             if pred(text):
                 return text
             time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}; screen:\n{text}")
+        # the screen without its blank lines, so that a log that keeps only the start of a
+        # message still shows all of it; and what the pane's processes were doing
+        shown = "\n".join(line for line in text.splitlines() if line.strip())
+        raise AssertionError(f"timed out waiting for {what}; screen:\n{shown}\n{self.doing(session)}")
+
+    def doing(self, session):
+        """The pane's processes, each with its state, where it waits and its CPU time: a
+        screen that stopped changing says whether its program hangs, spins or is gone."""
+        try:
+            pid = int(self.cmd("display", "-p", "-t", session, "#{pane_pid}").strip())
+        except (AssertionError, ValueError):
+            return "(the pane is gone)"
+        out, todo = [], [pid]
+        while todo and len(out) < 16:
+            p = todo.pop(0)
+            try:
+                with open(f"/proc/{p}/stat") as f:
+                    rest = f.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{p}/comm") as f:
+                    comm = f.read().strip()
+                with open(f"/proc/{p}/wchan") as f:
+                    wchan = f.read().strip() or "-"
+            except OSError:
+                continue
+            tick = os.sysconf("SC_CLK_TCK")
+            out.append(f"  {p} {comm}: state {rest[0]}, waits in {wchan}, "
+                       f"CPU {(int(rest[11]) + int(rest[12])) / tick:.2f} s")
+            todo += tvtest.children(p)
+        return "processes of the pane:\n" + "\n".join(out)
 
     def wait_for(self, session, needle, timeout=WAIT):
         return self.wait(session, lambda t: needle in t, repr(needle), timeout)

@@ -461,8 +461,13 @@ static bool fleet_put_host(const struct tui *t, const struct fleet_host *h, doub
 	char state[96];
 	switch (h->state) {
 	case FLEET_CONNECTING:
-		/* TRANSLATORS: the hosts' screen: a host before its first sample; %.0f its seconds so far */
-		snprintf(state, sizeof(state), _("connecting %.0f s"), fleet_age(h, now));
+		if (h->why)
+			/* TRANSLATORS: the hosts' screen: a host tried again before its first sample; %.0f its
+			   seconds so far; why its last connection ended follows */
+			snprintf(state, sizeof(state), _("connecting %.0f s, last:"), fleet_age(h, now));
+		else
+			/* TRANSLATORS: the hosts' screen: a host before its first sample; %.0f its seconds so far */
+			snprintf(state, sizeof(state), _("connecting %.0f s"), fleet_age(h, now));
 		break;
 	case FLEET_STALE:
 		/* TRANSLATORS: the hosts' screen: no sample for %.0f seconds; its rows are that old */
@@ -492,8 +497,9 @@ static bool fleet_put_host(const struct tui *t, const struct fleet_host *h, doub
 	int attr = term_attr(h->state == FLEET_OFFLINE ? ROLE_ERROR : ROLE_HEADER_VALUE);
 	tui_put_own(*y, *x, COLS - *x, state, attr);
 	*x += (int)text_width(state, strlen(state), u) + 1;
-	if (h->state == FLEET_OFFLINE && h->why && *x < COLS) {
-		/* ssh's or the remote's own words: raw bytes, shown escaped */
+	if ((h->state == FLEET_OFFLINE || h->state == FLEET_CONNECTING) && h->why && *x < COLS) {
+		/* ssh's or the remote's own words: raw bytes, shown escaped (tried again, why the
+		 * last connection ended stays said) */
 		tui_put(*y, *x, COLS - *x, h->why, attr);
 		*x += (int)text_width(h->why, strlen(h->why), u);
 	}
