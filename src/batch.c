@@ -207,7 +207,8 @@ int batch_run(struct app *a, const struct cli_opts *o)
 	bool print = o->batch;
 	/* with --textfile, samples reach stdout only in a --format asked for */
 	bool rows_out = print && !om && (!o->textfile || o->format_set);
-	bool groups = rows_out && o->group == CLI_GROUP_CGROUP;
+	/* a stream for a viewer's group view (--host --group cgroup) sends the groups too */
+	bool groups = (rows_out || o->stream) && o->group == CLI_GROUP_CGROUP;
 	/* metrics alone need no column: no command lines, users or plugins */
 	unsigned needs = rows_out || record ? app_needs(a) : NEED_STAT;
 	/* the group view needs every process's group, and each group's CPU;
@@ -216,8 +217,9 @@ int batch_run(struct app *a, const struct cli_opts *o)
 		needs |= NEED_CGROUP | NEED_CGROUP_CPU;
 	if (record)
 		needs |= NEED_CGROUP_CPU;
-	/* JSON group rows carry the group's memory and pressure whatever the columns */
-	if (groups && json)
+	/* JSON group rows carry the group's memory and pressure whatever the columns, as the
+	 * viewer's group rows do */
+	if (groups && (json || o->stream))
 		needs |= NEED_CGROUP_MEM | NEED_CGROUP_PSI;
 	/* JSON carries the shown columns, as text does (-o all: every one); a
 	 * recording reads what every column needs, to be replayed with any */

@@ -75,7 +75,8 @@ struct fleet_host {
 	bool linked;             /* l is started (and not freed) */
 	bool link_ended;         /* ... and its end was read, not yet taken */
 	enum fleet_state state;
-	char *why;               /* Offline: why (raw remote bytes, malloc'd) */
+	char *why;               /* why its last connection ended (raw remote bytes, malloc'd; NULL: none did):
+				    said while Offline and while Connecting again */
 	double last_sample;      /* CLOCK_MONOTONIC here of its last sample (the connection's start before one) */
 	double last_seen;        /* ... of its last sample over every connection; 0: none yet */
 	double next_try, retry;  /* Offline: when it is connected again, and the wait after that */

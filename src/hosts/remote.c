@@ -59,6 +59,9 @@ static void remote_line(struct buf *b, const char *remote, const struct cli_opts
 	buf_addf(b, " --stream --no-plugins -d %.17g", o->delay);
 	if (o->threads)
 		buf_adds(b, " -H");
+	/* the host's control groups, nested under its row */
+	if (o->group == CLI_GROUP_CGROUP)
+		buf_adds(b, " --group cgroup");
 	if (o->filter.npids) {
 		buf_adds(b, " -p ");
 		for (size_t i = 0; i < o->filter.npids; i++)

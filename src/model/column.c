@@ -14,9 +14,13 @@ static struct tv_value get_tgid(const struct column *c, const struct tv_task *t)
 static struct tv_value get_ppid(const struct column *c, const struct tv_task *t) { (void)c; return value_int(task_id_pid(t->ppid)); }
 static struct tv_value get_host(const struct column *c, const struct tv_task *t)
 {
-	/* a host's own row (its group: the hosts' screen has no other) */
-	if (t->is_group)
-		return value_str(t->cgroup ? t->cgroup->unit : NULL);
+	/* a host's own row (its group), or one of its control groups, nested under it */
+	if (t->is_group) {
+		const struct tv_cgroup *g = t->cgroup;
+		while (g && g->parent)
+			g = g->parent;
+		return value_str(g ? g->unit : NULL);
+	}
 	unsigned h = task_id_host(t->tgid);
 	return value_str(c->names && h < (unsigned)c->arg ? c->names[h] : NULL);
 }

@@ -33,13 +33,13 @@ static bool shown_wants(const struct filter *f, const struct tv_task *p)
 
 void shown_free(struct shown *v)
 {
-	for (size_t i = 0; v->host_list && i < v->s.ncgroups; i++) {
-		free(v->hosts[i].path);
-		free(v->hosts[i].unit);
-		free(v->hosts[i].about);
+	for (size_t i = 0; v->group_list && i < v->s.ncgroups; i++) {
+		free(v->groups[i].path);
+		free(v->groups[i].unit);
+		free(v->groups[i].about);
 	}
-	free(v->hosts);
-	free(v->host_list);
+	free(v->groups);
+	free(v->group_list);
 	for (size_t i = 0; i < v->nmerged; i++)
 		free(v->merged[i].v);
 	free(v->merged);
@@ -158,7 +158,7 @@ static int shown_merge_threads(struct shown *v, const struct shown *p, struct tv
 		if (!shown_tid_ok(src->threads[j].tid))
 			continue;
 		t[n] = src->threads[j];
-		t[n].cgroup = &v->hosts[h];
+		t[n].cgroup = q->cgroup;
 		shown_on_host(&t[n++], h);
 		live += j < nlive;
 	}
@@ -221,7 +221,7 @@ static char *shown_host_about(const char *name, const struct snapshot *s)
 static int shown_host_group(struct shown *v, const struct shown *p, const char *name)
 {
 	size_t k = v->s.ncgroups;
-	struct tv_cgroup *g = &v->hosts[k];
+	struct tv_cgroup *g = &v->groups[k];
 	memset(g, 0, sizeof(*g));
 	g->unit = strdup(name);
 	g->path = malloc(strlen(name) + 2);
@@ -248,13 +248,64 @@ static int shown_host_group(struct shown *v, const struct shown *p, const char *
 	}
 	g->t_read = p ? p->s.t_pressure : 0;
 	g->psi_why = p ? p->s.pressure_why : NULL;
-	v->host_list[k] = g;
+	v->group_list[k] = g;
 	v->s.ncgroups++;
 	return 0;
 }
 
-/* Appends host h's processes from..to of part p (its live or its ended ones) to v. */
-static int shown_merge_procs(struct shown *v, const struct shown *p, size_t from, size_t to, unsigned h)
+/*
+ * Host h's control groups (part p's, each a copy in v), nested under the
+ * host's own group: "/NAME" and the group's path. The host's root group is the
+ * host's own (map[i]: the copy of p's group i, NULL for its root). Parents
+ * come before their children, in a host's groups as in a sample's.
+ */
+static int shown_host_cgroups(struct shown *v, const struct shown *p, size_t h, const char *name,
+			      struct tv_cgroup **map)
+{
+	struct tv_cgroup *host = &v->groups[h];
+	for (size_t i = 0; i < p->s.ncgroups; i++) {
+		const struct tv_cgroup *src = p->s.cgroups[i];
+		map[i] = NULL;
+		if (!src->parent && strcmp(src->path, "/") == 0)
+			continue;
+		size_t up = src->parent ? src->parent->index : SIZE_MAX;
+		struct tv_cgroup *parent = up < i && p->s.cgroups[up] == src->parent && map[up] ? map[up] : host;
+		size_t k = v->s.ncgroups;
+		struct tv_cgroup *g = &v->groups[k];
+		*g = *src;
+		g->path = malloc(strlen(name) + strlen(src->path) + 2);
+		g->unit = strdup(src->unit ? src->unit : "");
+		g->about = NULL;
+		g->host = NULL;
+		if (!g->path || !g->unit) {
+			free(g->path);
+			free(g->unit);
+			return -1;
+		}
+		sprintf(g->path, "/%s%s%s", name, src->path[0] == '/' ? "" : "/", src->path);
+		g->parent = parent;
+		g->index = k;
+		v->group_list[k] = g;
+		v->s.ncgroups++;
+		map[i] = g;
+	}
+	return 0;
+}
+
+/* A task's group as merged: the copy of its host's group, else the host's own. */
+static struct tv_cgroup *shown_group_on_host(const struct shown *p, const struct tv_task *t, struct tv_cgroup *const *map,
+					     struct tv_cgroup *host)
+{
+	const struct tv_cgroup *g = t->cgroup;
+	if (!g || !map || g->index >= p->s.ncgroups || p->s.cgroups[g->index] != g || !map[g->index])
+		return host;
+	return map[g->index];
+}
+
+/* Appends host h's processes from..to of part p (its live or its ended ones) to v
+ * (map: its groups' copies, shown_host_cgroups). */
+static int shown_merge_procs(struct shown *v, const struct shown *p, size_t from, size_t to, unsigned h,
+			     struct tv_cgroup *const *map)
 {
 	for (size_t i = from; i < to; i++) {
 		const struct tv_task *src = &p->procs[i];
@@ -265,7 +316,7 @@ static int shown_merge_procs(struct shown *v, const struct shown *p, size_t from
 		struct tv_task *q = &v->procs[v->s.nprocs++];
 		*q = *src;
 		shown_on_host(q, h);
-		q->cgroup = &v->hosts[h];
+		q->cgroup = shown_group_on_host(p, src, map, &v->groups[h]);
 		if (src->nthreads_read && shown_merge_threads(v, p, q, src, h) < 0)
 			return -1;
 	}
@@ -275,31 +326,36 @@ static int shown_merge_procs(struct shown *v, const struct shown *p, size_t from
 int shown_merge(struct shown *v, const struct shown *const *parts, const char *const *names, size_t n)
 {
 	memset(v, 0, sizeof(*v));
-	size_t total = 0, nended = 0;
+	size_t total = 0, nended = 0, ngroups = n;
 	bool ended = true;
 	for (size_t h = 0; h < n; h++) {
 		if (!parts[h])
 			continue;
 		total += parts[h]->s.nprocs;
 		nended += parts[h]->s.ngone;
+		ngroups += parts[h]->s.ncgroups;
 		ended &= parts[h]->ended != NULL || parts[h]->s.ngone == 0;
 	}
 	v->procs = calloc(total + 1, sizeof(*v->procs));
 	v->ended = ended ? calloc(nended + 1, sizeof(*v->ended)) : NULL;
-	/* by host number: a task's group is hosts[its host] */
-	v->hosts = calloc(n + 1, sizeof(*v->hosts));
-	v->host_list = calloc(n + 1, sizeof(*v->host_list));
-	if (!v->procs || (ended && !v->ended) || !v->hosts || !v->host_list) {
-		shown_free(v);
-		return -1;
-	}
+	/* by host number first: a host's group is groups[its number]; its control groups follow */
+	v->groups = calloc(ngroups + 1, sizeof(*v->groups));
+	v->group_list = calloc(ngroups + 1, sizeof(*v->group_list));
+	/* each host's groups' copies, from maps + base[h] (freed before the return) */
+	struct tv_cgroup **maps = calloc(ngroups - n + 1, sizeof(*maps));
+	size_t *base = calloc(n + 1, sizeof(*base));
+	if (!v->procs || (ended && !v->ended) || !v->groups || !v->group_list || !maps || !base)
+		goto fail;
 	v->s.procs = v->procs;
-	v->s.cgroups = v->host_list;
-	for (size_t h = 0; h < n; h++) {
-		if (shown_host_group(v, parts[h], names[h]) < 0) {
-			shown_free(v);
-			return -1;
-		}
+	v->s.cgroups = v->group_list;
+	for (size_t h = 0; h < n; h++)
+		if (shown_host_group(v, parts[h], names[h]) < 0)
+			goto fail;
+	for (size_t h = 0, at = 0; h < n; h++) {
+		base[h] = at;
+		if (parts[h] && shown_host_cgroups(v, parts[h], h, names[h], maps + at) < 0)
+			goto fail;
+		at += parts[h] ? parts[h]->s.ncgroups : 0;
 	}
 	bool first = true;
 	for (size_t h = 0; h < n; h++) {
@@ -320,19 +376,17 @@ int shown_merge(struct shown *v, const struct shown *const *parts, const char *c
 		v->s.exits_lost += p->s.exits_lost;
 		v->s.mono = p->s.mono > v->s.mono ? p->s.mono : v->s.mono;
 		v->s.wall = p->s.wall > v->s.wall ? p->s.wall : v->s.wall;
-		if (shown_merge_procs(v, p, 0, p->nlive, (unsigned)h) < 0) {
-			shown_free(v);
-			return -1;
-		}
+		if (shown_merge_procs(v, p, 0, p->nlive, (unsigned)h, maps + base[h]) < 0)
+			goto fail;
 	}
 	v->nlive = v->s.nprocs;
 	for (size_t h = 0; h < n; h++) {
 		const struct shown *p = parts[h];
-		if (p && shown_merge_procs(v, p, p->nlive, p->s.nprocs, (unsigned)h) < 0) {
-			shown_free(v);
-			return -1;
-		}
+		if (p && shown_merge_procs(v, p, p->nlive, p->s.nprocs, (unsigned)h, maps + base[h]) < 0)
+			goto fail;
 	}
+	free(maps);
+	free(base);
 	v->s.gone = v->procs + v->nlive;
 	v->s.ngone = v->s.nprocs - v->nlive;
 	v->s.ended = v->ended;
@@ -345,6 +399,11 @@ int shown_merge(struct shown *v, const struct shown *const *parts, const char *c
 	v->s.self.rss_kib = TV_UNKNOWN;
 	machine_unknown(&v->s.machine); /* each host's is on its row */
 	return 0;
+fail:
+	free(maps);
+	free(base);
+	shown_free(v);
+	return -1;
 }
 
 static bool shown_exited(const struct shown *v, const struct tv_task *t)

@@ -28,9 +28,10 @@ struct shown {
 	struct tv_ended *ended;     /* the ended ones' parts (s.ended), or NULL */
 	struct shown_threads *merged;
 	size_t nmerged;
-	/* shown_merge: a group per host, its row the host's (s.cgroups points to them) */
-	struct tv_cgroup *hosts;
-	struct tv_cgroup **host_list;
+	/* shown_merge: a group per host, its row the host's, then the hosts'
+	 * control groups, nested under their host's (s.cgroups points to them) */
+	struct tv_cgroup *groups;
+	struct tv_cgroup **group_list;
 };
 
 /*
@@ -54,7 +55,8 @@ void shown_free(struct shown *v);
  * is a group of its tasks ("/NAME", the group view's rows): its row sums its
  * processes and carries the host's own CPU time, memory in use, pressure,
  * CPUs and load (tv_cgroup.host and .about; unknown where its taskview does
- * not send them). What only one host can say (times, the system's
+ * not send them). The control groups a host's sample has (a remote asked for
+ * --group cgroup) are nested under it ("/NAME/PATH"), its tasks in them. What only one host can say (times, the system's
  * counts and pressure) is left unknown in the whole. Borrows from the parts:
  * valid while they are. Returns 0, or -1 when out of memory (v is then
  * freed).

@@ -454,6 +454,9 @@ def test_ended_processes_in_their_group():
         end = time.monotonic() + 60
         while not any(x["real"] > docs[-1]["timestamp"] for x in reports) and time.monotonic() < end:
             time.sleep(0.05)
+        check(any(x["real"] > docs[-1]["timestamp"] for x in reports),
+              f"a report of the workload after the last sample within 60 s ({len(reports)} reports, "
+              f"reader {'alive' if reader.is_alive() else 'ended'})")
         w.kill()
         w.wait()
         reader.join(timeout=10)

@@ -419,7 +419,11 @@ START_TEST(hosts_options)
 	ck_assert_int_eq(p->rc, 0);
 	ck_assert(p->o.batch && p->o.iterations == INT64_MAX);
 	done(p);
-	expect_error(parse("-b", "--host", "a", "--group", "cgroup", NULL), "--group cgroup");
+	expect_error(parse("--host", "a", "-r", "x", NULL), "--host cannot be used with -w or -r");
+	/* each host's control groups under its row */
+	p = parse("-b", "--host", "a", "--group", "cgroup", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	done(p);
 	expect_error(parse("--stream", "-b", NULL), "--stream goes alone");
 	expect_error(parse("--stream", "--host", "a", NULL), "--stream goes alone");
 	p = parse("--stream", "-H", "-p", "1", NULL);
@@ -497,6 +501,13 @@ START_TEST(remote_command)
 	ck_assert_int_eq(p->rc, 0);
 	ck_assert_int_eq(remote_argv_build(&a, NULL, NULL, "web1", &p->o), 0);
 	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --stream --no-plugins -d 1");
+	remote_argv_free(&a);
+	done(p);
+	/* the group view asks each host for its control groups */
+	p = parse("--host", "h", "--group", "cgroup", "-c", "/app", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(remote_argv_build(&a, NULL, NULL, "web1", &p->o), 0);
+	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --stream --no-plugins -d 1 --group cgroup -c '/app'");
 	remote_argv_free(&a);
 	done(p);
 	/* metrics: the columns of what they sum, whatever -o and -s say */

@@ -2086,7 +2086,25 @@ START_TEST(shown_merge_keeps_hosts_apart)
 		ck_assert_int_eq(task_id_pid(t->tgid), o->tgid);
 		ck_assert_int_eq(pid->get(pid, t).i, o->tid);
 		ck_assert_str_eq(host.get(&host, t).s, names[want_host[i]]);
-		ck_assert_ptr_eq(t->cgroup, m.s.cgroups[want_host[i]]);
+		/* its group, nested under its host's: "/NAME" and the path there; the root and no
+		 * group are the host's own */
+		const struct tv_cgroup *hg = m.s.cgroups[want_host[i]];
+		if (!o->cgroup || strcmp(o->cgroup->path, "/") == 0) {
+			ck_assert_ptr_eq(t->cgroup, hg);
+		} else {
+			char path[256];
+			snprintf(path, sizeof(path), "/%s%s", names[want_host[i]], o->cgroup->path);
+			ck_assert_str_eq(t->cgroup->path, path);
+			ck_assert_str_eq(t->cgroup->unit, o->cgroup->unit);
+			ck_assert_ptr_eq(m.s.cgroups[t->cgroup->index], t->cgroup);
+			ck_assert_int_eq(t->cgroup->cpu_usage_us, o->cgroup->cpu_usage_us);
+			const struct tv_cgroup *up = t->cgroup;
+			for (const struct tv_cgroup *og = o->cgroup; og->parent && og->parent->parent; og = og->parent) {
+				up = up->parent;
+				ck_assert_str_eq(up->unit, og->parent->unit);
+			}
+			ck_assert_ptr_eq(up->parent, hg);
+		}
 		ck_assert_uint_eq(t->nthreads_read, o->nthreads_read);
 		for (size_t k = 0; k < t->nthreads_read; k++) {
 			/* copies: the host's own threads keep their IDs */
@@ -2109,9 +2127,11 @@ START_TEST(shown_merge_keeps_hosts_apart)
 		marked += rows.v[r].exited && !rows.v[r].is_thread;
 	ck_assert_uint_eq(marked, m.s.ngone);
 	rows_free(&rows);
-	/* each host is a group, its row the sum of its processes (the group view's) */
-	ck_assert_uint_eq(m.s.ncgroups, 3);
+	/* each host is a group, its row the sum of its processes (the group view's); its control
+	 * groups but the root are nested under it */
+	ck_assert_uint_eq(m.s.ncgroups, 3 + (sa.s.ncgroups - 1) + (sb.s.ncgroups - 1));
 	ck_assert_str_eq(m.s.cgroups[2]->path, "/db1");
+	ck_assert_str_eq(m.s.cgroups[3]->path, "/web1/a b\x1b[31m");
 	vo.groups = true;
 	ck_assert_int_eq(rows_build(&m.s, &vo, &rows), 0);
 	size_t hosts_shown = 0;
@@ -2119,6 +2139,14 @@ START_TEST(shown_merge_keeps_hosts_apart)
 		const struct row *row = &rows.v[r];
 		if (!row->group)
 			continue;
+		const struct tv_cgroup *root = row->task->cgroup;
+		while (root->parent)
+			root = root->parent;
+		if (root != row->task->cgroup) {
+			/* a host's control group: HOST names its host */
+			ck_assert_str_eq(host.get(&host, row->task).s, root->unit);
+			continue;
+		}
 		hosts_shown++;
 		int hi = row->task->cgroup == m.s.cgroups[0] ? 0 : 2;
 		ck_assert_ptr_eq(row->task->cgroup, m.s.cgroups[hi]);

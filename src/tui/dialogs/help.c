@@ -92,8 +92,9 @@ void dialog_help(struct tui *t)
 	help_add(&v, &n, NULL, "", ROLE_NORMAL);
 	if (tui_fleet(t)) {
 		help_add(&v, &n, NULL, _("Hosts (--host): each row's host is in HOST; the header names each host that is not"), ROLE_NORMAL);
-		help_add(&v, &n, NULL, _("live (stale, offline and why, connecting), whose rows are dim. k, F7 and F8 act"), ROLE_NORMAL);
-		help_add(&v, &n, NULL, _("through the process's host, which checks it is the same process first."), ROLE_NORMAL);
+		help_add(&v, &n, NULL, _("live (stale; offline or connecting again, with why its last connection ended),"), ROLE_NORMAL);
+		help_add(&v, &n, NULL, _("whose rows are dim. k, F7 and F8 act through the process's host, which checks"), ROLE_NORMAL);
+		help_add(&v, &n, NULL, _("first that it is the same process."), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("g puts each host's row above its processes: their sum, the host's CPU, memory,"), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("CPUs, load and pressure."), ROLE_NORMAL);
 	} else if (t->replay) {

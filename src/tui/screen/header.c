@@ -455,6 +455,16 @@ static void header_replay(struct tui *t)
 	}
 }
 
+/* The end of an ssh or remote message, after its last ": " (what ssh puts
+ * first names the host and port the header already shows): "Connection refused". */
+static const char *why_core(const char *why)
+{
+	const char *core = why;
+	for (const char *p = why; (p = strstr(p, ": ")) != NULL; p += 2)
+		core = p + 2;
+	return *core ? core : why;
+}
+
 /* One host not live on the hosts' screen: "NAME state", and why; false when the rows are full. */
 static bool fleet_put_host(const struct tui *t, const struct fleet_host *h, double now, int *y, int *x)
 {
@@ -482,8 +492,14 @@ static bool fleet_put_host(const struct tui *t, const struct fleet_host *h, doub
 		snprintf(state, sizeof(state), _("clock %+.1f s"), h->clock);
 		break;
 	}
+	/* offline: ssh's or the remote's own words; connecting again: the core of why the last
+	 * connection ended, which takes its place beside the others (raw bytes, shown escaped) */
+	const char *why = !h->why ? NULL : h->state == FLEET_OFFLINE ? h->why
+				 : h->state == FLEET_CONNECTING ? why_core(h->why) : NULL;
 	bool u = term_utf8();
 	int need = (int)text_width(h->name, strlen(h->name), u) + 1 + (int)text_width(state, strlen(state), u);
+	if (why && h->state == FLEET_CONNECTING)
+		need += 1 + (int)text_width(why, strlen(why), u);
 	const struct layout *l = &t->lay;
 	if (*x > 0 && *x + need > COLS) {
 		/* the next header row, when there is one */
@@ -497,11 +513,9 @@ static bool fleet_put_host(const struct tui *t, const struct fleet_host *h, doub
 	int attr = term_attr(h->state == FLEET_OFFLINE ? ROLE_ERROR : ROLE_HEADER_VALUE);
 	tui_put_own(*y, *x, COLS - *x, state, attr);
 	*x += (int)text_width(state, strlen(state), u) + 1;
-	if ((h->state == FLEET_OFFLINE || h->state == FLEET_CONNECTING) && h->why && *x < COLS) {
-		/* ssh's or the remote's own words: raw bytes, shown escaped (tried again, why the
-		 * last connection ended stays said) */
-		tui_put(*y, *x, COLS - *x, h->why, attr);
-		*x += (int)text_width(h->why, strlen(h->why), u);
+	if (why && *x < COLS) {
+		tui_put(*y, *x, COLS - *x, why, attr);
+		*x += (int)text_width(why, strlen(why), u);
 	}
 	*x += 3;
 	return true;
