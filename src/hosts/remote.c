@@ -59,9 +59,6 @@ static void remote_line(struct buf *b, const char *remote, const struct cli_opts
 	buf_addf(b, " --stream --no-plugins -d %.17g", o->delay);
 	if (o->threads)
 		buf_adds(b, " -H");
-	/* the host's control groups, nested under its row */
-	if (o->group == CLI_GROUP_CGROUP)
-		buf_adds(b, " --group cgroup");
 	if (o->filter.npids) {
 		buf_adds(b, " -p ");
 		for (size_t i = 0; i < o->filter.npids; i++)
@@ -84,6 +81,9 @@ static void remote_line(struct buf *b, const char *remote, const struct cli_opts
 		buf_adds(b, " -o " REMOTE_METRICS_COLUMNS);
 		return;
 	}
+	/* the host's control groups, nested under its row (metrics sum none of them) */
+	if (o->group == CLI_GROUP_CGROUP)
+		buf_adds(b, " --group cgroup");
 	if (o->columns)
 		remote_columns(b, o->columns);
 	/* the sort column is read even when it is not shown */

@@ -273,7 +273,7 @@ static int shown_host_cgroups(struct shown *v, const struct shown *p, size_t h, 
 		size_t k = v->s.ncgroups;
 		struct tv_cgroup *g = &v->groups[k];
 		*g = *src;
-		g->path = malloc(strlen(name) + strlen(src->path) + 2);
+		g->path = malloc(strlen(name) + strlen(src->path) + 3); /* "/", a "/" the path may lack, NUL */
 		g->unit = strdup(src->unit ? src->unit : "");
 		g->about = NULL;
 		g->host = NULL;

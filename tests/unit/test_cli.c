@@ -507,7 +507,14 @@ START_TEST(remote_command)
 	p = parse("--host", "h", "--group", "cgroup", "-c", "/app", NULL);
 	ck_assert_int_eq(p->rc, 0);
 	ck_assert_int_eq(remote_argv_build(&a, NULL, NULL, "web1", &p->o), 0);
-	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --stream --no-plugins -d 1 --group cgroup -c '/app'");
+	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --stream --no-plugins -d 1 -c '/app' --group cgroup");
+	remote_argv_free(&a);
+	done(p);
+	/* ... but metrics, which sum no group, read none */
+	p = parse("-b", "--host", "h", "--group", "cgroup", "--format", "openmetrics", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(remote_argv_build(&a, NULL, NULL, "web1", &p->o), 0);
+	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --stream --no-plugins -d 1 -o " REMOTE_METRICS_COLUMNS);
 	remote_argv_free(&a);
 	done(p);
 	/* metrics: the columns of what they sum, whatever -o and -s say */
