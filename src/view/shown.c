@@ -316,7 +316,12 @@ static int shown_merge_procs(struct shown *v, const struct shown *p, size_t from
 		struct tv_task *q = &v->procs[v->s.nprocs++];
 		*q = *src;
 		shown_on_host(q, h);
-		q->cgroup = shown_group_on_host(p, src, map, &v->groups[h]);
+		/* one that ended in a group not known stays in none, where the host has groups: the
+		 * group view then marks the groups' sums as lower bounds, as this host's own does */
+		if (i >= p->nlive && !src->cgroup && p->s.ncgroups)
+			q->cgroup = NULL;
+		else
+			q->cgroup = shown_group_on_host(p, src, map, &v->groups[h]);
 		if (src->nthreads_read && shown_merge_threads(v, p, q, src, h) < 0)
 			return -1;
 	}

@@ -44,8 +44,11 @@ def check_workload_sample(w, doc, where):
     # (a sanitizer build of the workload reserves terabytes: compare with the exact ratio)
     check(abs(proc["rss_virt"] - 100.0 * proc["vm_rss"] / proc["vm_size"]) < 0.01,
           f"{where}: rss_virt {proc['rss_virt']} is not VmRSS/VmSize")
+    # the ping threads wake each other all the time, the sleepers about never: how often depends on
+    # how busy the machine is (a few thousand a second quiet; 804 was seen beside CI's load, under
+    # the sanitizers), a hundred times a sleeper's bound (below) on any machine
     for n in ("pingA", "pingB"):
-        check(names[n]["ctxt_vol_rate"] > 1000, f"{where}: {n} {names[n]['ctxt_vol_rate']} vol switches/s")
+        check(names[n]["ctxt_vol_rate"] > 200, f"{where}: {n} {names[n]['ctxt_vol_rate']} vol switches/s")
     for i in range(1, 5):
         r = names[f"sleeper-{i}"]["ctxt_vol_rate"]
         check(r is not None and r < 2, f"{where}: sleeper-{i} {r} switches/s")
@@ -97,7 +100,8 @@ def test_folded_process_sums_switches():
             doc = run_json("-p", str(w.pid), "-d", "1", "-o", "pid,ctxt_vol_rate,ctxt_invol_rate", user=user)[0]
             check(len(doc["tasks"]) == 1 and doc["tasks"][0]["kind"] == "process", "only the process row")
             proc = doc["tasks"][0]
-            check(proc["ctxt_vol_rate"] > 2000 and proc["ctxt_invol_rate"] is not None,
+            # two ping threads: thousands a second quiet, hundreds beside CI's load (as above)
+            check(proc["ctxt_vol_rate"] > 400 and proc["ctxt_invol_rate"] is not None,
                   f"{user or 'root'}: sum of ping-pong rates: {proc}")
 
 

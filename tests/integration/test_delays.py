@@ -202,8 +202,9 @@ def check_no_permission(doc, proc, threads, w):
         for c in ("cpu", "ctxt_vol_rate", "ctxt_invol_rate"):
             check(is_number(t[c]), f"{t['kind']} {t['pid']}: {c} {t[c]} must still be measured")
     ping = {t["comm"]: t for t in threads}
-    check(ping["pingA"]["ctxt_vol_rate"] > 1000, f"switch rates from /proc: {ping['pingA']['ctxt_vol_rate']}")
-    check(proc["ctxt_vol_rate"] > 2000, f"process switch rate summed over threads: {proc['ctxt_vol_rate']}")
+    # thousands a second on a quiet machine; a busy one (CI's load, the sanitizers) holds them back
+    check(ping["pingA"]["ctxt_vol_rate"] > 200, f"switch rates from /proc: {ping['pingA']['ctxt_vol_rate']}")
+    check(proc["ctxt_vol_rate"] > 400, f"process switch rate summed over threads: {proc['ctxt_vol_rate']}")
 
 
 def test_unprivileged_user():

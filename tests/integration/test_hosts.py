@@ -965,11 +965,12 @@ def test_screen_kill_on_a_host():
         # a process of web1's own, started in its namespaces (nsenter waits for it, and reaps it)
         victim = subprocess.Popen(["nsenter", "-t", str(sshd), "-p", "-m", "-u", "--", os.path.abspath(WORKLOAD),
                                    "--name", "tvkill", "--seconds", "600"], stdout=subprocess.DEVNULL)
-        outside, pid = ns_child(victim)
-        # signalled through a pidfd: once nsenter reaps it, its PID may be another process's
-        victim_fd = os.pidfd_open(outside)
-        s = tm.start(["--host", "web1", "-d", "0.5", "-F", "tvkill", "-o", "host,pid,command"], env=case_env)
+        victim_fd = s = None
         try:
+            outside, pid = ns_child(victim)
+            # signalled through a pidfd: once nsenter reaps it, its PID may be another process's
+            victim_fd = os.pidfd_open(outside)
+            s = tm.start(["--host", "web1", "-d", "0.5", "-F", "tvkill", "-o", "host,pid,command"], env=case_env)
             # its row, the only one: the process of a case before is gone (reaped)
             text = tm.wait(s, lambda t: [r[1] for r in rows_of(t, "web1")] == [str(pid)], f"web1's tvkill ({pid})")
             was = nices(outside)
@@ -994,19 +995,11 @@ def test_screen_kill_on_a_host():
                 time.sleep(0.5)
                 check(ns_processes_pids(sshd, "--name tvkill"), f"tvkill ended though refused:\n{text}")
         finally:
-            tm.quit(s)
+            if s:
+                tm.quit(s)
             # the process first: nsenter reaps it and ends (killed first, nsenter left it to web1's
             # sshd to reap, and its zombie was a row of the next case)
-            try:
-                signal.pidfd_send_signal(victim_fd, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            os.close(victim_fd)
-            try:
-                victim.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                victim.kill()
-                victim.wait()
+            end_nsenter(victim, victim_fd)
 
 
 def in_group_on(sshd, group_dir, name):

@@ -139,7 +139,8 @@ def test_replay_of_a_folded_recording():
             rows = [t for t in doc["tasks"] if not t.get("exited")]
             check([t["pid"] for t in rows] == [w.pid], f"-p {w.pid} in a replay: {rows}")
             check(set(rows[0]) == {"kind", "pid", "tgid", "cpu", "ctxt_vol_rate", "partial"}, f"-o: {rows[0]}")
-            check(rows[0]["ctxt_vol_rate"] > 500, f"ping rate {rows[0]['ctxt_vol_rate']}")
+            # thousands a second quiet, hundreds beside CI's load (test_batch.py)
+            check(rows[0]["ctxt_vol_rate"] > 200, f"ping rate {rows[0]['ctxt_vol_rate']}")
         text = replay(path, "-p", str(w.pid), fmt="text").stdout
         check(text.count("recorded on") == 3, f"text header names the host: {text[:300]}")
 

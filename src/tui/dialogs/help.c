@@ -96,7 +96,7 @@ void dialog_help(struct tui *t)
 		help_add(&v, &n, NULL, _("whose rows are dim. k, F7 and F8 act through the process's host, which checks"), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("first that it is the same process."), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("g puts each host's row above its processes: their sum, the host's CPU, memory,"), ROLE_NORMAL);
-		help_add(&v, &n, NULL, _("CPUs, load and pressure."), ROLE_NORMAL);
+		help_add(&v, &n, NULL, _("CPUs, load and pressure; with --group cgroup, its control groups under it."), ROLE_NORMAL);
 	} else if (t->replay) {
 		help_add(&v, &n, NULL, _("Replay: the header shows the recorded host and time; kill and renice are off,"), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("nothing refreshes, and the settings are not saved."), ROLE_NORMAL);

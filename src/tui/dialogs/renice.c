@@ -151,8 +151,8 @@ static void renice_remote(struct tui *t, struct fleet *f, int delta)
 {
 	const struct row *cur = tui_current(t);
 	if (!t->tags.n && cur && cur->group) {
-		/* TRANSLATORS: F7, F8, [ or ] on a host's own row on the hosts' screen */
-		tui_status(t, ROLE_ERROR, "%s", _("select a process: a host's row is not reniced as a whole"));
+		/* TRANSLATORS: F7, F8, [ or ] on a host's own row, or one of its groups', on the hosts' screen */
+		tui_status(t, ROLE_ERROR, "%s", _("select a process: a host's or a group's row is not reniced as a whole"));
 		return;
 	}
 	struct target one, *v = &one;

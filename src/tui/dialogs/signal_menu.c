@@ -243,8 +243,8 @@ static void kill_remote(struct tui *t, struct fleet *f)
 {
 	const struct row *cur = tui_current(t);
 	if (!t->tags.n && cur && cur->group) {
-		/* TRANSLATORS: k on a host's own row on the hosts' screen */
-		tui_status(t, ROLE_ERROR, "%s", _("select a process: a host's row is not signalled as a whole"));
+		/* TRANSLATORS: k on a host's own row, or one of its groups', on the hosts' screen */
+		tui_status(t, ROLE_ERROR, "%s", _("select a process: a host's or a group's row is not signalled as a whole"));
 		return;
 	}
 	struct target *v = NULL;
