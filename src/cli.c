@@ -300,8 +300,11 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 		return cli_fail(err, "%s", _("--act goes alone"));
 	if (o->stream && (o->batch || o->record || o->replay || o->textfile || hosts))
 		return cli_fail(err, "%s", _("--stream goes alone: without -b, -w, -r, --textfile or --host"));
-	if (hosts && (o->record || o->replay))
-		return cli_fail(err, "%s", _("--host cannot be used with -w or -r yet"));
+	/* a recording names its hosts */
+	if (hosts && o->replay)
+		return cli_fail(err, "%s", _("--host cannot be used with -r: a recording of hosts replays them all"));
+	if (hosts && o->keep_days)
+		return cli_fail(err, "%s", _("--keep goes with daily files: --host records into one file"));
 	/* the remotes send what the metrics sum, not the rows' columns */
 	if (hosts && o->textfile && o->format_set && o->format != CLI_FORMAT_OPENMETRICS)
 		return cli_fail(err, "%s", _("--host with --textfile prints openmetrics only"));

@@ -116,7 +116,8 @@ int main(int argc, char **argv)
 		return main_close_stdout(rc);
 	}
 	bool hosts = o.nhosts || o.hosts_file;
-	if ((o.replay || hosts) && !o.batch) {
+	/* -w records the hosts without a screen, as it records this machine */
+	if ((o.replay || hosts) && !o.batch && !o.record) {
 		/* the screen over a recording, or over other hosts */
 		struct tui_msgs msgs;
 		tui_msgs_init(&msgs);

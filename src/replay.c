@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "hosts/hosts.h"
 #include "metrics.h"
 #include "record/reader.h"
 #include "record/when.h"
@@ -167,6 +168,12 @@ int replay_run(const struct cli_opts *o)
 		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
 		free(err);
 		return 1;
+	}
+	const char *const *hosts;
+	if (rec_reader_hosts(r, &hosts) > 0) {
+		int hrc = hosts_replay_run(o, r);
+		rec_reader_close(r);
+		return hrc;
 	}
 	struct rec_info info;
 	rec_reader_info(r, &info);

@@ -46,6 +46,18 @@ static void host_offline(struct fleet *f, struct fleet_host *h, const char *why,
 		h->done = true;
 }
 
+/* Each frame of a host's stream, into the recording as it came. */
+static void host_record(void *ctx, const uint8_t *frame, size_t len, const struct rec_frame *fr)
+{
+	struct fleet_host *h = ctx;
+	struct fleet *f = h->fleet;
+	if (f->rec_err)
+		return;
+	if (rec_hosts_writer_add(f->rec, h->name, frame, len, fr, h->l.taken, clock_now(CLOCK_MONOTONIC), &f->rec_err) < 0 &&
+	    !f->rec_err)
+		f->rec_err = strdup(_("out of memory"));
+}
+
 static void host_connect(struct fleet *f, struct fleet_host *h, double now)
 {
 	struct remote_argv av;
@@ -61,6 +73,8 @@ static void host_connect(struct fleet *f, struct fleet_host *h, double now)
 	} else {
 		h->linked = true;
 		h->state = FLEET_CONNECTING;
+		if (f->rec)
+			rec_stream_tap(h->l.st, host_record, h);
 	}
 	remote_argv_free(&av);
 }
@@ -225,6 +239,7 @@ int fleet_open(struct fleet *f, const struct cli_opts *o)
 	for (size_t i = 0; i < f->n; i++) {
 		struct fleet_host *h = &f->h[i];
 		h->name = f->names.v[i];
+		h->fleet = f;
 		h->clock = -INFINITY;
 		h->cpus = -1;
 		h->retry = FLEET_RETRY_MIN;
@@ -257,6 +272,7 @@ void fleet_free(struct fleet *f)
 	for (size_t i = 0; i < f->nacts; i++)
 		link_free(&f->acts[i].l);
 	hostlist_free(&f->names);
+	free(f->rec_err);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -34,6 +34,7 @@
 #include "hosts/hostlist.h"
 #include "hosts/link.h"
 #include "model/column.h"
+#include "record/hosts/hosts_writer.h"
 #include "record/sample.h"
 #include "view/shown.h"
 
@@ -71,6 +72,7 @@ struct fleet_watch {
 
 struct fleet_host {
 	const char *name;        /* as given (the host list's) */
+	struct fleet *fleet;     /* the fleet it is of */
 	struct link l;
 	bool linked;             /* l is started (and not freed) */
 	bool link_ended;         /* ... and its end was read, not yet taken */
@@ -111,6 +113,11 @@ struct fleet {
 	const struct shown **parts; /* n, for the merge */
 	struct fleet_act acts[FLEET_ACTS_MAX];
 	size_t nacts;
+	/* -w: every frame a host sends, written as it is taken (set before
+	 * fleet_start; the caller's); the first failure, when the recording
+	 * cannot go on (malloc'd), after which nothing more is written */
+	struct rec_hosts_writer *rec;
+	char *rec_err;
 };
 
 /* Reads the host list of o (--host, --hosts-file). Returns 0, 2 after

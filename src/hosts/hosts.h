@@ -18,6 +18,12 @@
  * did not (told on stderr), 2 for bad input. */
 int hosts_run(const struct cli_opts *o);
 
+/* -r PATH (-b) of a recording of several hosts (top: its reader, which
+ * names them): each host's samples as the live run printed them. Returns
+ * the exit status; 1 also when a host's samples could not be read. */
+struct rec_reader;
+int hosts_replay_run(const struct cli_opts *o, struct rec_reader *top);
+
 /* The hosts of --host and --hosts-file into l; 0, or -1 after printing why. */
 int hosts_gather(struct hostlist *l, const struct cli_opts *o);
 

@@ -16,6 +16,7 @@
 #include "hosts/fleet.h"
 #include "hosts/hostlist.h"
 #include "hosts/link.h"
+#include "record/hosts/hosts_writer.h"
 #include "render/json.h"
 #include "replay.h"
 #include "util/clock.h"
@@ -108,11 +109,14 @@ static int on_pair(void *ctx, struct fleet_host *h)
 	struct pair_origin from = {.host = &jh};
 	struct buf out;
 	buf_init(&out);
-	/* with --textfile, samples reach stdout only in a --format asked for */
-	bool print = !r->o->textfile || r->o->format_set;
-	int rc = r->m ? replay_metrics(print ? &out : NULL, r->m[i], &h->shown, &h->prev.s, r->printed[i] == 0)
-		      : replay_render_shown(&out, r->a, r->o, &from, &h->shown, &h->cur, h->cur.s.mono - h->prev.s.mono,
-					    r->printed_all == 0);
+	/* with --textfile, samples reach stdout only in a --format asked for; -w prints only with -b */
+	bool print = (!r->o->textfile || r->o->format_set) && (r->o->batch || !r->o->record);
+	int rc = 0;
+	if (r->m)
+		rc = replay_metrics(print ? &out : NULL, r->m[i], &h->shown, &h->prev.s, r->printed[i] == 0);
+	else if (print)
+		rc = replay_render_shown(&out, r->a, r->o, &from, &h->shown, &h->cur, h->cur.s.mono - h->prev.s.mono,
+					 r->printed_all == 0);
 	r->file_due = r->file_due || r->file;
 	if (rc == -2) {
 		rc = -1; /* told */
@@ -130,7 +134,8 @@ static int on_pair(void *ctx, struct fleet_host *h)
 		return -1;
 	}
 	r->printed_all++;
-	return ++r->printed[i] >= r->o->iterations;
+	/* -n 0 (-w's default): until stopped */
+	return ++r->printed[i] >= r->o->iterations && r->o->iterations > 0;
 }
 
 /* --textfile: every host's metrics in one file, at most once an interval (the
@@ -167,6 +172,15 @@ static bool on_offline(void *ctx, const struct fleet_host *h, double now)
 {
 	struct batch_run *r = ctx;
 	size_t i = (size_t)(h - r->f->h);
+	if (r->o->iterations == 0) {
+		/* a run until stopped (-w) gives no host up: it is told, and tried again */
+		struct buf b;
+		buf_init(&b);
+		buf_addf(&b, _("%s (tried again in %.0f s)"), h->why, h->next_try - now);
+		host_say(h->name, b.oom ? h->why : buf_str(&b));
+		buf_free(&b);
+		return false;
+	}
 	if (r->printed[i] == 0) {
 		host_say(h->name, h->why);
 		return true;
@@ -241,6 +255,15 @@ int hosts_run(const struct cli_opts *o)
 		rc = 1;
 		goto out;
 	}
+	if (o->record) {
+		char *err = NULL;
+		if (!(f.rec = rec_hosts_writer_open(o->record, &err))) {
+			fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+			free(err);
+			rc = 1;
+			goto out;
+		}
+	}
 	f.threads = o->threads;
 	/* a script's run ends: a host that never answers is given up as a silent one */
 	f.connect_wait = f.silence;
@@ -262,6 +285,11 @@ int hosts_run(const struct cli_opts *o)
 			rc = 1;
 			break;
 		}
+		if (f.rec_err) {
+			fprintf(stderr, "taskview: %s\n", f.rec_err);
+			rc = 1;
+			break;
+		}
 		if (file_write_due(&r, clock_now(CLOCK_MONOTONIC), false) < 0) {
 			rc = 1;
 			break;
@@ -279,7 +307,10 @@ out:
 		metrics_free(r.m[i]);
 	free(r.m);
 	metrics_file_free(r.file);
+	/* the streams go before the file they write to */
+	struct rec_hosts_writer *rec = f.rec;
 	fleet_free(&f);
+	rec_hosts_writer_close(rec);
 	free(r.printed);
 	free(fds);
 	free(pfd);

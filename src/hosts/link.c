@@ -144,6 +144,8 @@ static int drain(struct link *l, int *fd, bool stream, double now)
 int link_next(struct link *l, struct rec_sample *s, uint64_t *seq, double *clock, char **why)
 {
 	char *err = NULL;
+	/* one time for the clock and for a recording of the frames taken (record/hosts) */
+	l->taken = clock_now(CLOCK_REALTIME);
 	int rc = rec_stream_next(l->st, s, seq, &err);
 	if (rc < 0) {
 		/* the link's reason first: the stream only knows it was broken off */
@@ -153,7 +155,7 @@ int link_next(struct link *l, struct rec_sample *s, uint64_t *seq, double *clock
 		return -1;
 	}
 	if (rc > 0)
-		*clock = fmax(*clock, s->s.wall - clock_now(CLOCK_REALTIME));
+		*clock = fmax(*clock, s->s.wall - l->taken);
 	return rc > 0;
 }
 

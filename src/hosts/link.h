@@ -28,6 +28,7 @@ struct link {
 	size_t nerr;
 	double started, last_data; /* CLOCK_MONOTONIC seconds */
 	double ended_at;        /* when its output closed; 0 while open */
+	double taken;           /* CLOCK_REALTIME seconds when link_next last looked for a sample */
 	int status;             /* the child's, once reaped */
 	bool reaped;
 	char *why;              /* why it ended (malloc'd), or NULL */

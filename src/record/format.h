@@ -27,6 +27,7 @@
 enum rec_frame_type {
 	REC_FRAME_SCHEMA = 1,   /* a run's (or a file's) description: fields, host, options */
 	REC_FRAME_SAMPLE = 2,   /* one sample: a flushed piece of a zstd stream */
+	REC_FRAME_HOST = 3,     /* a frame another host sent, with its name (record/hosts/hostframe.h) */
 };
 
 /* REC_FRAME_SAMPLE flags */

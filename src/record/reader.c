@@ -137,6 +137,11 @@ static void hold_warning(void *ctx, const char *msg)
 
 struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx, char **err)
 {
+	return rec_reader_open_host(path, NULL, warn, ctx, err);
+}
+
+struct rec_reader *rec_reader_open_host(const char *path, const char *host, rec_warn_fn warn, void *ctx, char **err)
+{
 	*err = NULL;
 	if (!zs_available()) {
 		*err = strdup(_("replay needs taskview built with libzstd"));
@@ -148,6 +153,11 @@ struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx
 		return NULL;
 	}
 	r->cur = REC_NONE;
+	if (host && !(r->host = strdup(host))) {
+		free(r);
+		*err = strdup(_("out of memory"));
+		return NULL;
+	}
 	buf_init(&r->payload);
 	buf_init(&r->raw);
 	r->warn = warn;
@@ -180,7 +190,9 @@ struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx
 		char tmp[1024];
 		snprintf(tmp, sizeof(tmp), _("%s: cannot be replayed: %s"), path, r->newer_why);
 		*err = strdup(tmp);
-	} else if (rc == 0 && r->nruns == 0)
+	} else if (rc == 0 && r->nruns == 0 && host)
+		*err = rec_err_path(_("%s: no sample of this host can be read"), path, 0);
+	else if (rc == 0 && r->nruns == 0 && r->nhosts == 0)
 		*err = rec_err_path(_("%s: not a taskview recording"), path, 0);
 	else if (rc < 0)
 		*err = strdup(_("out of memory"));
@@ -219,6 +231,10 @@ void rec_reader_close(struct rec_reader *r)
 	free(r->slot_ids);
 	free(r->slot_cols);
 	free(r->newer_why);
+	for (size_t i = 0; i < r->nhosts; i++)
+		free(r->hosts[i]);
+	free(r->hosts);
+	free(r->host);
 	rec_strings_free(r->st);
 	zs_in_free(r->z);
 	buf_free(&r->payload);
@@ -422,4 +438,25 @@ int rec_reader_columns(struct rec_reader *r, struct colset *cs)
 			return -1;
 	}
 	return 0;
+}
+
+size_t rec_reader_hosts(const struct rec_reader *r, const char *const **names)
+{
+	*names = (const char *const *)r->hosts;
+	return r->nhosts;
+}
+
+double rec_reader_taken(const struct rec_reader *r, size_t i)
+{
+	return r->v[i].taken_ns ? (double)r->v[i].taken_ns / 1e9 : NAN;
+}
+
+const char *rec_reader_prop(const struct rec_reader *r, size_t i, const char *key)
+{
+	return rec_schema_prop(&r->runs[r->v[i].run].schema, key);
+}
+
+uint64_t rec_reader_place(const struct rec_reader *r, size_t i)
+{
+	return (uint64_t)r->v[i].file << 48 | r->v[i].off;
 }

@@ -35,6 +35,24 @@ typedef void (*rec_warn_fn)(void *ctx, const char *msg);
 struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx, char **err);
 void rec_reader_close(struct rec_reader *r);
 
+/*
+ * A recording of several hosts (taskview --host ... -w FILE) holds each
+ * host's samples as it sent them. rec_reader_open indexes none of them;
+ * it names the hosts, in the order they first come (0: a recording of this
+ * machine alone). A reader of each host then gives that host's samples, as
+ * a reader of a recording of one machine does. (The file is scanned once for
+ * each.)
+ */
+size_t rec_reader_hosts(const struct rec_reader *r, const char *const **names);
+struct rec_reader *rec_reader_open_host(const char *path, const char *host, rec_warn_fn warn, void *ctx, char **err);
+/* Where sample i lies in the recording: the samples of several hosts were
+ * written in the order of their places. */
+uint64_t rec_reader_place(const struct rec_reader *r, size_t i);
+/* A host's sample i: when the viewer took it, by the viewer's clock (NaN: not known). */
+double rec_reader_taken(const struct rec_reader *r, size_t i);
+/* A property of the description sample i was recorded under (NULL: none). */
+const char *rec_reader_prop(const struct rec_reader *r, size_t i, const char *key);
+
 struct rec_info {
 	const char *host, *kernel, *version; /* as the first run recorded them; NULL when unknown */
 	const char *filter;     /* the selection recorded (-p, -u, -F as given), or NULL */

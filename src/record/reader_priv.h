@@ -14,6 +14,8 @@
 #include "util/buf.h"
 
 #define REC_NONE SIZE_MAX
+/* Hosts of one recording, at most: a file naming more has the rest skipped. */
+#define REC_HOSTS_MAX 4096
 
 struct rec_rfile {
 	char *path;
@@ -32,6 +34,7 @@ struct rec_run {
 
 struct rec_entry {
 	int64_t wall_ns;
+	int64_t taken_ns;        /* a host's sample: when the viewer took it (its clock); 0: not known */
 	uint64_t off;            /* of the frame header */
 	uint64_t seq;
 	uint32_t len, crc;
@@ -55,6 +58,12 @@ struct rec_reader {
 	size_t nslots;
 	rec_warn_fn warn;
 	void *ctx;
+	/* a recording of several hosts: the host whose samples are indexed
+	 * (NULL: this machine's frames, none of a host's), and the hosts its
+	 * host frames name, in the order they first come */
+	char *host;
+	char **hosts;
+	size_t nhosts;
 	size_t schemas_damaged;  /* descriptions of runs found damaged while scanning */
 	char *newer_why;         /* a run this version cannot read, as it says (the first) */
 	struct rec_strings *st;

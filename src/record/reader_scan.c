@@ -19,6 +19,7 @@
 #include "record/codec.h"
 #include "record/crc32c.h"
 #include "record/format.h"
+#include "record/hosts/hostframe.h"
 #include "record/reader_priv.h"
 #include "util/i18n.h"
 
@@ -68,6 +69,7 @@ struct scan {
 	/* a damaged stretch, reported when the next sample that can be read
 	 * (or the end) is seen */
 	bool damaged, torn;
+	bool hosts_full;         /* REC_HOSTS_MAX was reached (said once) */
 	uint32_t dfile;
 	uint64_t doff, dbytes;
 	size_t dprev;            /* the last sample before it; REC_NONE: none */
@@ -132,9 +134,17 @@ static void damage_report(struct rec_reader *r, struct scan *sc, const struct re
 	const struct rec_rfile *f = &r->files[sc->dfile];
 	const char *file = f->path;
 	char t0[64], t1[64];
-	if (sc->doff == 0 && sc->dbytes == f->size) {
+	if (r->host) {
+		/* one host of several: damage that took none of its samples is not its to tell */
+		if (prev && next && prev->run == next->run && next->seq == prev->seq + 1)
+			return;
+	} else if (sc->doff == 0 && sc->dbytes == f->size) {
 		/* nothing in it was a frame: it is something else */
 		rec_warnf(r, _("%s: not a taskview recording: skipped"), file);
+		return;
+	} else if (r->nhosts && !prev && !next) {
+		/* the hosts' readers say which of their samples it took */
+		rec_warnf(r, _("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped"), file, sc->dbytes, sc->doff);
 		return;
 	}
 	if (sc->torn && !next) {
@@ -280,8 +290,10 @@ static int on_sample(struct rec_reader *r, struct scan *sc, uint32_t fi, uint64_
 		r->cap = cap;
 	}
 	const struct rec_entry *last = last_entry(r);
-	bool follows = last && !sc->broken && last->run == sc->run && fr->seq == last->seq + 1;
-	if (last && !sc->broken && last->run == sc->run && fr->seq != last->seq + 1 && fr->seq > last->seq) {
+	/* one host of several: damage between two of its samples that follow each other took none of its own */
+	bool broken = sc->broken && !r->host;
+	bool follows = last && !broken && last->run == sc->run && fr->seq == last->seq + 1;
+	if (last && !broken && last->run == sc->run && fr->seq != last->seq + 1 && fr->seq > last->seq) {
 		char t[64];
 		rec_fmt_time(t, sizeof(t), (double)fr->wall_ns / 1e9);
 		uint64_t missing = fr->seq - last->seq - 1;
@@ -313,6 +325,58 @@ static int on_sample(struct rec_reader *r, struct scan *sc, uint32_t fi, uint64_
 	return 0;
 }
 
+/* A host a host frame names: noted when new (REC_HOSTS_MAX at most). Returns 0, or -1 out of memory. */
+static int note_host(struct rec_reader *r, struct scan *sc, const struct rec_hostframe *hf)
+{
+	for (size_t i = r->nhosts; i-- > 0;)
+		if (strlen(r->hosts[i]) == hf->name_len && memcmp(r->hosts[i], hf->name, hf->name_len) == 0)
+			return 0;
+	if (r->nhosts == REC_HOSTS_MAX) {
+		if (!sc->hosts_full && !r->host)
+			rec_warnf(r, _("%s: more than %d hosts: the others are skipped"), r->files[0].path, REC_HOSTS_MAX);
+		sc->hosts_full = true;
+		return 0;
+	}
+	char **v = realloc(r->hosts, (r->nhosts + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	r->hosts = v;
+	if (!(v[r->nhosts] = strndup(hf->name, hf->name_len)))
+		return -1;
+	r->nhosts++;
+	return 0;
+}
+
+/* A host's frame: noted; indexed in place when it is of the host read. */
+static int on_host(struct rec_reader *r, struct scan *sc, uint32_t fi, uint64_t off, const struct rec_frame *fr)
+{
+	const struct rec_rfile *f = &r->files[fi];
+	uint8_t p[REC_HOST_PREFIX_MAX];
+	size_t n = fr->len < sizeof(p) ? fr->len : sizeof(p);
+	struct rec_hostframe hf;
+	if (rec_pread(f, p, n, off + fr->hlen) < 0 || rec_hostframe_unpack(p, n, fr->len, &hf) < 0 ||
+	    memchr(hf.name, '\0', hf.name_len)) {
+		/* its header checks out, its inside does not: whose it was is not known */
+		damage_add(r, sc, fi, off, fr->hlen + fr->len, false);
+		return 0;
+	}
+	if (note_host(r, sc, &hf) < 0)
+		return -1;
+	if (!r->host || strlen(r->host) != hf.name_len || memcmp(r->host, hf.name, hf.name_len) != 0)
+		return 0;
+	uint64_t in = off + fr->hlen + hf.inner;
+	if (hf.f.type == REC_FRAME_SCHEMA)
+		on_schema(r, sc, f, in, &hf.f);
+	else if (hf.f.type == REC_FRAME_SAMPLE) {
+		size_t n0 = r->n;
+		if (on_sample(r, sc, fi, in, &hf.f) < 0)
+			return -1;
+		if (r->n > n0)
+			r->v[n0].taken_ns = fr->wall_ns;
+	}
+	return 0;
+}
+
 static int scan_file(struct rec_reader *r, struct scan *sc, uint32_t fi)
 {
 	const struct rec_rfile *f = &r->files[fi];
@@ -336,9 +400,12 @@ static int scan_file(struct rec_reader *r, struct scan *sc, uint32_t fi)
 			have = false;
 			continue;
 		}
-		if (fr.type == REC_FRAME_SCHEMA)
+		/* a host's reader reads only its host's frames */
+		if (fr.type == REC_FRAME_HOST && on_host(r, sc, fi, off, &fr) < 0)
+			return -1;
+		else if (fr.type == REC_FRAME_SCHEMA && !r->host)
 			on_schema(r, sc, f, off, &fr);
-		else if (fr.type == REC_FRAME_SAMPLE && on_sample(r, sc, fi, off, &fr) < 0)
+		else if (fr.type == REC_FRAME_SAMPLE && !r->host && on_sample(r, sc, fi, off, &fr) < 0)
 			return -1;
 		/* other types: later versions' additions, skipped */
 		off = end;

@@ -29,6 +29,8 @@ struct rec_stream {
 	bool have_base;
 	uint64_t base_seq;
 	bool broken;
+	rec_tap_fn tap;
+	void *tap_ctx;
 };
 
 struct rec_stream *rec_stream_new(void)
@@ -77,6 +79,12 @@ void rec_stream_free(struct rec_stream *st)
 	buf_free(&st->in);
 	buf_free(&st->raw);
 	free(st);
+}
+
+void rec_stream_tap(struct rec_stream *st, rec_tap_fn fn, void *ctx)
+{
+	st->tap = fn;
+	st->tap_ctx = ctx;
 }
 
 void rec_stream_max_tasks(struct rec_stream *st, size_t n)
@@ -202,6 +210,8 @@ int rec_stream_next(struct rec_stream *st, struct rec_sample *out, uint64_t *seq
 		st->off += f.hlen + f.len;
 		if (crc32c(0, payload, f.len) != f.crc)
 			return fail(st, err, _("the stream sent a damaged frame"));
+		if (st->tap)
+			st->tap(st->tap_ctx, p, f.hlen + f.len, &f);
 		if (f.type == REC_FRAME_SCHEMA) {
 			if (take_schema(st, payload, f.len, err) < 0)
 				return -1;

@@ -40,6 +40,13 @@ struct rec_stream *rec_stream_new(void);
 void rec_stream_max_tasks(struct rec_stream *st, size_t n);
 void rec_stream_free(struct rec_stream *st);
 
+/* Each frame of the stream, as it came (header and payload, len bytes,
+ * its checksum good), told as rec_stream_next reaches it, before it is
+ * decoded: a recorder of several hosts writes them as they are. */
+struct rec_frame;
+typedef void (*rec_tap_fn)(void *ctx, const uint8_t *frame, size_t len, const struct rec_frame *f);
+void rec_stream_tap(struct rec_stream *st, rec_tap_fn fn, void *ctx);
+
 /* Takes n bytes. Returns 0, or -1 with *err (malloc'd) when they cannot be
  * a stream's (the stream is then over). */
 int rec_stream_feed(struct rec_stream *st, const void *p, size_t n, char **err);

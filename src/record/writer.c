@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -22,6 +21,7 @@
 #include "record/crc32c.h"
 #include "record/errmsg.h"
 #include "record/format.h"
+#include "record/lockfile.h"
 #include "record/schema.h"
 #include "record/zstream.h"
 #include "util/i18n.h"
@@ -158,39 +158,9 @@ static int write_frame(struct rec_writer *w, uint8_t type, uint8_t flags, int64_
 
 static int open_file(struct rec_writer *w, const char *file, double wall, char **err)
 {
-	/* O_NONBLOCK: a FIFO of the name would block open() until a reader came */
-	int fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | (w->is_dir ? O_NOFOLLOW : 0),
-		      0640);
-	struct stat sb;
-	if (fd < 0 && errno == ENXIO && stat(file, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		*err = rec_err_path(_("cannot write the recording %s: not a regular file"), file, 0);
+	int fd = rec_lockfile_open(file, w->is_dir, err);
+	if (fd < 0)
 		return -1;
-	}
-	if (fd < 0) {
-		*err = rec_err_path(_("cannot write the recording %s: %s"), file, errno);
-		return -1;
-	}
-	if (fstat(fd, &sb) < 0) {
-		int e = errno;
-		close(fd);
-		*err = rec_err_path(_("cannot write the recording %s: %s"), file, e);
-		return -1;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		close(fd);
-		*err = rec_err_path(_("cannot write the recording %s: not a regular file"), file, 0);
-		return -1;
-	}
-	(void)fcntl(fd, F_SETFL, O_APPEND);
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int e = errno;
-		close(fd);
-		if (e == EWOULDBLOCK)
-			*err = rec_err_path(_("%s: another taskview is recording to it"), file, 0);
-		else
-			*err = rec_err_path(_("cannot lock the recording %s: %s"), file, e);
-		return -1;
-	}
 	w->fd = fd;
 	free(w->file);
 	w->file = strdup(file);

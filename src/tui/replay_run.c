@@ -24,6 +24,15 @@ int tui_replay_run(const struct cli_opts *o, struct tui_msgs *msgs)
 		free(err);
 		return 1;
 	}
+	const char *const *hosts;
+	if (rec_reader_hosts(r, &hosts) > 0) {
+		/* TRANSLATORS: taskview -r FILE without -b, FILE made by taskview --host ... -w FILE */
+		fprintf(stderr, "taskview: %s: %s\n", o->replay,
+			_("a recording of several hosts is replayed with -b: the screen replays a recording of one machine"));
+		rec_reader_close(r);
+		tui_msgs_flush(msgs, stderr);
+		return 2;
+	}
 	struct tui_replay rp = {.path = o->replay, .r = r};
 	rec_reader_info(r, &rp.info);
 	int rc = replay_step(o, &rp.info, &rp.k);

@@ -776,8 +776,26 @@ def test_readme_lines():
         out.write("# web servers\nweb1\nweb2\ndb1   # the database\n")
     env = {**f.env(), "HOME": home, "PATH": f"{os.path.dirname(os.path.abspath(TASKVIEW))}:{os.environ['PATH']}"}
     lines = readme_lines()
-    check(len(lines) == 4, f"the README's lines: {lines}")
+    check(len(lines) == 6, f"the README's lines: {lines}")
     for line in lines:
+        if " -w " in line and " -b " not in line:
+            # a recorder without -b: until stopped, once it holds two samples of each host
+            path = os.path.join(home, line.split(" -w ")[1].split()[0])
+            p = subprocess.Popen(["bash", "-c", "exec " + line], env=env, cwd=home, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                end = time.monotonic() + 120
+                while True:
+                    names = [fr[4] for fr in frames_of(path)] if os.path.exists(path) else []
+                    if all(names.count(h) >= 3 for h in ("web1", "web2", "db1")):
+                        break
+                    check(time.monotonic() < end and p.poll() is None, f"{line}: recorded so far: {names}")
+                    time.sleep(0.2)
+            finally:
+                p.send_signal(signal.SIGTERM)
+                out, err = p.communicate(timeout=60)
+            check(out == "" and err == "", f"{line}: printed {out[:200]} {err[:300]}")
+            continue
         if " -b " not in line:
             # the screen: as typed in a terminal (tmux), until each host's rows are there
             tm = screen()
@@ -793,9 +811,9 @@ def test_readme_lines():
             continue
         # pipefail: taskview's status, not jq's
         r = subprocess.run(["bash", "-o", "pipefail", "-c", line], capture_output=True, text=True, env=env,
-                           timeout=300, stdin=subprocess.DEVNULL)
+                           timeout=300, stdin=subprocess.DEVNULL, cwd=home)
         check(r.returncode == 0, f"{line}: exit {r.returncode}: {r.stderr}")
-        if "-p 1 -H" in line:
+        if "-p 1 -H" in line or line.startswith("taskview -r "):
             heads = [x.rsplit("; host ", 1)[-1] for x in r.stdout.splitlines() if x.startswith("taskview ")]
             check(sorted(heads) == ["db1", "web1", "web2"], f"{line}: a sample of each host: {heads}")
         elif "| jq" in line:
@@ -1103,6 +1121,140 @@ def test_screen_groups_of_a_host():
             end_nsenter(victim, fd)
 
 
+def frames_of(path):
+    """The frames of a recording: (offset, type, header length, payload length, host name or None)."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    out, off = [], 0
+    while off + 36 <= len(data):
+        check(data[off:off + 4] == b"\x89TVR", f"no frame at offset {off}")
+        kind, hlen, plen = data[off + 4], int.from_bytes(data[off + 6:off + 8], "little"), \
+            int.from_bytes(data[off + 8:off + 12], "little")
+        name = None
+        if kind == 3:
+            n = data[off + hlen]  # a name shorter than 128 bytes: one byte of length
+            name = data[off + hlen + 1:off + hlen + 1 + n].decode()
+        out.append((off, kind, hlen, plen, name))
+        off += hlen + plen
+    check(off == len(data), f"the frames end at {off}, the file at {len(data)}")
+    return out
+
+
+def by_host(docs):
+    out = {}
+    for d in docs:
+        out.setdefault(d["host"], []).append(d)
+    return out
+
+
+def test_record_replays_as_live():
+    """-w with --host: every host's frames in one file; -r prints exactly
+    what the live run printed (JSON, value for value, with each host's clock
+    against this one's), text names each host, and -n counts each host's
+    samples as live."""
+    f = fleet()
+    path = os.path.join(f.dir, "two.tvr")
+    live = f.run("-b", "--host", "web1,web2", "--format", "json", "-n", "3", "-d", "0.5", "-w", path)
+    check(live.returncode == 0, f"exit {live.returncode}: {live.stderr}")
+    check(os.stat(path).st_mode & 0o777 == 0o640, f"mode {oct(os.stat(path).st_mode)}")
+    frames = frames_of(path)
+    check({fr[1] for fr in frames} == {3} and {fr[4] for fr in frames} == {"web1", "web2"},
+          f"host frames of web1 and web2 only: {[(fr[1], fr[4]) for fr in frames]}")
+    rep = f.run("-r", path, "-b", "--format", "json")
+    check(rep.returncode == 0, f"replay: exit {rep.returncode}: {rep.stderr}")
+    check(rep.stdout == live.stdout, f"the replay differs from the live run:\n{live.stdout[:400]}\n{rep.stdout[:400]}")
+    check(sorted(by_host(json_lines(rep.stdout))) == ["web1", "web2"], "both hosts replayed")
+    one = f.run("-r", path, "-b", "--format", "json", "-n", "1")
+    check([d["host"] for d in json_lines(one.stdout)] == [d["host"] for d in json_lines(live.stdout)][:2],
+          f"-n 1: one sample of each host, as taken: {one.stdout[:300]} {one.stderr}")
+    text = f.run("-r", path, "-b", "-p", "1")
+    heads = [line for line in text.stdout.splitlines() if line.startswith("taskview ")]
+    check(text.returncode == 0 and len(heads) == 6 and {h.rsplit(" ", 1)[1] for h in heads} == {"web1", "web2"},
+          f"text: {text.returncode} {text.stderr} {heads}")
+    check(all(len([ln for ln in block.splitlines() if ln.strip()]) == 3 for block in text.stdout.split("\n\n")),
+          f"-p 1 applies: each sample's header, column names and PID 1:\n{text.stdout[:600]}")
+
+
+def test_record_damage_stays_with_its_host():
+    """A damaged frame of one host loses that host's samples written against
+    it, says so with the host's name, and leaves the other host's whole."""
+    f = fleet()
+    path = os.path.join(f.dir, "damaged.tvr")
+    live = f.run("-b", "--host", "web1,web2", "--format", "json", "-n", "4", "-d", "0.5", "-w", path)
+    check(live.returncode == 0, f"exit {live.returncode}: {live.stderr}")
+    frames = frames_of(path)
+    want = by_host(json_lines(live.stdout))
+
+    def flip(at, copy):
+        """A copy of the recording with the byte at `at` flipped, replayed."""
+        damaged = os.path.join(f.dir, copy)
+        shutil.copyfile(path, damaged)
+        with open(damaged, "r+b") as fh:
+            fh.seek(at)
+            b = fh.read(1)
+            fh.seek(at)
+            fh.write(bytes([b[0] ^ 0xFF]))
+        rep = f.run("-r", damaged, "-b", "--format", "json")
+        check(rep.returncode == 0, f"replay: exit {rep.returncode}: {rep.stderr}")
+        return by_host(json_lines(rep.stdout)), rep.stderr
+
+    # each host's frames: its description, then samples 0 to 4 (4 pairs printed)
+    # web1's third sample: the last byte of its payload (the frame web1 sent is damaged inside)
+    off, _, hlen, plen, _ = [fr for fr in frames if fr[4] == "web1"][3]
+    got, err = flip(off + hlen + plen - 1, "payload.tvr")
+    check(got["web2"] == want["web2"], "web2's samples are all there, as live")
+    # sample 2 is damaged, 3 and 4 are written against it: only sample 1 with 0 is left
+    check(got["web1"] == want["web1"][:1], f"web1: {len(got['web1'])} samples, the first one of live")
+    check(re.search(r"^taskview: web1: .*damaged", err, re.M) and "web2" not in err,
+          f"the damage said, with web1's name only: {err}")
+    # web2's fourth sample: a byte of the header around it (whose frame it is cannot be read)
+    off = [fr for fr in frames if fr[4] == "web2"][4][0]
+    got, err = flip(off + 10, "header.tvr")
+    check(got["web1"] == want["web1"], "web1's samples are all there, as live")
+    check(got["web2"] == want["web2"][:2], f"web2: {len(got['web2'])} samples, the first two of live")
+    check(re.search(r"^taskview: web2: .*damaged", err, re.M) and "web1" not in err,
+          f"the damage said, with web2's name only: {err}")
+
+
+def test_record_without_b_until_stopped():
+    """--host ... -w without -b: records until stopped, prints nothing, and
+    a host that cannot be reached is said and tried again, not given up."""
+    f = fleet()
+    path = os.path.join(f.dir, "until.tvr")
+    p = subprocess.Popen([TASKVIEW, "--host", "web1,tvnowhere,web2", "-d", "0.3", "-w", path],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=f.env(),
+                         stdin=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 120
+        while True:  # until the file holds two samples of each live host
+            names = [fr[4] for fr in frames_of(path)] if os.path.exists(path) else []
+            if names.count("web1") >= 4 and names.count("web2") >= 4:
+                break
+            check(time.monotonic() < end and p.poll() is None, f"recorded so far: {names}")
+            time.sleep(0.2)
+        time.sleep(2.5)  # tvnowhere is tried again after 1 s, then 2 s
+    finally:
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+    check(out == "", f"printed without -b: {out[:300]}")
+    tried = re.findall(r"^taskview: tvnowhere: .*\(tried again in \d+ s\)$", err, re.M)
+    check(len(tried) >= 2, f"tvnowhere said and tried again: {err}")
+    rep = f.run("-r", path, "-b", "--format", "json", "-p", "1")
+    got = by_host(json_lines(rep.stdout))
+    check(sorted(got) == ["web1", "web2"] and all(len(v) >= 2 for v in got.values()),
+          f"the replay: {rep.returncode} {rep.stderr} { {h: len(v) for h, v in got.items()} }")
+
+
+def test_record_refusals():
+    """What -w and -r with --host refuse, and why."""
+    f = fleet()
+    r = f.run("-b", "--host", "web1", "-w", f.dir)
+    check(r.returncode == 1 and "is a directory: the hosts are recorded into one file" in r.stderr,
+          f"-w DIR: {r.returncode} {r.stderr}")
+    r = f.run("--host", "web1", "-r", os.path.join(f.dir, "two.tvr"))
+    check(r.returncode == 2 and "a recording of hosts replays them all" in r.stderr, f"-r: {r.returncode} {r.stderr}")
+
+
 def test_stream_ends_with_its_input():
     """--stream writes a recording until its standard input closes."""
     p = subprocess.Popen([TASKVIEW, "--stream", "-d", "0.2", "-p", str(os.getpid())], stdin=subprocess.PIPE,
@@ -1130,6 +1282,8 @@ if __name__ == "__main__":
                        test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows,
                        test_screen_host_machine, test_act_checks_the_process, test_act_renices_every_thread,
                        test_screen_kill_on_a_host, test_groups_of_each_host, test_screen_groups_of_a_host,
+                       test_record_replays_as_live, test_record_damage_stays_with_its_host,
+                       test_record_without_b_until_stopped, test_record_refusals,
                        test_screen_random_keys, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
         if SCREEN:

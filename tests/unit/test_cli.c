@@ -413,13 +413,22 @@ START_TEST(hosts_options)
 	ck_assert_int_eq(p->rc, 0);
 	ck_assert(!p->o.batch);
 	done(p);
-	expect_error(parse("-b", "--host", "a", "-w", "x", NULL), "--host cannot be used with -w");
+	/* -w records every host into one file, with -b or without */
+	p = parse("-b", "--host", "a", "-w", "x", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(p->o.iterations == 0);
+	done(p);
+	p = parse("--host", "a,b", "-w", "x", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert(!p->o.batch && p->o.iterations == 0);
+	done(p);
+	expect_error(parse("--host", "a", "-w", "x", "--keep", "3", NULL), "--host records into one file");
 	expect_error(parse("--host", "a", "--textfile", "x", "--format", "json", NULL), "openmetrics only");
 	p = parse("--host", "a", "--textfile", "x", NULL);
 	ck_assert_int_eq(p->rc, 0);
 	ck_assert(p->o.batch && p->o.iterations == INT64_MAX);
 	done(p);
-	expect_error(parse("--host", "a", "-r", "x", NULL), "--host cannot be used with -w or -r");
+	expect_error(parse("--host", "a", "-r", "x", NULL), "a recording of hosts replays them all");
 	/* each host's control groups under its row */
 	p = parse("-b", "--host", "a", "--group", "cgroup", NULL);
 	ck_assert_int_eq(p->rc, 0);

@@ -23,7 +23,9 @@
 #include "record/copy.h"
 #include "record/crc32c.h"
 #include "record/format.h"
+#include "record/hosts/hostframe.h"
 #include "record/reader.h"
+#include "record/reader_priv.h"
 #include "record/schema.h"
 #include "record/stream.h"
 #include "record/strings.h"
@@ -1083,6 +1085,114 @@ static void rm_tree(const char *dir)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);
 }
+
+/* ---- several hosts in one file ---- */
+
+/* A host frame around an inner frame of type `type` with payload pl. */
+static void host_frame(struct buf *out, const char *host, uint8_t type, uint64_t seq, const char *pl, int64_t taken)
+{
+	struct rec_frame in = {.type = type, .len = (uint32_t)strlen(pl), .crc = crc32c(0, pl, strlen(pl)), .seq = seq,
+			       .wall_ns = 1795420800000000000LL + (int64_t)seq};
+	uint8_t h[REC_HDR_LEN];
+	rec_frame_pack(h, &in);
+	struct buf inner;
+	buf_init(&inner);
+	buf_add(&inner, h, sizeof(h));
+	buf_adds(&inner, pl);
+	ck_assert_int_eq(rec_hostframe_pack(out, host, (const uint8_t *)inner.data, inner.len, &in, taken), 0);
+	buf_free(&inner);
+}
+
+START_TEST(host_frames)
+{
+	struct buf b;
+	buf_init(&b);
+	host_frame(&b, "web1", REC_FRAME_SAMPLE, 7, "payload", 42);
+	struct rec_frame outer;
+	ck_assert_int_eq(rec_frame_unpack((const uint8_t *)b.data, b.len, &outer), 0);
+	ck_assert_uint_eq(outer.type, REC_FRAME_HOST);
+	ck_assert_uint_eq(outer.seq, 7);
+	ck_assert_int_eq(outer.wall_ns, 42);
+	ck_assert_uint_eq(outer.len, b.len - REC_HDR_LEN);
+	ck_assert_uint_eq(outer.crc, crc32c(0, b.data + REC_HDR_LEN, outer.len));
+	const uint8_t *pl = (const uint8_t *)b.data + REC_HDR_LEN;
+	struct rec_hostframe hf;
+	ck_assert_int_eq(rec_hostframe_unpack(pl, outer.len, outer.len, &hf), 0);
+	ck_assert_uint_eq(hf.name_len, 4);
+	ck_assert(memcmp(hf.name, "web1", 4) == 0);
+	ck_assert_uint_eq(hf.inner, 5);
+	ck_assert_uint_eq(hf.f.type, REC_FRAME_SAMPLE);
+	ck_assert_uint_eq(hf.f.seq, 7);
+	ck_assert_int_eq(hf.f.wall_ns, 1795420800000000007LL);
+	ck_assert(memcmp(pl + hf.inner + hf.f.hlen, "payload", 7) == 0);
+	/* the inner frame must end where the payload does; a cut name or header is not one */
+	ck_assert_int_eq(rec_hostframe_unpack(pl, outer.len, outer.len + 1, &hf), -1);
+	ck_assert_int_eq(rec_hostframe_unpack(pl, outer.len - 1, outer.len - 1, &hf), -1);
+	ck_assert_int_eq(rec_hostframe_unpack(pl, 3, 3, &hf), -1);
+	uint8_t zero[64] = {0};
+	ck_assert_int_eq(rec_hostframe_unpack(zero, sizeof(zero), sizeof(zero), &hf), -1);
+	/* a name of 256 bytes, or none, is refused both ways */
+	char longname[REC_HOST_NAME_MAX + 2];
+	memset(longname, 'h', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	struct rec_frame in = {.type = REC_FRAME_SAMPLE};
+	ck_assert_int_eq(rec_hostframe_pack(&b, longname, (const uint8_t *)"x", 1, &in, 0), -1);
+	ck_assert_int_eq(rec_hostframe_pack(&b, "", (const uint8_t *)"x", 1, &in, 0), -1);
+	uint8_t big[4] = {0x80, 0x02, 'h', 'h'}; /* length 256 */
+	ck_assert_int_eq(rec_hostframe_unpack(big, sizeof(big), sizeof(big), &hf), -1);
+	buf_free(&b);
+}
+END_TEST
+
+/* A file naming more hosts than a reader keeps, one with a NUL in its name,
+ * and frames of unknown types: the hosts are capped (said once), the bad
+ * name is damage, nothing is indexed as this machine's. */
+START_TEST(host_frames_hostile)
+{
+	char *dir = tmp_dir();
+	char path[600];
+	snprintf(path, sizeof(path), "%s/hosts.tvr", dir);
+	struct buf b;
+	buf_init(&b);
+	char name[32];
+	for (int i = 0; i < REC_HOSTS_MAX + 10; i++) {
+		snprintf(name, sizeof(name), "h%d", i);
+		host_frame(&b, name, 9, (uint64_t)i, "later", 0);
+	}
+	host_frame(&b, "bad", 9, 0, "x", 0);
+	/* the name's third byte: "bad" becomes "ba\0" */
+	size_t last_off = b.len - (REC_HDR_LEN + 1 + 3 + REC_HDR_LEN + 1);
+	b.data[last_off + REC_HDR_LEN + 1 + 2] = '\0';
+	/* its checksum made good again: the inside is what is wrong */
+	struct rec_frame last;
+	ck_assert_int_eq(rec_frame_unpack((const uint8_t *)b.data + last_off, REC_HDR_LEN, &last), 0);
+	last.crc = crc32c(0, b.data + last_off + REC_HDR_LEN, last.len);
+	rec_frame_pack((uint8_t *)b.data + last_off, &last);
+	FILE *fp = fopen(path, "wb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(b.data, 1, b.len, fp), b.len);
+	fclose(fp);
+	buf_free(&b);
+	struct warnings w = {0};
+	char *err = NULL;
+	struct rec_reader *r = rec_reader_open(path, collect, &w, &err);
+	ck_assert_msg(r != NULL, "%s", err ? err : "");
+	const char *const *names;
+	ck_assert_uint_eq(rec_reader_hosts(r, &names), REC_HOSTS_MAX);
+	ck_assert_str_eq(names[0], "h0");
+	ck_assert_uint_eq(rec_reader_count(r), 0);
+	ck_assert_msg(strstr(w.text, "more than 4096 hosts") != NULL, "%s", w.text);
+	ck_assert_msg(strstr(w.text, "damaged bytes") != NULL, "%s", w.text);
+	rec_reader_close(r);
+	/* a host's reader of a host the file does not hold finds nothing of it */
+	r = rec_reader_open_host(path, "web9", NULL, NULL, &err);
+	ck_assert_ptr_null(r);
+	ck_assert_msg(err && strstr(err, "no sample of this host"), "%s", err ? err : "");
+	free(err);
+	rm_tree(dir);
+	free(dir);
+}
+END_TEST
 
 /* Writes n samples (odd_sample(first .. first + n - 1), each with one exit record seen). */
 static void write_series(const char *path, int first, int n, const struct colset *cs, int keep)
@@ -2287,6 +2397,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, stream_names_are_limited);
 	tcase_add_test(tc, stream_tasks_are_limited);
 	tcase_add_test(tc, shown_merge_keeps_hosts_apart);
+	tcase_add_test(tc, host_frames);
+	tcase_add_test(tc, host_frames_hostile);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
 	tcase_set_timeout(tc, 600);

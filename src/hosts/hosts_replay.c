@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Batch output from a recording of several hosts (taskview --host ... -w):
+ * each host's samples with the one -d before it, in the order the viewer
+ * took them, printed as the live run printed them, with each host's own
+ * times. -n is a number of samples of each host, as live.
+ */
+#include "hosts/hosts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "metrics.h"
+#include "record/reader.h"
+#include "render/json.h"
+#include "replay.h"
+#include "util/i18n.h"
+#include "util/text.h"
+
+/* One host of the recording, and where its replay is. */
+struct host_replay {
+	const char *name;        /* the top reader's */
+	struct rec_reader *r;
+	struct rec_info info;
+	unsigned k;
+	size_t i;                /* the next sample to show */
+	size_t clocked;          /* samples whose clock is in clock */
+	double clock;            /* its clock minus the viewer's, at least, as live */
+	int64_t printed;
+	struct metrics *m;       /* --format openmetrics, --textfile */
+	char *prefix;            /* "taskview: NAME: " for its reader's warnings (the name made safe) */
+};
+
+static void host_warn(void *ctx, const char *msg)
+{
+	fprintf(stderr, "%s%s\n", (const char *)ctx, msg);
+}
+
+static int no_columns(void *ctx, struct colset *cs)
+{
+	(void)ctx;
+	(void)cs;
+	return 0;
+}
+
+/* The clock up to sample i, as the live viewer had it: the most of every sample's time there less its arrival. */
+static double host_clock(struct host_replay *h, size_t i)
+{
+	for (; h->clocked <= i; h->clocked++) {
+		double taken = rec_reader_taken(h->r, h->clocked);
+		if (isfinite(taken))
+			h->clock = fmax(h->clock, rec_reader_wall(h->r, h->clocked) - taken);
+	}
+	return h->clock;
+}
+
+static long prop_long(const char *v)
+{
+	char *end = NULL;
+	long n = v ? strtol(v, &end, 10) : -1;
+	return v && end != v && !*end && n >= 0 ? n : -1;
+}
+
+/* Prints h's sample i with the one k before it; 1 printed, 0 not pairable, -1 failed (told). */
+static int host_print(struct host_replay *h, const struct app *a, const struct cli_opts *o, bool first)
+{
+	struct rec_sample prev, cur;
+	if (!rec_reader_pairable(h->r, h->i, h->k) || rec_reader_pair(h->r, h->i, h->k, &prev, &cur) < 0)
+		return 0;
+	struct json_host jh = {
+		.name = h->name,
+		.hostname = rec_reader_prop(h->r, h->i, "host"),
+		.version = rec_reader_prop(h->r, h->i, "taskview"),
+		.kernel = rec_reader_prop(h->r, h->i, "kernel"),
+		.boot_id = rec_reader_prop(h->r, h->i, "boot_id"),
+		.cpus = prop_long(rec_reader_prop(h->r, h->i, "cpus")),
+		.clock = host_clock(h, h->i),
+	};
+	struct pair_origin from = {.host = &jh, .filter = &o->filter};
+	struct buf out;
+	buf_init(&out);
+	struct shown v;
+	int rc = shown_build(&v, &prev.s, &cur.s, &a->cs, &o->filter, o->threads);
+	if (rc == 0) {
+		rc = h->m ? replay_metrics(o->textfile && !o->format_set ? NULL : &out, h->m, &v, &prev.s, h->printed == 0)
+			  : replay_render_shown(&out, a, o, &from, &v, &cur, cur.s.mono - prev.s.mono, first);
+		shown_free(&v);
+	}
+	rec_sample_free(&prev);
+	rec_sample_free(&cur);
+	if (rc == -1 || (rc == 0 && out.oom)) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		rc = -1;
+	} else if (rc == 0 && (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0)) {
+		fprintf(stderr, "taskview: ");
+		fprintf(stderr, _("write error: %s\n"), strerror(errno));
+		rc = -1;
+	}
+	buf_free(&out);
+	return rc < 0 ? -1 : 1;
+}
+
+/* The host whose next sample was taken first (the lowest place); NULL when none is left. */
+static struct host_replay *host_next(struct host_replay *v, size_t n, const struct cli_opts *o, double to)
+{
+	struct host_replay *best = NULL;
+	for (size_t j = 0; j < n; j++) {
+		struct host_replay *h = &v[j];
+		if (!h->r || h->i >= rec_reader_count(h->r) || rec_reader_wall(h->r, h->i) > to ||
+		    (o->iterations && h->printed >= o->iterations))
+			continue;
+		if (!best || rec_reader_place(h->r, h->i) < rec_reader_place(best->r, best->i))
+			best = h;
+	}
+	return best;
+}
+
+static int metrics_write(struct host_replay *v, size_t n, const char *path)
+{
+	struct metrics_file *file = metrics_file_new(path);
+	struct om_part *parts = calloc(n ? n : 1, sizeof(*parts));
+	size_t k = 0;
+	for (size_t j = 0; parts && j < n; j++)
+		if (v[j].printed > 0)
+			metrics_part(v[j].m, &parts[k++]);
+	char *err = NULL;
+	int rc = file && parts ? metrics_file_write(file, parts, k, &err) : -1;
+	if (rc < 0)
+		fprintf(stderr, "taskview: %s\n", err ? err : _("out of memory"));
+	free(err);
+	free(parts);
+	metrics_file_free(file);
+	return rc;
+}
+
+int hosts_replay_run(const struct cli_opts *o, struct rec_reader *top)
+{
+	const char *const *names;
+	size_t n = rec_reader_hosts(top, &names);
+	struct host_replay *v = calloc(n, sizeof(*v));
+	struct app a;
+	bool have_app = false;
+	int rc = 0;
+	if (!v) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		return 1;
+	}
+	struct rec_info all = {.first = INFINITY};
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		struct host_replay *h = &v[j];
+		h->name = names[j];
+		h->clock = -INFINITY;
+		struct buf b;
+		buf_init(&b);
+		buf_adds(&b, "taskview: ");
+		text_sanitize(&b, h->name, strlen(h->name), 80, false);
+		buf_adds(&b, ": ");
+		h->prefix = b.oom ? NULL : strdup(buf_str(&b));
+		buf_free(&b);
+		char *err = NULL;
+		h->r = h->prefix ? rec_reader_open_host(o->replay, h->name, host_warn, h->prefix, &err) : NULL;
+		if (!h->r) {
+			/* one host that cannot be read does not hide the others */
+			fprintf(stderr, "%s%s\n", h->prefix ? h->prefix : "taskview: ", err ? err : _("out of memory"));
+			free(err);
+			continue;
+		}
+		rec_reader_info(h->r, &h->info);
+		if (h->info.nsamples && h->info.first < all.first)
+			all = h->info;
+		rc = replay_step(o, &h->info, &h->k);
+		if (rc == 0 && (o->format == CLI_FORMAT_OPENMETRICS || o->textfile) && !(h->m = metrics_new_part(o, h->name))) {
+			fprintf(stderr, "taskview: %s\n", _("out of memory"));
+			rc = 1;
+		}
+	}
+	double from = -INFINITY, to = INFINITY;
+	if (rc == 0 && isfinite(all.first))
+		rc = replay_range(o, &all, &from, &to);
+	if (rc == 0 && (rc = app_init_replay(&a, o, no_columns, NULL)) == 0)
+		have_app = true;
+	for (size_t j = 0; j < n && rc == 0; j++)
+		if (v[j].r)
+			v[j].i = isfinite(from) ? rec_reader_find(v[j].r, from) : 0;
+	size_t printed = 0;
+	struct host_replay *h;
+	while (rc == 0 && (h = host_next(v, n, o, to))) {
+		int p = host_print(h, &a, o, printed == 0);
+		if (p < 0)
+			rc = 1;
+		else if (p > 0) {
+			h->printed++;
+			printed++;
+			h->i += h->k;
+		} else {
+			h->i++; /* the first after a break, or a lost one: the next may pair */
+		}
+	}
+	if (rc == 0 && o->textfile && metrics_write(v, n, o->textfile) < 0)
+		rc = 1;
+	/* a host of which nothing could be shown is told; the others were printed */
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		if (!v[j].r || v[j].printed)
+			continue;
+		fprintf(stderr, "%s%s\n", v[j].prefix ? v[j].prefix : "taskview: ", replay_none_why(v[j].r, from, to, v[j].k));
+		rc = 1;
+	}
+	for (size_t j = 0; j < n && rc == 0; j++)
+		if (!v[j].r)
+			rc = 1;
+	for (size_t j = 0; j < n; j++) {
+		metrics_free(v[j].m);
+		rec_reader_close(v[j].r);
+		free(v[j].prefix);
+	}
+	free(v);
+	if (have_app)
+		app_free(&a);
+	return rc;
+}
