@@ -35,7 +35,7 @@ int app_init_replay(struct app *a, const struct cli_opts *o, int (*add_columns)(
 {
 	if (app_start(a))
 		return 1;
-	if (add_columns(ctx, &a->cs) < 0) {
+	if (add_columns && add_columns(ctx, &a->cs) < 0) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		return 1;
 	}

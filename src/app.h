@@ -25,7 +25,7 @@ struct app {
 /* Loads plugins and resolves -o/-s. Returns 0, or the exit status (2 for bad
  * input) after printing a message to stderr. Plugin messages go to msg_cb. */
 int app_init(struct app *a, const struct cli_opts *o, void (*msg_cb)(void *ctx, const char *line), void *ctx);
-/* The same for a replay: no plugins, the columns add_columns appends instead. */
+/* The same for a replay: no plugins, the columns add_columns appends instead (NULL: none). */
 int app_init_replay(struct app *a, const struct cli_opts *o, int (*add_columns)(void *ctx, struct colset *cs),
 		    void *ctx);
 void app_free(struct app *a);

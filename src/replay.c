@@ -160,6 +160,15 @@ static int replay_render(struct buf *out, const struct app *a, const struct cli_
 	return replay_render_pair(out, a, o, &from, prev, cur, first);
 }
 
+int replay_emit(const struct buf *out)
+{
+	if (fwrite(out->data ? out->data : "", 1, out->len, stdout) == out->len && fflush(stdout) == 0)
+		return 0;
+	fprintf(stderr, "taskview: ");
+	fprintf(stderr, _("write error: %s\n"), strerror(errno));
+	return -1;
+}
+
 int replay_run(const struct cli_opts *o)
 {
 	char *err = NULL;
@@ -214,11 +223,8 @@ int replay_run(const struct cli_opts *o)
 			rc = 1;
 		rec_sample_free(&prev);
 		rec_sample_free(&cur);
-		if (rc == 0 && (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0)) {
-			fprintf(stderr, "taskview: ");
-			fprintf(stderr, _("write error: %s\n"), strerror(errno));
+		if (rc == 0 && replay_emit(&out) < 0)
 			rc = 1;
-		}
 		printed++;
 		i += k;
 	}

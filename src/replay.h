@@ -15,6 +15,10 @@
 /* Returns the exit status. */
 int replay_run(const struct cli_opts *o);
 
+/* Writes out to stdout, flushed: a sample reaches a pipe as it is printed.
+ * Returns 0, or -1 after telling the write error. */
+int replay_emit(const struct buf *out);
+
 /* What a replay front takes from the options; each returns 0, or 2 after
  * printing why to stderr. The step: -d as a whole number k of the
  * recording's intervals (1 without -d). */

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hosts/describe.h"
 #include "hosts/hosts.h"
 #include "hosts/remote.h"
 #include "record/stream.h"
@@ -53,7 +54,7 @@ static void host_record(void *ctx, const uint8_t *frame, size_t len, const struc
 	struct fleet *f = h->fleet;
 	if (f->rec_err)
 		return;
-	if (rec_hosts_writer_add(f->rec, h->name, frame, len, fr, h->l.taken, clock_now(CLOCK_MONOTONIC), &f->rec_err) < 0 &&
+	if (rec_hosts_writer_add(f->rec, h->name, frame, len, fr, h->l.taken_ns, clock_now(CLOCK_MONOTONIC), &f->rec_err) < 0 &&
 	    !f->rec_err)
 		f->rec_err = strdup(_("out of memory"));
 }
@@ -189,7 +190,7 @@ static int host_pump(struct fleet *f, struct fleet_host *h, double now, bool tak
 		h->last_sample = h->last_seen = now;
 		h->retry = FLEET_RETRY_MIN;
 		h->state = FLEET_LIVE;
-		h->cpus = link_cpus(&h->l);
+		h->cpus = host_cpus(rec_stream_schema(h->l.st));
 		int took = host_take(f, h, &s, seq);
 		if (took < 0)
 			return -1;

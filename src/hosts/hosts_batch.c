@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "hosts/describe.h"
 #include "hosts/fleet.h"
 #include "hosts/hostlist.h"
 #include "hosts/link.h"
@@ -78,34 +80,13 @@ static int read_hosts_file(struct hostlist *l, const char *path, struct buf *err
 	return rc;
 }
 
-static int no_columns(void *ctx, struct colset *cs)
-{
-	(void)ctx;
-	(void)cs;
-	return 0;
-}
-
-/* What the host's description says of it, and its clock against this one. */
-static void host_described(const struct link *l, double clock, struct json_host *jh)
-{
-	*jh = (struct json_host){
-		.name = l->host,
-		.hostname = rec_stream_prop(l->st, "host"),
-		.version = rec_stream_prop(l->st, "taskview"),
-		.kernel = rec_stream_prop(l->st, "kernel"),
-		.boot_id = rec_stream_prop(l->st, "boot_id"),
-		.cpus = link_cpus(l),
-		.clock = clock,
-	};
-}
-
 /* A host's new pair, printed; -n of each, then it is done. */
 static int on_pair(void *ctx, struct fleet_host *h)
 {
 	struct batch_run *r = ctx;
 	size_t i = (size_t)(h - r->f->h);
 	struct json_host jh;
-	host_described(&h->l, h->clock, &jh);
+	host_describe(&jh, h->l.host, rec_stream_schema(h->l.st), h->clock);
 	struct pair_origin from = {.host = &jh};
 	struct buf out;
 	buf_init(&out);
@@ -123,10 +104,8 @@ static int on_pair(void *ctx, struct fleet_host *h)
 	} else if (rc < 0 || out.oom) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		rc = -1;
-	} else if (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
-		fprintf(stderr, "taskview: ");
-		fprintf(stderr, _("write error: %s\n"), strerror(errno));
-		rc = -1;
+	} else {
+		rc = replay_emit(&out);
 	}
 	buf_free(&out);
 	if (rc < 0) {
@@ -167,25 +146,18 @@ static int file_write_due(struct batch_run *r, double now, bool last)
 
 /* A host that fails before it printed a sample is given up (a wrong key, a
  * missing taskview: a try again says the same); one lost after it printed
- * is tried again, until it has been away for HOST_AWAY_MAX s. */
+ * is tried again, until it has been away for HOST_AWAY_MAX s. A run until
+ * stopped (-w without -n) gives no host up: each failure is told, and tried again. */
 static bool on_offline(void *ctx, const struct fleet_host *h, double now)
 {
 	struct batch_run *r = ctx;
 	size_t i = (size_t)(h - r->f->h);
-	if (r->o->iterations == 0) {
-		/* a run until stopped (-w) gives no host up: it is told, and tried again */
-		struct buf b;
-		buf_init(&b);
-		buf_addf(&b, _("%s (tried again in %.0f s)"), h->why, h->next_try - now);
-		host_say(h->name, b.oom ? h->why : buf_str(&b));
-		buf_free(&b);
-		return false;
-	}
-	if (r->printed[i] == 0) {
+	bool until_stopped = r->o->iterations == 0;
+	if (!until_stopped && r->printed[i] == 0) {
 		host_say(h->name, h->why);
 		return true;
 	}
-	bool give_up = now - h->last_seen > HOST_AWAY_MAX;
+	bool give_up = !until_stopped && now - h->last_seen > HOST_AWAY_MAX;
 	struct buf b;
 	buf_init(&b);
 	if (give_up)
@@ -216,6 +188,33 @@ int hosts_gather(struct hostlist *l, const struct cli_opts *o)
 	return rc;
 }
 
+/* The signal that ends a run (SIGINT, SIGTERM, SIGHUP), or 0: the recording
+ * is then synced and closed, and the streams ended, before it ends us. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void stop_catch(void)
+{
+	struct sigaction sa = {.sa_handler = on_stop}; /* no SA_RESTART: poll returns at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Ends us as the signal asked, its default action restored. */
+static void stop_raise(void)
+{
+	if (!stop_signal)
+		return;
+	signal(stop_signal, SIG_DFL);
+	raise(stop_signal);
+}
+
 /* Whether the run goes on: a host still has samples to give. */
 static bool run_goes_on(const struct fleet *f)
 {
@@ -234,7 +233,7 @@ int hosts_run(const struct cli_opts *o)
 		return rc;
 	}
 	struct app a;
-	rc = app_init_replay(&a, o, no_columns, NULL);
+	rc = app_init_replay(&a, o, NULL, NULL);
 	if (rc) {
 		fleet_free(&f);
 		return rc;
@@ -268,8 +267,9 @@ int hosts_run(const struct cli_opts *o)
 	/* a script's run ends: a host that never answers is given up as a silent one */
 	f.connect_wait = f.silence;
 	f.watch = (struct fleet_watch){.ctx = &r, .pair = on_pair, .offline = on_offline};
+	stop_catch();
 	fleet_start(&f, &a.cs, clock_now(CLOCK_MONOTONIC));
-	while (run_goes_on(&f)) {
+	while (!stop_signal && run_goes_on(&f)) {
 		size_t np = fleet_fds(&f, fds);
 		for (size_t i = 0; i < np; i++)
 			pfd[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
@@ -298,7 +298,7 @@ int hosts_run(const struct cli_opts *o)
 	/* -n samples of each: the last ones too */
 	if (rc == 0 && file_write_due(&r, clock_now(CLOCK_MONOTONIC), true) < 0)
 		rc = 1;
-	for (size_t i = 0; i < f.n && rc == 0; i++)
+	for (size_t i = 0; i < f.n && rc == 0 && !stop_signal; i++)
 		if (r.printed[i] < o->iterations)
 			rc = 1;
 out:
@@ -315,5 +315,6 @@ out:
 	free(fds);
 	free(pfd);
 	app_free(&a);
+	stop_raise();
 	return rc;
 }

@@ -7,13 +7,13 @@
  */
 #include "hosts/hosts.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "hosts/describe.h"
 #include "metrics.h"
 #include "record/reader.h"
 #include "render/json.h"
@@ -40,29 +40,15 @@ static void host_warn(void *ctx, const char *msg)
 	fprintf(stderr, "%s%s\n", (const char *)ctx, msg);
 }
 
-static int no_columns(void *ctx, struct colset *cs)
-{
-	(void)ctx;
-	(void)cs;
-	return 0;
-}
-
 /* The clock up to sample i, as the live viewer had it: the most of every sample's time there less its arrival. */
 static double host_clock(struct host_replay *h, size_t i)
 {
 	for (; h->clocked <= i; h->clocked++) {
-		double taken = rec_reader_taken(h->r, h->clocked);
-		if (isfinite(taken))
-			h->clock = fmax(h->clock, rec_reader_wall(h->r, h->clocked) - taken);
+		double clock = rec_reader_clock(h->r, h->clocked);
+		if (isfinite(clock))
+			h->clock = fmax(h->clock, clock);
 	}
 	return h->clock;
-}
-
-static long prop_long(const char *v)
-{
-	char *end = NULL;
-	long n = v ? strtol(v, &end, 10) : -1;
-	return v && end != v && !*end && n >= 0 ? n : -1;
 }
 
 /* Prints h's sample i with the one k before it; 1 printed, 0 not pairable, -1 failed (told). */
@@ -71,15 +57,8 @@ static int host_print(struct host_replay *h, const struct app *a, const struct c
 	struct rec_sample prev, cur;
 	if (!rec_reader_pairable(h->r, h->i, h->k) || rec_reader_pair(h->r, h->i, h->k, &prev, &cur) < 0)
 		return 0;
-	struct json_host jh = {
-		.name = h->name,
-		.hostname = rec_reader_prop(h->r, h->i, "host"),
-		.version = rec_reader_prop(h->r, h->i, "taskview"),
-		.kernel = rec_reader_prop(h->r, h->i, "kernel"),
-		.boot_id = rec_reader_prop(h->r, h->i, "boot_id"),
-		.cpus = prop_long(rec_reader_prop(h->r, h->i, "cpus")),
-		.clock = host_clock(h, h->i),
-	};
+	struct json_host jh;
+	host_describe(&jh, h->name, rec_reader_schema(h->r, h->i), host_clock(h, h->i));
 	struct pair_origin from = {.host = &jh, .filter = &o->filter};
 	struct buf out;
 	buf_init(&out);
@@ -95,10 +74,8 @@ static int host_print(struct host_replay *h, const struct app *a, const struct c
 	if (rc == -1 || (rc == 0 && out.oom)) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		rc = -1;
-	} else if (rc == 0 && (fwrite(out.data ? out.data : "", 1, out.len, stdout) != out.len || fflush(stdout) != 0)) {
-		fprintf(stderr, "taskview: ");
-		fprintf(stderr, _("write error: %s\n"), strerror(errno));
-		rc = -1;
+	} else if (rc == 0) {
+		rc = replay_emit(&out);
 	}
 	buf_free(&out);
 	return rc < 0 ? -1 : 1;
@@ -181,7 +158,7 @@ int hosts_replay_run(const struct cli_opts *o, struct rec_reader *top)
 	double from = -INFINITY, to = INFINITY;
 	if (rc == 0 && isfinite(all.first))
 		rc = replay_range(o, &all, &from, &to);
-	if (rc == 0 && (rc = app_init_replay(&a, o, no_columns, NULL)) == 0)
+	if (rc == 0 && (rc = app_init_replay(&a, o, NULL, NULL)) == 0)
 		have_app = true;
 	for (size_t j = 0; j < n && rc == 0; j++)
 		if (v[j].r)

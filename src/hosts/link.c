@@ -145,7 +145,9 @@ int link_next(struct link *l, struct rec_sample *s, uint64_t *seq, double *clock
 {
 	char *err = NULL;
 	/* one time for the clock and for a recording of the frames taken (record/hosts) */
-	l->taken = clock_now(CLOCK_REALTIME);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	l->taken_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	int rc = rec_stream_next(l->st, s, seq, &err);
 	if (rc < 0) {
 		/* the link's reason first: the stream only knows it was broken off */
@@ -155,16 +157,9 @@ int link_next(struct link *l, struct rec_sample *s, uint64_t *seq, double *clock
 		return -1;
 	}
 	if (rc > 0)
-		*clock = fmax(*clock, s->s.wall - l->taken);
+		/* in whole ns, as a replay of the recording computes it (rec_reader_clock) */
+		*clock = fmax(*clock, (double)(rec_stream_wall_ns(l->st) - l->taken_ns) / 1e9);
 	return rc > 0;
-}
-
-long link_cpus(const struct link *l)
-{
-	const char *cpus = rec_stream_prop(l->st, "cpus");
-	char *end = NULL;
-	long n = cpus ? strtol(cpus, &end, 10) : -1;
-	return cpus && end != cpus && !*end && n >= 0 ? n : -1;
 }
 
 const char *link_last_words(struct link *l)

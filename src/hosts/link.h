@@ -28,7 +28,7 @@ struct link {
 	size_t nerr;
 	double started, last_data; /* CLOCK_MONOTONIC seconds */
 	double ended_at;        /* when its output closed; 0 while open */
-	double taken;           /* CLOCK_REALTIME seconds when link_next last looked for a sample */
+	int64_t taken_ns;       /* CLOCK_REALTIME ns when link_next last looked for a sample */
 	int status;             /* the child's, once reaped */
 	bool reaped;
 	char *why;              /* why it ended (malloc'd), or NULL */
@@ -54,8 +54,6 @@ void link_free(struct link *l);
  * none is whole yet; -1 when the stream broke, *why its reason (the link's
  * before the stream's; malloc'd, or NULL out of memory). */
 int link_next(struct link *l, struct rec_sample *s, uint64_t *seq, double *clock, char **why);
-/* The CPUs the host's description says it has, or -1. */
-long link_cpus(const struct link *l);
 /* The last line ssh or the remote wrote to stderr (raw bytes), or NULL. */
 const char *link_last_words(struct link *l);
 

@@ -7,10 +7,13 @@
 
 void remote_quote(struct buf *b, const char *s)
 {
+	/* ' and \ outside the quotes: fish reads \' and \\ inside them as escapes, a POSIX shell does not */
 	buf_addc(b, '\'');
 	for (; *s; s++) {
 		if (*s == '\'')
 			buf_adds(b, "'\\''");
+		else if (*s == '\\')
+			buf_adds(b, "'\\\\'");
 		else
 			buf_addc(b, *s);
 	}

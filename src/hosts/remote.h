@@ -33,7 +33,8 @@ int remote_argv_build(struct remote_argv *a, const char *ssh, const char *remote
 int remote_argv_act(struct remote_argv *a, const char *ssh, const char *remote, const char *host,
 		    const struct act_req *r);
 void remote_argv_free(struct remote_argv *a);
-/* Appends s to b as one word of a POSIX shell. */
+/* Appends s to b as one word of a POSIX shell, and of fish (a login shell
+ * the remote user may have). */
 void remote_quote(struct buf *b, const char *s);
 
 #endif

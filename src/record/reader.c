@@ -446,14 +446,14 @@ size_t rec_reader_hosts(const struct rec_reader *r, const char *const **names)
 	return r->nhosts;
 }
 
-double rec_reader_taken(const struct rec_reader *r, size_t i)
+double rec_reader_clock(const struct rec_reader *r, size_t i)
 {
-	return r->v[i].taken_ns ? (double)r->v[i].taken_ns / 1e9 : NAN;
+	return r->v[i].taken_ns ? (double)(r->v[i].wall_ns - r->v[i].taken_ns) / 1e9 : NAN;
 }
 
-const char *rec_reader_prop(const struct rec_reader *r, size_t i, const char *key)
+const struct rec_schema *rec_reader_schema(const struct rec_reader *r, size_t i)
 {
-	return rec_schema_prop(&r->runs[r->v[i].run].schema, key);
+	return &r->runs[r->v[i].run].schema;
 }
 
 uint64_t rec_reader_place(const struct rec_reader *r, size_t i)

@@ -134,9 +134,17 @@ static void damage_report(struct rec_reader *r, struct scan *sc, const struct re
 	const struct rec_rfile *f = &r->files[sc->dfile];
 	const char *file = f->path;
 	char t0[64], t1[64];
+	/* samples indexed since the damage began are lost too: their block's
+	 * stream is broken */
+	size_t from = prev ? sc->dprev + 1 : 0, to = next ? (size_t)(next - r->v) : r->n;
+	uint64_t intact = to - from;
 	if (r->host) {
-		/* one host of several: damage that took none of its samples is not its to tell */
-		if (prev && next && prev->run == next->run && next->seq == prev->seq + 1)
+		/* one host of several: it tells only what it knows it lost, a gap in its
+		 * samples' numbers or samples written against the damage; the file's reader
+		 * tells every stretch (one before its first sample or after its last may
+		 * have been another host's) */
+		bool gap = prev && next && !(prev->run == next->run && next->seq == prev->seq + 1);
+		if (!gap && intact == 0)
 			return;
 	} else if (sc->doff == 0 && sc->dbytes == f->size) {
 		/* nothing in it was a frame: it is something else */
@@ -144,7 +152,12 @@ static void damage_report(struct rec_reader *r, struct scan *sc, const struct re
 		return;
 	} else if (r->nhosts && !prev && !next) {
 		/* the hosts' readers say which of their samples it took */
-		rec_warnf(r, _("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped"), file, sc->dbytes, sc->doff);
+		if (sc->torn)
+			rec_warnf(r, _("%s: the last frame is cut short (the recorder stopped while writing it, or is "
+				       "writing it now)"), file);
+		else
+			rec_warnf(r, _("%s: %" PRIu64 " damaged bytes at offset %" PRIu64 " skipped"), file, sc->dbytes,
+				  sc->doff);
 		return;
 	}
 	if (sc->torn && !next) {
@@ -154,10 +167,6 @@ static void damage_report(struct rec_reader *r, struct scan *sc, const struct re
 	}
 	rec_fmt_time(t0, sizeof(t0), prev ? (double)prev->wall_ns / 1e9 : 0);
 	rec_fmt_time(t1, sizeof(t1), next ? (double)next->wall_ns / 1e9 : 0);
-	/* samples indexed since the damage began are lost too: their block's
-	 * stream is broken */
-	size_t from = prev ? sc->dprev + 1 : 0, to = next ? (size_t)(next - r->v) : r->n;
-	uint64_t intact = to - from;
 	if (prev && next && prev->run == next->run && next->seq > prev->seq) {
 		uint64_t lost = next->seq - prev->seq - 1;
 		if (intact == 0 || intact > lost)
@@ -208,8 +217,10 @@ static bool torn_at(const struct rec_rfile *f, uint64_t off, uint64_t next, bool
 static void damage_add(struct rec_reader *r, struct scan *sc, uint32_t file, uint64_t off, uint64_t bytes, bool torn)
 {
 	/* damage in the same file with no sample readable since is one stretch:
-	 * the samples between are lost with it */
-	if (sc->damaged && sc->dfile != file)
+	 * the samples between are lost with it; the file's reader of a recording
+	 * of hosts (which reads no sample) tells each stretch of bytes */
+	bool apart = !r->host && r->nhosts && off != sc->doff + sc->dbytes;
+	if (sc->damaged && (sc->dfile != file || apart))
 		damage_report(r, sc, NULL);
 	if (!sc->damaged) {
 		sc->damaged = true;
@@ -293,7 +304,9 @@ static int on_sample(struct rec_reader *r, struct scan *sc, uint32_t fi, uint64_
 	/* one host of several: damage between two of its samples that follow each other took none of its own */
 	bool broken = sc->broken && !r->host;
 	bool follows = last && !broken && last->run == sc->run && fr->seq == last->seq + 1;
-	if (last && !broken && last->run == sc->run && fr->seq != last->seq + 1 && fr->seq > last->seq) {
+	/* a gap that damage since explains is told with the damage */
+	bool told = broken || (r->host && sc->damaged);
+	if (last && !told && last->run == sc->run && fr->seq != last->seq + 1 && fr->seq > last->seq) {
 		char t[64];
 		rec_fmt_time(t, sizeof(t), (double)fr->wall_ns / 1e9);
 		uint64_t missing = fr->seq - last->seq - 1;
@@ -463,7 +476,9 @@ int rec_scan(struct rec_reader *r)
 			return -1;
 		damage_report(r, &sc, NULL);
 	}
-	if (sc.orphans)
+	/* in a recording of hosts, a sample of no host is the inside of a host
+	 * frame whose header is damaged, and that damage is told */
+	if (sc.orphans && !r->nhosts)
 		rec_warnf(r, P_("%" PRIu64 " sample without a readable description skipped",
 				"%" PRIu64 " samples without a readable description skipped", sc.orphans),
 			  sc.orphans);

@@ -28,6 +28,7 @@ struct rec_stream {
 	struct rec_sample base;   /* the last sample decoded: the next is written against it */
 	bool have_base;
 	uint64_t base_seq;
+	int64_t wall_ns;          /* the header's time of the last sample given */
 	bool broken;
 	rec_tap_fn tap;
 	void *tap_ctx;
@@ -181,6 +182,7 @@ static int take_sample(struct rec_stream *st, const struct rec_frame *f, const u
 	st->base = next;
 	st->have_base = true;
 	st->base_seq = f->seq;
+	st->wall_ns = f->wall_ns;
 	*seq = f->seq;
 	return 1;
 }
@@ -226,6 +228,16 @@ int rec_stream_next(struct rec_stream *st, struct rec_sample *out, uint64_t *seq
 const char *rec_stream_prop(const struct rec_stream *st, const char *key)
 {
 	return st->have_schema ? rec_schema_prop(&st->schema, key) : NULL;
+}
+
+int64_t rec_stream_wall_ns(const struct rec_stream *st)
+{
+	return st->wall_ns;
+}
+
+const struct rec_schema *rec_stream_schema(const struct rec_stream *st)
+{
+	return st->have_schema ? &st->schema : NULL;
 }
 
 uint64_t rec_stream_bytes(const struct rec_stream *st)

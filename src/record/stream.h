@@ -63,6 +63,12 @@ int rec_stream_next(struct rec_stream *st, struct rec_sample *out, uint64_t *seq
  * boot_id, interval, ...): NULL before it came, or when it has none. The
  * string lives until the next rec_stream_next or rec_stream_free. */
 const char *rec_stream_prop(const struct rec_stream *st, const char *key);
+struct rec_schema;
+/* The sender's description itself, with the same life; NULL before it came. */
+const struct rec_schema *rec_stream_schema(const struct rec_stream *st);
+
+/* The time in the header of the last sample rec_stream_next gave (ns). */
+int64_t rec_stream_wall_ns(const struct rec_stream *st);
 
 /* Bytes taken so far. */
 uint64_t rec_stream_bytes(const struct rec_stream *st);

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "hosts/hostlist.h"
@@ -18,6 +20,7 @@
 #include "model/column.h"
 #include "model/task.h"
 #include "record/when.h"
+#include "tmpdir.h"
 #include "util/buf.h"
 #include "util/num.h"
 
@@ -549,6 +552,87 @@ START_TEST(remote_command)
 }
 END_TEST
 
+/* What shell -c line (HOME in home, as a login's own) printed to its stdout; malloc'd, *n its length. */
+static char *shell_output(const char *shell, const char *line, const char *home, size_t *n)
+{
+	int fd[2];
+	ck_assert_int_eq(pipe(fd), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		/* fish keeps its history and variables under these: the test's own, not the user's */
+		setenv("HOME", home, 1);
+		setenv("XDG_CONFIG_HOME", home, 1);
+		setenv("XDG_DATA_HOME", home, 1);
+		setenv("XDG_CACHE_HOME", home, 1);
+		execl(shell, shell, "-c", line, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	char *out = NULL;
+	size_t len = 0;
+	for (;;) {
+		out = realloc(out, len + 4096);
+		ck_assert_ptr_nonnull(out);
+		ssize_t got = read(fd[0], out + len, 4096);
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	close(fd[0]);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s -c: status %d", shell, status);
+	*n = len;
+	return out;
+}
+
+/* Each quoted word reaches the remote as it was, through every shell a
+ * remote user may log in with (ssh runs the line with it): those installed here. */
+START_TEST(remote_quote_in_real_shells)
+{
+	static const char *const shells[] = {"/bin/sh", "/bin/bash", "/bin/dash", "/usr/bin/fish", "/bin/zsh", "/usr/bin/zsh"};
+	static const char *const words[] = {
+		"it's", "a\\b", "\\", "\\'", "'\\", "a\\\\'b\\", "$(x) `y` $HOME ${z}", "* ? [a] ~ ~root",
+		"a b\tc\nd", "{a,b} #x ; & | < > ( )", "%s \"q\" !1", "", "''", "\\n",
+	};
+	char home[4096];
+	ck_assert_ptr_nonnull(test_mkdtemp(home, sizeof(home), "tv-shells"));
+	struct buf line, want;
+	buf_init(&line);
+	buf_init(&want);
+	/* /usr/bin/printf, not a builtin: every shell's words reach the same program */
+	buf_adds(&line, "exec /usr/bin/printf ");
+	remote_quote(&line, "%s\\0");
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++) {
+		buf_addc(&line, ' ');
+		remote_quote(&line, words[i]);
+		buf_add(&want, words[i], strlen(words[i]) + 1);
+	}
+	ck_assert(!line.oom && !want.oom);
+	int ran = 0;
+	for (size_t i = 0; i < sizeof(shells) / sizeof(*shells); i++) {
+		if (access(shells[i], X_OK) != 0)
+			continue;
+		size_t n;
+		char *out = shell_output(shells[i], buf_str(&line), home, &n);
+		ck_assert_msg(n == want.len && memcmp(out, want.data, n) == 0, "%s split %s otherwise", shells[i],
+			      buf_str(&line));
+		free(out);
+		ran++;
+	}
+	ck_assert_int_ge(ran, 2);
+	buf_free(&line);
+	buf_free(&want);
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", home);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* k on the hosts' screen: what the host is asked, and what it accepts. */
 START_TEST(act_command)
 {
@@ -699,6 +783,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, hosts_options);
 	tcase_add_test(tc, host_lists);
 	tcase_add_test(tc, remote_command);
+	tcase_add_test(tc, remote_quote_in_real_shells);
 	tcase_add_test(tc, act_command);
 	suite_add_tcase(s, tc);
 

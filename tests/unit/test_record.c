@@ -1988,6 +1988,63 @@ static uint8_t *slurp(const char *path, size_t *n)
 	return p;
 }
 
+/*
+ * Two hosts in one file, as a viewer records them: a's frames and b's taken
+ * in turn, then b's last two after a's last. The header of b's sample after
+ * a's last is damaged: b tells what it lost, a (which cannot know whose the
+ * damage was) tells nothing and keeps every sample, and the file's reader
+ * tells the stretch of bytes.
+ */
+START_TEST(host_damage_told_by_its_host)
+{
+	struct rec_tmp f;
+	rec_tmp_open(&f, "one.tvr");
+	write_series(f.path, 0, 6, &f.cs, 0);
+	size_t n;
+	uint8_t *one = slurp(f.path, &n);
+	struct buf b;
+	buf_init(&b);
+	long damaged = -1;
+	int frames = 0;
+	for (size_t off = 0; off < n; frames++) {
+		struct rec_frame fr;
+		ck_assert_int_eq(rec_frame_unpack(one + off, n - off, &fr), 0);
+		/* frames: the description, then samples 0 to 5; a's end with sample 3 */
+		if (frames <= 4)
+			ck_assert_int_eq(rec_hostframe_pack(&b, "a", one + off, fr.hlen + fr.len, &fr, 1), 0);
+		if (frames == 5)
+			damaged = (long)b.len;
+		ck_assert_int_eq(rec_hostframe_pack(&b, "b", one + off, fr.hlen + fr.len, &fr, 1), 0);
+		off += fr.hlen + fr.len;
+	}
+	ck_assert_int_eq(frames, 7);
+	char path[600];
+	snprintf(path, sizeof(path), "%s/hosts.tvr", f.dir);
+	FILE *fp = fopen(path, "wb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(b.data, 1, b.len, fp), b.len);
+	fclose(fp);
+	flip_byte(path, damaged + 10); /* its length */
+	struct warnings w = {0};
+	char *err = NULL;
+	struct rec_reader *r = rec_reader_open_host(path, "a", collect, &w, &err);
+	ck_assert_msg(r != NULL, "%s", err ? err : "");
+	ck_assert_uint_eq(rec_reader_count(r), 4);
+	ck_assert_msg(w.n == 0, "a told: %s", w.text);
+	rec_reader_close(r);
+	r = rec_reader_open_host(path, "b", collect, &w, &err);
+	ck_assert_msg(r != NULL, "%s", err ? err : "");
+	ck_assert_msg(w.n == 1 && strstr(w.text, "damaged bytes"), "b told: %s", w.text);
+	rec_reader_close(r);
+	r = open_rec(path, &w);
+	ck_assert_msg(w.n == 1 && strstr(w.text, "damaged bytes at offset"), "the file told %d: %s", w.n, w.text);
+	rec_reader_close(r);
+	free(one);
+	buf_free(&b);
+	rec_tmp_close(&f);
+}
+END_TEST
+
 /* Feeds bytes in pieces of step (cycling through odd sizes when 0) and
  * compares each sample that comes out with the file reader's. */
 static void stream_matches_file(const char *path, const uint8_t *p, size_t n, size_t step)
@@ -2399,6 +2456,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, shown_merge_keeps_hosts_apart);
 	tcase_add_test(tc, host_frames);
 	tcase_add_test(tc, host_frames_hostile);
+	tcase_add_test(tc, host_damage_told_by_its_host);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
 	tcase_set_timeout(tc, 600);

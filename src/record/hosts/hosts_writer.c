@@ -48,11 +48,11 @@ struct rec_hosts_writer *rec_hosts_writer_open(const char *path, char **err)
 }
 
 int rec_hosts_writer_add(struct rec_hosts_writer *w, const char *host, const uint8_t *frame, size_t len,
-			 const struct rec_frame *f, double taken, double now, char **err)
+			 const struct rec_frame *f, int64_t taken_ns, double now, char **err)
 {
 	*err = NULL;
 	buf_reset(&w->frame);
-	if (rec_hostframe_pack(&w->frame, host, frame, len, f, rec_sec_to_ns(taken)) < 0) {
+	if (rec_hostframe_pack(&w->frame, host, frame, len, f, taken_ns) < 0) {
 		/* the host list refuses a longer name: memory it is */
 		buf_free(&w->frame);
 		*err = strdup(_("out of memory"));
