@@ -218,13 +218,10 @@ static int host_pump(struct fleet *f, struct fleet_host *h, double now, bool tak
 	return changed || h->state != was;
 }
 
-int fleet_open(struct fleet *f, const struct cli_opts *o)
+/* The hosts of f->names, none connected yet. */
+static int fleet_hosts(struct fleet *f, const struct cli_opts *o)
 {
-	memset(f, 0, sizeof(*f));
 	f->o = o;
-	hostlist_init(&f->names);
-	if (hosts_gather(&f->names, o) < 0)
-		return 2;
 	f->n = f->names.n;
 	f->h = calloc(f->n, sizeof(*f->h));
 	f->parts = calloc(f->n, sizeof(*f->parts));
@@ -246,6 +243,47 @@ int fleet_open(struct fleet *f, const struct cli_opts *o)
 		h->retry = FLEET_RETRY_MIN;
 	}
 	return 0;
+}
+
+int fleet_open(struct fleet *f, const struct cli_opts *o)
+{
+	memset(f, 0, sizeof(*f));
+	hostlist_init(&f->names);
+	if (hosts_gather(&f->names, o) < 0)
+		return 2;
+	return fleet_hosts(f, o);
+}
+
+int fleet_open_recorded(struct fleet *f, const struct cli_opts *o, struct hostlist *names, const struct colset *cs)
+{
+	memset(f, 0, sizeof(*f));
+	f->names = *names;
+	hostlist_init(names);
+	f->recorded = true;
+	f->cs = cs;
+	return fleet_hosts(f, o);
+}
+
+int fleet_host_set(struct fleet *f, struct fleet_host *h, struct rec_sample *prev, struct rec_sample *cur)
+{
+	host_drop_pair(h);
+	if (!cur)
+		return 0;
+	h->prev = *prev;
+	h->cur = *cur;
+	/* what was recorded is what the host selected: every task of it is shown */
+	if (shown_build(&h->shown, &h->prev.s, &h->cur.s, f->cs, NULL, f->threads) < 0) {
+		rec_sample_free(&h->prev);
+		rec_sample_free(&h->cur);
+		return -1;
+	}
+	h->have_pair = true;
+	return 0;
+}
+
+double fleet_now(const struct fleet *f)
+{
+	return f->recorded ? f->at : clock_now(CLOCK_MONOTONIC);
 }
 
 void fleet_start(struct fleet *f, const struct colset *cs, double now)
@@ -301,6 +339,11 @@ int fleet_act(struct fleet *f, unsigned host, const struct act_req *r, const cha
 {
 	if (host >= f->n) {
 		*why = _("no such host");
+		return -1;
+	}
+	if (f->recorded) {
+		/* TRANSLATORS: k, F7 or F8 over a recording of hosts (taskview -r FILE) */
+		*why = _("a replay acts on no host: its tasks are the recording's, not running ones");
 		return -1;
 	}
 	if (f->nacts == FLEET_ACTS_MAX) {

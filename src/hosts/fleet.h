@@ -118,11 +118,25 @@ struct fleet {
 	 * cannot go on (malloc'd), after which nothing more is written */
 	struct rec_hosts_writer *rec;
 	char *rec_err;
+	/* -r FILE of a recording of hosts: each host's pair is set from it
+	 * (hosts/tape.h), and nothing connects or is sent; at: the moment shown,
+	 * by the recording viewer's clock (CLOCK_REALTIME seconds then), which a
+	 * host's last_sample is also on */
+	bool recorded;
+	double at;
 };
 
 /* Reads the host list of o (--host, --hosts-file). Returns 0, 2 after
  * printing why the list is bad, or 1 out of memory. */
 int fleet_open(struct fleet *f, const struct cli_opts *o);
+/* The hosts of a recording, names taken over (validated by the host list);
+ * cs: the columns the rates are derived for. 0, or 1 out of memory (told). */
+int fleet_open_recorded(struct fleet *f, const struct cli_opts *o, struct hostlist *names, const struct colset *cs);
+/* A recorded host's pair: prev and cur taken over (cur NULL: none), and
+ * what of it is shown built. 0, or -1 out of memory (h then has none). */
+int fleet_host_set(struct fleet *f, struct fleet_host *h, struct rec_sample *prev, struct rec_sample *cur);
+/* The time ages are taken against: CLOCK_MONOTONIC seconds now, or a recording's moment shown. */
+double fleet_now(const struct fleet *f);
 /* Connects to each host; cs: the columns the rates are derived for. Set
  * threads and watch before. */
 void fleet_start(struct fleet *f, const struct colset *cs, double now);

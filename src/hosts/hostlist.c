@@ -63,6 +63,11 @@ static int add_one(struct hostlist *l, const char *p, size_t n, struct buf *err)
 	return 0;
 }
 
+int hostlist_add(struct hostlist *l, const char *name, struct buf *err)
+{
+	return add_one(l, name, strlen(name), err);
+}
+
 int hostlist_add_csv(struct hostlist *l, const char *text, struct buf *err)
 {
 	const char *p = text;

@@ -22,6 +22,8 @@ struct hostlist {
 
 void hostlist_init(struct hostlist *l);
 void hostlist_free(struct hostlist *l);
+/* Adds one host (a name a recording holds). Returns 0, or -1 with a message in err. */
+int hostlist_add(struct hostlist *l, const char *name, struct buf *err);
 /* Adds the comma-separated hosts of text (a repeated host is taken once).
  * Returns 0, or -1 with a message in err. */
 int hostlist_add_csv(struct hostlist *l, const char *text, struct buf *err);

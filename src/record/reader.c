@@ -446,6 +446,11 @@ size_t rec_reader_hosts(const struct rec_reader *r, const char *const **names)
 	return r->nhosts;
 }
 
+double rec_reader_taken(const struct rec_reader *r, size_t i)
+{
+	return r->v[i].taken_ns ? (double)r->v[i].taken_ns / 1e9 : NAN;
+}
+
 double rec_reader_clock(const struct rec_reader *r, size_t i)
 {
 	return r->v[i].taken_ns ? (double)(r->v[i].wall_ns - r->v[i].taken_ns) / 1e9 : NAN;

@@ -48,6 +48,8 @@ struct rec_reader *rec_reader_open_host(const char *path, const char *host, rec_
 /* Where sample i lies in the recording: the samples of several hosts were
  * written in the order of their places. */
 uint64_t rec_reader_place(const struct rec_reader *r, size_t i);
+/* A host's sample i: when the viewer took it, by the viewer's clock (NaN: not known). */
+double rec_reader_taken(const struct rec_reader *r, size_t i);
 /* A host's sample i: its time less when the viewer took it, by the viewer's
  * clock, in seconds, from whole ns as the live viewer computes it (NaN: not known). */
 double rec_reader_clock(const struct rec_reader *r, size_t i);

@@ -24,7 +24,7 @@
  * at -d 1 would otherwise rebuild it 32 times a second. */
 #define FLEET_MERGE_EVERY 0.25
 
-static int fleet_add_columns(void *ctx, struct colset *cs)
+int tui_fleet_columns(void *ctx, struct colset *cs)
 {
 	const struct fleet *f = ctx;
 	struct column host = column_host((const char *const *)f->names.v, f->n);
@@ -52,6 +52,11 @@ int tui_fleet_begin(struct tui *t)
 struct fleet *tui_fleet(const struct tui *t)
 {
 	return t->replay ? t->replay->fleet : NULL;
+}
+
+struct fleet *tui_fleet_live(const struct tui *t)
+{
+	return t->replay && !t->replay->tape ? t->replay->fleet : NULL;
 }
 
 /* An action's answer (k on a host's task), on the status line. */
@@ -119,7 +124,7 @@ int tui_fleet_run(const struct cli_opts *o, struct tui_msgs *msgs)
 		return rc;
 	}
 	struct app a;
-	rc = app_init_replay(&a, o, fleet_add_columns, &f);
+	rc = app_init_replay(&a, o, tui_fleet_columns, &f);
 	if (rc == 0) {
 		fleet_start(&f, &a.cs, clock_now(CLOCK_MONOTONIC));
 		struct tui_replay rp = {.fleet = &f};

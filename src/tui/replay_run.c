@@ -26,12 +26,11 @@ int tui_replay_run(const struct cli_opts *o, struct tui_msgs *msgs)
 	}
 	const char *const *hosts;
 	if (rec_reader_hosts(r, &hosts) > 0) {
-		/* TRANSLATORS: taskview -r FILE without -b, FILE made by taskview --host ... -w FILE */
-		fprintf(stderr, "taskview: %s: %s\n", o->replay,
-			_("a recording of several hosts is replayed with -b: the screen replays a recording of one machine"));
+		/* made by taskview --host ... -w FILE: the hosts' screen over it */
+		int rc = tui_tape_run(o, msgs, r);
 		rec_reader_close(r);
 		tui_msgs_flush(msgs, stderr);
-		return 2;
+		return rc;
 	}
 	struct tui_replay rp = {.path = o->replay, .r = r};
 	rec_reader_info(r, &rp.info);

@@ -57,7 +57,7 @@ int tui_sample(struct tui *t, bool immediate)
 
 int tui_collect(struct tui *t)
 {
-	if (tui_fleet(t))
+	if (tui_fleet_live(t))
 		return tui_fleet_collect(t);
 	struct snapshot s;
 	char *err = NULL;
@@ -126,7 +126,7 @@ int tui_tick(struct tui *t)
 
 int tui_key_wait(struct tui *t, int timeout_ms)
 {
-	const struct fleet *f = tui_fleet(t);
+	const struct fleet *f = tui_fleet_live(t);
 	if (!f)
 		return term_key_or(timeout_ms, t->bg ? background_fd(t->bg) : -1);
 	int fds[2 * (HOSTS_MAX + FLEET_ACTS_MAX)];

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hosts/fleet.h"
 #include "record/when.h"
 #include "replay.h"
 #include "tui/screen/status.h"
@@ -98,7 +99,7 @@ static int replay_seek(struct tui *t, size_t i, int dir)
 /* What the keys of a recording say on the hosts' screen. */
 static bool replay_fleet_refuse(struct tui *t)
 {
-	if (!t->replay->fleet)
+	if (!tui_fleet_live(t))
 		return false;
 	/* TRANSLATORS: b, f, J or d on the hosts' screen (--host) */
 	tui_status(t, ROLE_STATUS, "%s", _("the hosts' screen is live: b, f and J step through a recording, -d sets the hosts' interval"));
@@ -108,6 +109,8 @@ static bool replay_fleet_refuse(struct tui *t)
 int tui_replay_start(struct tui *t)
 {
 	struct tui_replay *rp = t->replay;
+	if (rp->tape)
+		return tui_tape_start(t);
 	if (rp->fleet)
 		return tui_fleet_begin(t); /* samples come as the hosts send them */
 	size_t i = isfinite(rp->from) ? rec_reader_find(rp->r, rp->from) : 0;
@@ -147,6 +150,10 @@ void tui_replay_step(struct tui *t, int dir)
 	}
 	if (replay_fleet_refuse(t))
 		return;
+	if (rp->tape) {
+		tui_tape_step(t, dir);
+		return;
+	}
 	size_t n = rec_reader_count(rp->r);
 	int rc = 0;
 	/* samples that way in the range that could not be shown: damaged, or
@@ -212,6 +219,10 @@ void tui_replay_jump(struct tui *t, const char *text)
 		tui_status(t, ROLE_ERROR, _("bad time '%s' (HH:MM, HH:MM:SS or YYYY-MM-DD HH:MM)"), text);
 		return;
 	}
+	if (rp->tape) {
+		tui_tape_jump(t, when_resolve(&w, replay_day_start(rp->fleet->at)));
+		return;
+	}
 	double at = when_resolve(&w, replay_day_start(rec_reader_wall(rp->r, rp->i)));
 	size_t n = rec_reader_count(rp->r);
 	size_t i = rec_reader_find(rp->r, at);
@@ -230,6 +241,10 @@ void tui_replay_set_step(struct tui *t, double seconds)
 	struct tui_replay *rp = t->replay;
 	if (replay_fleet_refuse(t))
 		return;
+	if (rp->tape) {
+		tui_tape_set_step(t, seconds);
+		return;
+	}
 	double m = seconds / rp->info.interval;
 	if (!(m >= 0.99) || fabs(m - round(m)) > 0.01 || m > 1e6) {
 		tui_status(t, ROLE_ERROR, _("%g s is not a multiple of the recording's interval (%g s)"), seconds,
@@ -257,7 +272,7 @@ bool tui_replay_refuse(struct tui *t, const char *why)
 {
 	if (!t->replay)
 		return false;
-	if (t->replay->fleet)
+	if (tui_fleet_live(t))
 		/* TRANSLATORS: affinity, environment and the like on the hosts' screen (--host) */
 		why = _("on the hosts' screen only a signal (k) and nice (F7, F8) act on a host's task: ssh to the host for the rest");
 	tui_status(t, ROLE_ERROR, "%s", why);

@@ -15,11 +15,13 @@
 #include "view/shown.h"
 
 struct fleet;
+struct tape;
 
 /* -r PATH, or --host: samples that are not this machine's. A fleet's come
  * live from other hosts (tui/fleet_view.c); the rest is a recording's. */
 struct tui_replay {
-	struct fleet *fleet;     /* --host: the hosts (then none of what follows) */
+	struct fleet *fleet;     /* --host, or a recording of hosts: the hosts (then none of what follows but tape) */
+	struct tape *tape;       /* a recording of hosts: what sets their pairs (tape_view.c); NULL: live */
 	double merged_at;        /* CLOCK_MONOTONIC of the fleet's last samples taken */
 	const char *path;
 	struct rec_reader *r;
@@ -56,11 +58,26 @@ int tui_fleet_collect(struct tui *t);
 int tui_fleet_begin(struct tui *t);
 /* The fleet of the screen, or NULL. */
 struct fleet *tui_fleet(const struct tui *t);
-/* Whether the screen steps through a recording (-r): its keys are b, f, J. */
+/* The fleet of the screen when its hosts are live (connected), or NULL. */
+struct fleet *tui_fleet_live(const struct tui *t);
+/* The HOST column over f's names (ctx), for app_init_replay. */
+int tui_fleet_columns(void *ctx, struct colset *cs);
+/* Whether the screen steps through a recording (-r, of one machine or of
+ * hosts): its keys are b, f, J. */
 static inline bool tui_recording(const struct tui *t)
 {
-	return t->replay && !t->replay->fleet;
+	return t->replay && (!t->replay->fleet || t->replay->tape);
 }
+
+/* taskview -r FILE of a recording of hosts (top: the file's reader):
+ * the hosts' screen over it. Returns the exit status (tape_view.c). */
+int tui_tape_run(const struct cli_opts *o, struct tui_msgs *msgs, const struct rec_reader *top);
+/* Its first moment on screen: 0, or -1 (told). */
+int tui_tape_start(struct tui *t);
+/* b, f: the moment a step back or forth; J: at a time (within the recording); d: the step. */
+void tui_tape_step(struct tui *t, int dir);
+void tui_tape_jump(struct tui *t, double at);
+void tui_tape_set_step(struct tui *t, double seconds);
 
 /* Kill, renice: true (and says why on the status line) in a replay. */
 bool tui_replay_refuse(struct tui *t, const char *why);

@@ -677,8 +677,9 @@ def test_screen_random_keys():
     every bound key, prompts answered with text and garbage, window sizes, the
     mouse; the host view with each host's control groups, folds, filters and
     the detail panel among them),
-    two live hosts and one that fails: taskview ends only by a quit, with
-    status 0, and a sanitizer, where it is built with one, reports nothing."""
+    two live hosts and one that fails, then for 8 s over a recording of
+    hosts: taskview ends only by a quit, with status 0, and a sanitizer,
+    where it is built with one, reports nothing."""
     f = fleet()
     if "tvnotv" not in f.hosts:
         f.start("tvnotv", force_command="taskview-not-installed-here --stream")
@@ -697,6 +698,12 @@ def test_screen_random_keys():
     soak.phase("hosts", args, [], 15, True)
     # in the host view from the start, each host's control groups nested under its row
     soak.phase("hosts-g", args + ["--group", "cgroup"], [], 15, True)
+    # a recording of hosts, its screen: the keys move in time, and act on nothing
+    path = f.path("soak.tvr")
+    if not os.path.exists(path):
+        r = f.run("-b", "--host", "web1,web2", "-n", "6", "-d", "0.5", "-w", path)
+        check(r.returncode == 0, f"the recording: {r.returncode} {r.stderr}")
+    soak.phase("hosts-r", ["-r", path], [], 8, False)
     print(f"     seed {test_soak.SEED}; keys sent {sum(soak.counts.values())}, g {soak.counts['g']} times")
 
 
@@ -776,7 +783,7 @@ def test_readme_lines():
         out.write("# web servers\nweb1\nweb2\ndb1   # the database\n")
     env = {**f.env(), "HOME": home, "PATH": f"{os.path.dirname(os.path.abspath(TASKVIEW))}:{os.environ['PATH']}"}
     lines = readme_lines()
-    check(len(lines) == 6, f"the README's lines: {lines}")
+    check(len(lines) == 7, f"the README's lines: {lines}")
     for line in lines:
         if " -w " in line and " -b " not in line:
             # a recorder without -b: until stopped, once it holds two samples of each host
@@ -801,11 +808,24 @@ def test_readme_lines():
             tm = screen()
             cmd = line.split("#")[0].split()
             check(cmd[0] == "taskview", f"{line}: runs taskview")
-            s = tm.start(cmd[1:], env={**{k: v for k, v in env.items() if k.startswith("TASKVIEW_")}, "PATH": env["PATH"]})
+            s = tm.start(cmd[1:], env={**{k: v for k, v in env.items() if k.startswith("TASKVIEW_")}, "PATH": env["PATH"]},
+                         cwd=home)
             try:
-                # three handshakes and two samples each: a guard, not a measure, on a busy machine
-                tm.wait(s, lambda t: all(rows_of(t, h) for h in ("web1", "web2", "db1")), f"{line}: each host's rows",
-                        timeout=120)
+                def each(t):
+                    return all(rows_of(t, h) for h in ("web1", "web2", "db1"))
+                if " -r " in line:
+                    # the recording from its first moment: f until each host's first pair was taken
+                    text = tm.wait(s, lambda t: "Time:" in t, f"{line}: the first moment")
+                    for _ in range(60):
+                        if each(text):
+                            break
+                        tm.keys(s, "f")
+                        text = tm.wait(s, lambda t, was=text: t != was or "end of the recording" in t,
+                                       f"{line}: a step")
+                    check(each(text), f"{line}: each host's rows:\n{text}")
+                else:
+                    # three handshakes and two samples each: a guard, not a measure, on a busy machine
+                    tm.wait(s, each, f"{line}: each host's rows", timeout=120)
             finally:
                 tm.quit(s)
             continue
@@ -1255,6 +1275,78 @@ def test_record_without_b_until_stopped():
           f"the replay: {rep.returncode} {rep.stderr} { {h: len(v) for h, v in got.items()} }")
 
 
+def test_screen_over_a_recording():
+    """-r FILE without -b of a recording of hosts: the hosts' screen at a
+    moment of the recorder's clock. A host stopped while recording is stale
+    at the end, its age growing, its rows kept; b steps back, d sets the
+    step, J jumps; nothing is sent to the hosts."""
+    f = fleet()
+    f.start("tvpause")
+    path = os.path.join(f.dir, "screen.tvr")
+    p = subprocess.Popen([TASKVIEW, "--host", "web1,tvpause", "-d", "0.5", "-w", path], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=f.env(), stdin=subprocess.DEVNULL)
+    pause = f.hosts["tvpause"][1].pid
+
+    def count(host):
+        return [fr[4] for fr in frames_of(path, growing=True)].count(host) if os.path.exists(path) else 0
+
+    def until(pred, what):
+        end = time.monotonic() + 120
+        while not pred():
+            check(time.monotonic() < end and p.poll() is None, f"recording: {what}")
+            time.sleep(0.2)
+    try:
+        until(lambda: count("web1") >= 4 and count("tvpause") >= 4, "two samples of each host")
+        # every process of its namespace (an ssh session is a process group of its own): it sends nothing more
+        for pid, _ in ns_processes(f.sshd_pid("tvpause")):
+            os.kill(pid, signal.SIGSTOP)
+        stopped = count("web1")
+        until(lambda: count("web1") >= stopped + 8, "web1 goes on for four seconds")
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=60)
+        for pid, _ in ns_processes(f.sshd_pid("tvpause")):
+            os.kill(pid, signal.SIGKILL)
+        os.killpg(pause, signal.SIGKILL)
+    tm = screen()
+    s = tm.start(["-r", path], env={"LC_ALL": "C"})
+    try:
+        # the first moment a host has a pair: its rows (the other's may come a step later)
+        text = tm.wait(s, lambda t: (rows_of(t, "web1") or rows_of(t, "tvpause")) and "Time:" in t,
+                       "a host's rows at the first moment")
+        first = re.search(r"Time:\s*(\S+ \S+)", text).group(1)
+        # far past the end: the last moment, at which tvpause has sent nothing for four seconds
+        tm.keys(s, "J", "2099-01-01 00:00", "Enter")
+
+        def age(t):
+            m = re.search(r"tvpause stale (\d+) s", t)
+            return int(m.group(1)) if m else None
+        # at least the four seconds web1 went on for, less a second of rounding and of the way
+        text = tm.wait(s, lambda t: (age(t) or 0) >= 3 and rows_of(t, "tvpause"), "tvpause stale at the end, its rows kept")
+        check(rows_of(text, "web1") and re.search(r"Hosts:\s*2: 1 live, 1 stale", text), f"web1 live:\n{text}")
+        last = re.search(r"Time:\s*(\S+ \S+)", text).group(1)
+        check(last > first, f"the end ({last}) after the start ({first})")
+        tm.keys(s, "f")
+        tm.wait_for(s, "this is the end of the recording")
+        # b, twice: a second back, its age a second less
+        was = age(text)
+        tm.keys(s, "b", "b")
+        tm.wait(s, lambda t: age(t) == was - 1 and "stepping 0.5 s" in t, f"a second back from stale {was} s")
+        tm.keys(s, "d")
+        tm.wait_for(s, "Step in seconds:")
+        tm.keys(s, "BSpace", "BSpace", "BSpace", "2", "Enter")
+        tm.wait(s, lambda t: "stepping 2 s" in t and re.search(r"Step:\s*2 s", t), "a step of 2 s")
+        # a replay acts on no host
+        tm.keys(s, "k")
+        tm.wait_for(s, "a replay cannot send signals")
+        tm.keys(s, "J", first.split()[1], "Enter")
+        tm.wait(s, lambda t: re.search(r"Time:\s*" + re.escape(first), t), "back at the first moment")
+        tm.keys(s, "b")
+        tm.wait_for(s, "this is the start of the recording")
+    finally:
+        tm.quit(s)
+
+
 def test_record_refusals():
     """What -w and -r with --host refuse, and why."""
     f = fleet()
@@ -1293,7 +1385,7 @@ if __name__ == "__main__":
                        test_screen_host_machine, test_act_checks_the_process, test_act_renices_every_thread,
                        test_screen_kill_on_a_host, test_groups_of_each_host, test_screen_groups_of_a_host,
                        test_record_replays_as_live, test_record_damage_stays_with_its_host,
-                       test_record_without_b_until_stopped, test_record_refusals,
+                       test_record_without_b_until_stopped, test_record_refusals, test_screen_over_a_recording,
                        test_screen_random_keys, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
         if SCREEN:

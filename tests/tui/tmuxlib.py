@@ -40,9 +40,9 @@ class Tmux:
             raise AssertionError(f"tmux {args[0]} failed: {r.stderr.strip()}")
         return r.stdout
 
-    def start(self, args, env=None, width=WIDTH, height=HEIGHT, wrap=()):
+    def start(self, args, env=None, width=WIDTH, height=HEIGHT, wrap=(), cwd=None):
         """Runs taskview in a new session; the shell prints its exit status after.
-        wrap: a command that runs it (setpriv ...)."""
+        wrap: a command that runs it (setpriv ...); cwd: its directory."""
         self.n += 1
         name = f"s{self.n}"
         envs = {"HOME": self.home, "XDG_CONFIG_HOME": os.path.join(self.home, "cfg"),
@@ -53,7 +53,8 @@ class Tmux:
         exe = tvtest.reachable(TASKVIEW, wrap=wrap) if wrap else TASKVIEW
         line = f"{pre} env {assign} {shlex.quote(exe)} {' '.join(shlex.quote(a) for a in args)}; " \
                f"echo EXIT=$?; sleep 60"
-        self.cmd("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "sh", "-c", line)
+        self.cmd("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height),
+                 *(["-c", cwd] if cwd else []), "sh", "-c", line)
         return name
 
     def keys(self, session, *keys):

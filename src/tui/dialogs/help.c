@@ -97,6 +97,10 @@ void dialog_help(struct tui *t)
 		help_add(&v, &n, NULL, _("first that it is the same process."), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("g puts each host's row above its processes: their sum, the host's CPU, memory,"), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("CPUs, load and pressure; with --group cgroup, its control groups under it."), ROLE_NORMAL);
+		if (t->replay->tape) {
+			help_add(&v, &n, NULL, _("A recording of hosts: each host as the recorder had it at the time in the"), ROLE_NORMAL);
+			help_add(&v, &n, NULL, _("header. b and f step, J jumps to a time, d sets the step; nothing is sent."), ROLE_NORMAL);
+		}
 	} else if (t->replay) {
 		help_add(&v, &n, NULL, _("Replay: the header shows the recorded host and time; kill and renice are off,"), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("nothing refreshes, and the settings are not saved."), ROLE_NORMAL);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hosts/tape.h"
 #include "tui/dialogs/dialogs.h"
 #include "tui/screen/draw.h"
 #include "tui/keys/input.h"
@@ -295,8 +296,24 @@ void dialog_pids(struct tui *t)
 static void dialog_step(struct tui *t)
 {
 	const struct tui_replay *rp = t->replay;
-	if (rp->fleet) {
+	if (tui_fleet_live(t)) {
 		tui_replay_set_step(t, 0); /* it says why not */
+		return;
+	}
+	if (rp->tape) {
+		char cur[32];
+		snprintf(cur, sizeof(cur), "%g", rp->tape->step);
+		/* TRANSLATORS: prompt of d over a recording of hosts */
+		struct prompt p = {.label = _("Step in seconds: ")};
+		input_set(&p.in, cur);
+		if (!prompt_run(t, &p))
+			return;
+		double d;
+		if (!num_parse_double(p.in.text, &d) || !(d >= 0.1 && d <= 86400)) {
+			tui_status(t, ROLE_ERROR, _("bad interval '%s' (seconds, from 0.1 to 86400)"), p.in.text);
+			return;
+		}
+		tui_replay_set_step(t, d);
 		return;
 	}
 	char cur[32];
@@ -318,7 +335,7 @@ static void dialog_step(struct tui *t)
 
 void dialog_when(struct tui *t)
 {
-	if (!t->replay || t->replay->fleet) {
+	if (!t->replay || tui_fleet_live(t)) {
 		tui_replay_step(t, 0);
 		return;
 	}

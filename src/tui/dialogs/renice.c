@@ -204,7 +204,7 @@ static void renice_remote(struct tui *t, struct fleet *f, int delta)
 
 void tui_renice(struct tui *t, int delta)
 {
-	struct fleet *f = tui_fleet(t);
+	struct fleet *f = tui_fleet_live(t);
 	if (f) {
 		renice_remote(t, f, delta);
 		return;

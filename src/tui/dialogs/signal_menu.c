@@ -313,7 +313,7 @@ static void kill_remote(struct tui *t, struct fleet *f)
 
 void dialog_kill(struct tui *t)
 {
-	struct fleet *f = tui_fleet(t);
+	struct fleet *f = tui_fleet_live(t);
 	if (f) {
 		kill_remote(t, f);
 		return;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "hosts/fleet.h"
+#include "hosts/tape.h"
 #include "render/format.h"
 #include "sample/taskstats/taskstats.h"
 #include "tui/screen/draw.h"
@@ -471,7 +472,10 @@ static bool fleet_put_host(const struct tui *t, const struct fleet_host *h, doub
 	char state[96];
 	switch (h->state) {
 	case FLEET_CONNECTING:
-		if (h->why)
+		if (h->fleet->recorded)
+			/* TRANSLATORS: the screen over a recording of hosts: a host with no pair by the moment shown */
+			snprintf(state, sizeof(state), "%s", _("no sample yet"));
+		else if (h->why)
 			/* TRANSLATORS: the hosts' screen: a host tried again before its first sample; %.0f its
 			   seconds so far; why its last connection ended follows */
 			snprintf(state, sizeof(state), _("connecting %.0f s, last:"), fleet_age(h, now));
@@ -528,7 +532,7 @@ static void header_fleet(struct tui *t)
 {
 	const struct fleet *f = t->replay->fleet;
 	const struct layout *l = &t->lay;
-	double now = clock_now(CLOCK_MONOTONIC);
+	double now = fleet_now(f);
 	size_t n[4] = {0};
 	long cpus = 0;
 	for (size_t i = 0; i < f->n; i++) {
@@ -540,8 +544,13 @@ static void header_fleet(struct tui *t)
 	int x = 0;
 	if (l->mem_row >= 0) {
 		/* TRANSLATORS: the hosts' screen's header: the hosts, and how many are in each state */
-		snprintf(v, sizeof(v), _("%zu: %zu live, %zu stale, %zu offline, %zu connecting"), f->n, n[FLEET_LIVE],
-			 n[FLEET_STALE], n[FLEET_OFFLINE], n[FLEET_CONNECTING]);
+		if (f->recorded)
+			/* TRANSLATORS: the header over a recording of hosts: the hosts, and how many are in each state */
+			snprintf(v, sizeof(v), _("%zu: %zu live, %zu stale, %zu without a sample yet"), f->n, n[FLEET_LIVE],
+				 n[FLEET_STALE], n[FLEET_CONNECTING]);
+		else
+			snprintf(v, sizeof(v), _("%zu: %zu live, %zu stale, %zu offline, %zu connecting"), f->n,
+				 n[FLEET_LIVE], n[FLEET_STALE], n[FLEET_OFFLINE], n[FLEET_CONNECTING]);
 		/* TRANSLATORS: the hosts' screen's header label */
 		header_pair(l->mem_row, &x, _("Hosts:"), v);
 		snprintf(v, sizeof(v), "%ld", cpus);
@@ -558,9 +567,18 @@ static void header_fleet(struct tui *t)
 		/* TRANSLATORS: the hosts' screen's header: processes and threads the hosts sent */
 		snprintf(v, sizeof(v), _("%zu, %s thr"), procs, format_count(nthr, sizeof(nthr), threads));
 		header_pair(l->tasks_row, &x, _("Tasks:"), v);
-		snprintf(v, sizeof(v), _("%.1f s"), t->delay);
-		/* TRANSLATORS: the hosts' screen's header label: the interval of the hosts' samples */
-		header_pair(l->tasks_row, &x, _("Interval:"), v);
+		if (t->replay->tape) {
+			/* the moment shown, by the recording viewer's clock, and the step */
+			tui_replay_time(v, sizeof(v), f->at);
+			header_pair(l->tasks_row, &x, _("Time:"), v);
+			snprintf(v, sizeof(v), _("%g s"), t->replay->tape->step);
+			/* TRANSLATORS: the header over a recording of hosts: how far b and f move */
+			header_pair(l->tasks_row, &x, _("Step:"), v);
+		} else {
+			snprintf(v, sizeof(v), _("%.1f s"), t->delay);
+			/* TRANSLATORS: the hosts' screen's header label: the interval of the hosts' samples */
+			header_pair(l->tasks_row, &x, _("Interval:"), v);
+		}
 	}
 	if (l->info_row < 0)
 		return;
