@@ -14,11 +14,16 @@ the viewer's CPU over S seconds after that, and its peak resident memory;
 before it, the time the same ssh connections take alone to bring the first
 bytes of every stream (the screen's first rows then need a second sample).
 --stopped K adds K hosts stopped with SIGSTOP, which the screen has too:
-what they cost it shows against a run without.
+what they cost it shows against a run without. With --record S, the
+recorder instead (taskview --host ... -d 1 -w FILE, until stopped) for S
+seconds: its CPU and peak resident memory, the file's size; then the time
+a batch replay of the file takes (-r FILE -b --format json), and the time
+until the screen over it (-r FILE in tmux) shows its first moment.
 As root; needs sshd, ssh and unshare (and tmux for --screen).
 
     python3 bench/bench_hosts.py build/src/taskview --hosts 32 --procs 300 -n 20
     python3 bench/bench_hosts.py build/src/taskview --hosts 32 --procs 300 --screen 30
+    python3 bench/bench_hosts.py build/src/taskview --hosts 32 --procs 300 --record 60
 """
 import argparse
 import os
@@ -66,6 +71,7 @@ def main():
     ap.add_argument("-n", type=int, default=20)
     ap.add_argument("--screen", type=float, default=0, metavar="S", help="the screen, measured over S seconds")
     ap.add_argument("--stopped", type=int, default=0, metavar="K", help="K more hosts, stopped (with --screen)")
+    ap.add_argument("--record", type=float, default=0, metavar="S", help="the recorder, over S seconds")
     a = ap.parse_args()
     os.environ["TASKVIEW"] = os.path.abspath(a.taskview)
     import test_hosts  # noqa: E402 - the fleet of the tests
@@ -77,6 +83,8 @@ def main():
         for name in names:
             fleet.start(name, before=f"for i in $(seq {a.procs}); do sleep 100000 & done")
         print(f"{a.hosts} hosts of {a.procs} processes up in {time.monotonic() - t0:.1f} s", flush=True)
+        if a.record:
+            return record(a, fleet, names)
         if a.screen:
             stopped = [f"stopped{i}" for i in range(a.stopped)]
             for name in stopped:
@@ -143,6 +151,53 @@ def connections_up(fleet, names):
             p.stdin.close()
             p.kill()
             p.wait()
+
+
+def record(a, fleet, names):
+    """The recorder of every host for a.record seconds, then the replays of its file."""
+    import tmuxlib  # noqa: E402
+    path = os.path.join(fleet.dir, "bench.tvr")
+    start = time.monotonic()
+    p = subprocess.Popen([a.taskview, "--host", ",".join(names), "-d", "1", "-w", path], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, env=fleet.env(), stdin=subprocess.DEVNULL)
+    # from the first frame of every host on: the connections' start is the screen's figure
+    import test_hosts  # noqa: E402
+    while True:
+        hosts = {fr[4] for fr in test_hosts.frames_of(path, growing=True)} if os.path.exists(path) else set()
+        if len(hosts) == len(names) or p.poll() is not None:
+            break
+        time.sleep(0.2)
+    up = time.monotonic() - start
+    cpu0, w0, size0 = stat_cpu(p.pid), time.monotonic(), os.path.getsize(path)
+    time.sleep(a.record)
+    cpu1, w1, size1 = stat_cpu(p.pid), time.monotonic(), os.path.getsize(path)
+    hwm = status_kib(p.pid, "VmHWM")
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate(timeout=60)[1].decode(errors="replace")
+    frames = test_hosts.frames_of(path)
+    samples = sum(1 for fr in frames if fr[1] == 3) - len(names)  # less each host's description
+    print(f"every host's first frame after {up:.2f} s; then the recorder: {cpu1 - cpu0:.2f} s CPU over "
+          f"{w1 - w0:.1f} s = {100 * (cpu1 - cpu0) / (w1 - w0):.1f} % of a core; peak RSS {hwm / 1024:.1f} MiB"
+          f"{'; said: ' + err.strip() if err.strip() else ''}")
+    print(f"file: {os.path.getsize(path) / 1e6:.1f} MB, {len(frames)} frames, {samples} samples; "
+          f"{(size1 - size0) / (w1 - w0) / 1e3:.1f} kB a second, "
+          f"{(size1 - size0) / (w1 - w0) / len(names) / (a.procs + 3):.1f} bytes per process and second")
+    t0 = time.monotonic()
+    r = subprocess.run([a.taskview, "-r", path, "-b", "--format", "json"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    lines = r.stdout.count(b"\n")
+    print(f"batch replay: exit {r.returncode}, {lines} samples in {time.monotonic() - t0:.2f} s"
+          f"{'; said: ' + r.stderr.decode(errors='replace').strip() if r.stderr.strip() else ''}")
+    home = tempfile.mkdtemp(prefix="tv-bench-home-")
+    t = tmuxlib.Tmux(home)
+    t0 = time.monotonic()
+    s = t.start(["-r", path], width=200, height=50)
+    try:
+        t.wait(s, lambda x: "Time:" in x and "PID" in x or "EXIT=" in x, "the screen's first moment", timeout=600)
+        print(f"screen over the recording: first moment shown after {time.monotonic() - t0:.2f} s")
+        t.quit(s)
+    finally:
+        t.kill_server()
 
 
 def screen(a, fleet, names, stopped):

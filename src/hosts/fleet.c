@@ -103,7 +103,7 @@ static void host_lost(struct fleet *f, struct fleet_host *h, const char *why, do
 static int host_show(struct fleet *f, struct fleet_host *h)
 {
 	/* the remote selected what it sent: every task of it is shown */
-	if (shown_build(&h->shown, &h->prev.s, &h->cur.s, f->cs, NULL, f->threads) < 0) {
+	if (!f->no_view && shown_build(&h->shown, &h->prev.s, &h->cur.s, f->cs, NULL, f->threads) < 0) {
 		rec_sample_free(&h->prev);
 		rec_sample_free(&h->cur);
 		h->have_pair = false;
@@ -212,8 +212,7 @@ static int host_pump(struct fleet *f, struct fleet_host *h, double now, bool tak
 		host_lost(f, h, why, now);
 		return 1;
 	}
-	/* two intervals without a sample, and a little for the way */
-	if (h->state == FLEET_LIVE && now - h->last_sample > 2 * f->o->delay + 0.5)
+	if (h->state == FLEET_LIVE && fleet_stale(now - h->last_sample, f->o->delay))
 		h->state = FLEET_STALE;
 	return changed || h->state != was;
 }
@@ -447,6 +446,12 @@ bool fleet_all_live(const struct fleet *f)
 		if (f->h[i].state != FLEET_LIVE)
 			return false;
 	return true;
+}
+
+bool fleet_stale(double age, double interval)
+{
+	/* two intervals without a sample, and a little for the way */
+	return age > 2 * interval + 0.5;
 }
 
 double fleet_age(const struct fleet_host *h, double now)

@@ -61,9 +61,10 @@ struct fleet_act {
 };
 
 /* Told as it happens, when set. pair: h has a new pair (h->shown, of h->cur
- * and h->prev); returns 0, 1 when h is done (its connection ends, it is not
- * connected again), -1 to stop (fleet_pump then returns -1). offline: h
- * went Offline (h->why, h->next_try); true gives it up (done). */
+ * and h->prev; h->shown empty with no_view); returns 0, 1 when h is done
+ * (its connection ends, it is not connected again), -1 to stop (fleet_pump
+ * then returns -1). offline: h went Offline (h->why, h->next_try); true
+ * gives it up (done). */
 struct fleet_watch {
 	void *ctx;
 	int (*pair)(void *ctx, struct fleet_host *h);
@@ -107,6 +108,7 @@ struct fleet {
 	double silence;           /* no sample for this long on a connection that gave one: Offline */
 	double connect_wait;      /* ... on one that gave none yet (INFINITY: never) */
 	bool threads;             /* each process's exited threads shown under it (shown_build) */
+	bool no_view;             /* no watcher looks at a pair's view (a recorder that prints nothing): none is built */
 	struct fleet_watch watch;
 	struct shown merged;
 	bool have_merged;
@@ -163,6 +165,8 @@ int fleet_pump(struct fleet *f, double now, bool take);
 int fleet_merge(struct fleet *f);
 /* Whether every host is Live (no state with an age to show). */
 bool fleet_all_live(const struct fleet *f);
+/* Whether a host whose last sample is age s old, at interval s, is Stale. */
+bool fleet_stale(double age, double interval);
 /* Seconds since h's last sample. */
 double fleet_age(const struct fleet_host *h, double now);
 

@@ -199,11 +199,17 @@ static void on_stop(int sig)
 
 static void stop_catch(void)
 {
-	struct sigaction sa = {.sa_handler = on_stop}; /* no SA_RESTART: poll returns at once */
+	/* poll returns at once all the same (it is never restarted); a write to stdout is; a
+	 * second signal ends us at once, while the first one's ending syncs the file */
+	struct sigaction sa = {.sa_handler = on_stop, .sa_flags = SA_RESTART | SA_RESETHAND};
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++) {
+		struct sigaction old;
+		/* one ignored (nohup, a shell's background job) stays so */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
 }
 
 /* Ends us as the signal asked, its default action restored. */
@@ -254,6 +260,7 @@ int hosts_run(const struct cli_opts *o)
 		rc = 1;
 		goto out;
 	}
+	stop_catch();
 	if (o->record) {
 		char *err = NULL;
 		if (!(f.rec = rec_hosts_writer_open(o->record, &err))) {
@@ -264,10 +271,11 @@ int hosts_run(const struct cli_opts *o)
 		}
 	}
 	f.threads = o->threads;
+	/* a recorder without -b prints nothing, and without --textfile sums nothing */
+	f.no_view = o->record && !o->batch && !r.m;
 	/* a script's run ends: a host that never answers is given up as a silent one */
 	f.connect_wait = f.silence;
 	f.watch = (struct fleet_watch){.ctx = &r, .pair = on_pair, .offline = on_offline};
-	stop_catch();
 	fleet_start(&f, &a.cs, clock_now(CLOCK_MONOTONIC));
 	while (!stop_signal && run_goes_on(&f)) {
 		size_t np = fleet_fds(&f, fds);
@@ -279,6 +287,9 @@ int hosts_run(const struct cli_opts *o)
 			rc = 1;
 			break;
 		}
+		/* stopped: nothing more is read, and no host is told as lost */
+		if (stop_signal)
+			break;
 		if (fleet_pump(&f, clock_now(CLOCK_MONOTONIC), true) < 0) {
 			if (!r.write_failed)
 				fprintf(stderr, "taskview: %s\n", _("out of memory"));

@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "hosts/describe.h"
+#include "hosts/host_rec.h"
 #include "metrics.h"
 #include "record/reader.h"
 #include "render/json.h"
@@ -24,31 +25,19 @@
 /* One host of the recording, and where its replay is. */
 struct host_replay {
 	const char *name;        /* the top reader's */
-	struct rec_reader *r;
+	struct host_rec rec;
+	struct rec_reader *r;    /* rec's */
 	struct rec_info info;
 	unsigned k;
 	size_t i;                /* the next sample to show */
-	size_t clocked;          /* samples whose clock is in clock */
-	double clock;            /* its clock minus the viewer's, at least, as live */
 	int64_t printed;
 	struct metrics *m;       /* --format openmetrics, --textfile */
-	char *prefix;            /* "taskview: NAME: " for its reader's warnings (the name made safe) */
 };
 
 static void host_warn(void *ctx, const char *msg)
 {
-	fprintf(stderr, "%s%s\n", (const char *)ctx, msg);
-}
-
-/* The clock up to sample i, as the live viewer had it: the most of every sample's time there less its arrival. */
-static double host_clock(struct host_replay *h, size_t i)
-{
-	for (; h->clocked <= i; h->clocked++) {
-		double clock = rec_reader_clock(h->r, h->clocked);
-		if (isfinite(clock))
-			h->clock = fmax(h->clock, clock);
-	}
-	return h->clock;
+	(void)ctx;
+	fprintf(stderr, "taskview: %s\n", msg);
 }
 
 /* Prints h's sample i with the one k before it; 1 printed, 0 not pairable, -1 failed (told). */
@@ -58,7 +47,7 @@ static int host_print(struct host_replay *h, const struct app *a, const struct c
 	if (!rec_reader_pairable(h->r, h->i, h->k) || rec_reader_pair(h->r, h->i, h->k, &prev, &cur) < 0)
 		return 0;
 	struct json_host jh;
-	host_describe(&jh, h->name, rec_reader_schema(h->r, h->i), host_clock(h, h->i));
+	host_describe(&jh, h->name, rec_reader_schema(h->r, h->i), h->rec.clock[h->i]);
 	struct pair_origin from = {.host = &jh, .filter = &o->filter};
 	struct buf out;
 	buf_init(&out);
@@ -130,22 +119,12 @@ int hosts_replay_run(const struct cli_opts *o, struct rec_reader *top)
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		struct host_replay *h = &v[j];
 		h->name = names[j];
-		h->clock = -INFINITY;
-		struct buf b;
-		buf_init(&b);
-		buf_adds(&b, "taskview: ");
-		text_sanitize(&b, h->name, strlen(h->name), 80, false);
-		buf_adds(&b, ": ");
-		h->prefix = b.oom ? NULL : strdup(buf_str(&b));
-		buf_free(&b);
-		char *err = NULL;
-		h->r = h->prefix ? rec_reader_open_host(o->replay, h->name, host_warn, h->prefix, &err) : NULL;
-		if (!h->r) {
-			/* one host that cannot be read does not hide the others */
-			fprintf(stderr, "%s%s\n", h->prefix ? h->prefix : "taskview: ", err ? err : _("out of memory"));
-			free(err);
-			continue;
+		if (host_rec_open(&h->rec, o->replay, h->name, host_warn, NULL) < 0) {
+			rc = 1;
+			break;
 		}
+		if (!(h->r = h->rec.r))
+			continue; /* told: the others are printed */
 		rec_reader_info(h->r, &h->info);
 		if (h->info.nsamples && h->info.first < all.first)
 			all = h->info;
@@ -183,7 +162,7 @@ int hosts_replay_run(const struct cli_opts *o, struct rec_reader *top)
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		if (!v[j].r || v[j].printed)
 			continue;
-		fprintf(stderr, "%s%s\n", v[j].prefix ? v[j].prefix : "taskview: ", replay_none_why(v[j].r, from, to, v[j].k));
+		fprintf(stderr, "taskview: %s%s\n", v[j].rec.prefix, replay_none_why(v[j].r, from, to, v[j].k));
 		rc = 1;
 	}
 	for (size_t j = 0; j < n && rc == 0; j++)
@@ -191,8 +170,7 @@ int hosts_replay_run(const struct cli_opts *o, struct rec_reader *top)
 			rc = 1;
 	for (size_t j = 0; j < n; j++) {
 		metrics_free(v[j].m);
-		rec_reader_close(v[j].r);
-		free(v[j].prefix);
+		host_rec_close(&v[j].rec);
 	}
 	free(v);
 	if (have_app)

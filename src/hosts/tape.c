@@ -12,46 +12,14 @@
 #include "replay.h"
 #include "util/buf.h"
 #include "util/i18n.h"
-#include "util/text.h"
 
-/* What a host's reader says, with its name before it. */
-static void host_warn(void *ctx, const char *msg)
+/* The first sample taken after at (strict), or at or after it: n when none. */
+static size_t first_after(const struct host_rec *h, double at, bool strict)
 {
-	const struct tape_host *th = ctx;
-	struct buf b;
-	buf_init(&b);
-	buf_adds(&b, th->prefix);
-	buf_adds(&b, msg);
-	th->tp->warn(th->tp->warn_ctx, b.oom ? msg : buf_str(&b));
-	buf_free(&b);
-}
-
-/* Each sample's moment taken and the clock up to it, as the live viewer had them. */
-static int host_index(struct tape_host *th)
-{
-	th->n = rec_reader_count(th->r);
-	th->taken = malloc((th->n ? th->n : 1) * sizeof(*th->taken));
-	th->clock = malloc((th->n ? th->n : 1) * sizeof(*th->clock));
-	if (!th->taken || !th->clock)
-		return -1;
-	double at = -INFINITY, clock = -INFINITY;
-	for (size_t i = 0; i < th->n; i++) {
-		double t = rec_reader_taken(th->r, i), c = rec_reader_clock(th->r, i);
-		at = isfinite(t) ? fmax(at, t) : at;
-		clock = isfinite(c) ? fmax(clock, c) : clock;
-		th->taken[i] = at;
-		th->clock[i] = clock;
-	}
-	return 0;
-}
-
-/* The first sample taken after at (n: none). */
-static size_t first_after(const struct tape_host *th, double at)
-{
-	size_t lo = 0, hi = th->n;
+	size_t lo = 0, hi = h->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (th->taken[mid] <= at)
+		if (strict ? h->taken[mid] <= at : h->taken[mid] < at)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -59,28 +27,75 @@ static size_t first_after(const struct tape_host *th, double at)
 	return lo;
 }
 
-/* The last sample taken by at that pairs with the one k before it: SIZE_MAX when none. */
-static size_t host_pair_at(const struct tape_host *th, double at)
+/* The last sample before end that pairs with the one k before it: SIZE_MAX when none. */
+static size_t pair_before(const struct tape_host *th, size_t end)
 {
-	for (size_t i = first_after(th, at); i > th->k;) {
+	for (size_t i = end; i > th->k;) {
 		i--;
-		if (rec_reader_pairable(th->r, i, th->k))
+		if (rec_reader_pairable(th->rec.r, i, th->k))
 			return i;
 	}
 	return SIZE_MAX;
 }
 
-void tape_set_step(struct tape *tp, double seconds)
+double tape_next(const struct tape *tp, double at)
 {
-	tp->step = seconds;
+	double next = INFINITY;
 	for (size_t j = 0; j < tp->n; j++) {
-		struct tape_host *th = &tp->h[j];
-		double k = th->interval > 0 ? round(seconds / th->interval) : 1;
-		th->k = k < 1 ? 1 : k > 1e6 ? 1000000 : (unsigned)k;
-		th->i = SIZE_MAX; /* shown again over the new step */
+		const struct tape_host *th = &tp->h[j];
+		if (!th->rec.r)
+			continue;
+		size_t lo = first_after(&th->rec, at, true);
+		for (size_t i = lo < th->k ? th->k : lo; i < th->rec.n && th->rec.taken[i] < next; i++)
+			if (rec_reader_pairable(th->rec.r, i, th->k)) {
+				next = th->rec.taken[i];
+				break;
+			}
 	}
+	return next;
 }
 
+double tape_prev(const struct tape *tp, double at)
+{
+	double prev = -INFINITY;
+	for (size_t j = 0; j < tp->n; j++) {
+		const struct tape_host *th = &tp->h[j];
+		size_t i = th->rec.r ? pair_before(th, first_after(&th->rec, at, false)) : SIZE_MAX;
+		if (i != SIZE_MAX)
+			prev = fmax(prev, th->rec.taken[i]);
+	}
+	return prev;
+}
+
+int tape_set_step(struct tape *tp, double seconds)
+{
+	unsigned *was = malloc((tp->n ? tp->n : 1) * sizeof(*was));
+	if (!was)
+		return -1;
+	for (size_t j = 0; j < tp->n; j++) {
+		struct tape_host *th = &tp->h[j];
+		was[j] = th->k;
+		double k = th->interval > 0 ? round(seconds / th->interval) : 1;
+		th->k = k < 1 ? 1 : k > 1e6 ? 1000000 : (unsigned)k;
+	}
+	/* the first moment at which a host has a pair, from --begin on */
+	double start = tape_next(tp, isfinite(tp->from) ? tp->from - 1e-9 : -INFINITY);
+	bool ok = start <= tp->end;
+	for (size_t j = 0; j < tp->n; j++) {
+		if (!ok)
+			tp->h[j].k = was[j];
+		else
+			tp->h[j].again = true; /* shown again over the new step */
+	}
+	free(was);
+	if (!ok)
+		return -1;
+	tp->step = seconds;
+	tp->start = start;
+	return 0;
+}
+
+/* The hosts the file names that the host list takes (the others told), into names. */
 static int tape_hosts(struct tape *tp, struct hostlist *names, const struct rec_reader *top)
 {
 	const char *const *v;
@@ -113,69 +128,49 @@ int tape_open(struct tape *tp, struct fleet *f, const struct cli_opts *o, const 
 	tp->warn_ctx = ctx;
 	struct hostlist names;
 	hostlist_init(&names);
-	int rc = tape_hosts(tp, &names, top);
-	if (rc == 0)
-		rc = fleet_open_recorded(f, o, &names, cs);
+	if (tape_hosts(tp, &names, top) < 0) {
+		hostlist_free(&names);
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		return 1;
+	}
+	int rc = fleet_open_recorded(f, o, &names, cs); /* it tells why not */
 	hostlist_free(&names);
-	if (rc == 0 && !(tp->h = calloc(f->n ? f->n : 1, sizeof(*tp->h))))
-		rc = -1;
-	if (rc) {
+	if (rc)
+		return rc;
+	if (!(tp->h = calloc(f->n ? f->n : 1, sizeof(*tp->h)))) {
 		fprintf(stderr, "taskview: %s\n", _("out of memory"));
 		return 1;
 	}
 	tp->n = f->n;
-	struct rec_info all = {.first = INFINITY};
-	double last = -INFINITY, interval = 0;
-	size_t readable = 0;
+	double first = INFINITY, last = -INFINITY, interval = 0;
 	for (size_t j = 0; j < tp->n; j++) {
 		struct tape_host *th = &tp->h[j];
-		th->tp = tp;
 		th->i = SIZE_MAX;
-		struct buf b;
-		buf_init(&b);
-		buf_addf(&b, "%s: ", f->names.v[j]);
-		th->prefix = b.oom ? NULL : strdup(buf_str(&b));
-		buf_free(&b);
-		char *err = NULL;
-		th->r = th->prefix ? rec_reader_open_host(o->replay, f->names.v[j], host_warn, th, &err) : NULL;
-		if (!th->prefix || (th->r && host_index(th) < 0)) {
-			free(err);
-			fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		if (host_rec_open(&th->rec, o->replay, f->names.v[j], warn, ctx) < 0)
 			return 1;
-		}
-		if (!th->r) {
-			/* one host that cannot be read does not hide the others */
-			struct buf m;
-			buf_init(&m);
-			buf_addf(&m, "%s%s", th->prefix, err ? err : _("out of memory"));
-			warn(ctx, m.oom ? th->prefix : buf_str(&m));
-			buf_free(&m);
-			free(err);
+		if (!th->rec.r)
 			continue;
-		}
 		struct rec_info info;
-		rec_reader_info(th->r, &info);
+		rec_reader_info(th->rec.r, &info);
 		th->interval = info.interval;
-		if (info.nsamples && info.first < all.first)
-			all = info;
 		interval = fmax(interval, info.interval);
-		if (th->n)
-			last = fmax(last, th->taken[th->n - 1]);
-		readable++;
+		if (th->rec.n) {
+			first = fmin(first, th->rec.taken[0]);
+			last = fmax(last, th->rec.taken[th->rec.n - 1]);
+		}
 	}
-	if (!readable) {
+	if (!isfinite(first)) {
 		fprintf(stderr, "taskview: %s: %s\n", o->replay, _("no host of the recording can be read"));
 		return 1;
 	}
-	double from = -INFINITY, to = INFINITY;
-	if (isfinite(all.first) && (rc = replay_range(o, &all, &from, &to)) != 0)
+	/* --begin and --end on the recorder's clock, as the moments are */
+	struct rec_info ref = {.first = first};
+	double to;
+	if ((rc = replay_range(o, &ref, &tp->from, &to)) != 0)
 		return rc;
-	/* -d: the step; else the longest recorded interval, so that each step moves every host */
-	tape_set_step(tp, o->delay_set ? o->delay : interval > 0 ? interval : 1);
-	/* the first moment at which a host has a pair, from --begin on */
-	tp->start = tape_next(tp, isfinite(from) ? from - 1e-9 : -INFINITY);
 	tp->end = fmin(last, to);
-	if (!(tp->start <= tp->end)) {
+	/* -d: the step; else the longest recorded interval, so that each step moves every host */
+	if (tape_set_step(tp, o->delay_set ? o->delay : interval > 0 ? interval : 1) < 0) {
 		fprintf(stderr, "taskview: %s: %s\n", o->replay,
 			_("no sample of a host can be shown in the range asked for, with the one before it"));
 		return 1;
@@ -185,12 +180,8 @@ int tape_open(struct tape *tp, struct fleet *f, const struct cli_opts *o, const 
 
 void tape_free(struct tape *tp)
 {
-	for (size_t j = 0; tp->h && j < tp->n; j++) {
-		rec_reader_close(tp->h[j].r);
-		free(tp->h[j].prefix);
-		free(tp->h[j].taken);
-		free(tp->h[j].clock);
-	}
+	for (size_t j = 0; tp->h && j < tp->n; j++)
+		host_rec_close(&tp->h[j].rec);
 	free(tp->h);
 	memset(tp, 0, sizeof(*tp));
 }
@@ -203,13 +194,17 @@ int tape_show(struct tape *tp, struct fleet *f, double at)
 		struct tape_host *th = &tp->h[j];
 		struct fleet_host *h = &f->h[j];
 		enum fleet_state was = h->state;
-		size_t i = th->r ? host_pair_at(th, at) : SIZE_MAX;
-		if (i != th->i) {
+		size_t i = th->rec.r ? pair_before(th, first_after(&th->rec, at, true)) : SIZE_MAX;
+		if (i != th->i || th->again) {
+			th->i = SIZE_MAX; /* none shown, until one is */
+			th->again = false;
 			struct rec_sample prev, cur;
-			bool pair = i != SIZE_MAX && rec_reader_pair(th->r, i, th->k, &prev, &cur) == 0;
-			if (fleet_host_set(f, h, pair ? &prev : NULL, pair ? &cur : NULL) < 0)
+			/* one that cannot be read (damage found only now): the one before it */
+			while (i != SIZE_MAX && rec_reader_pair(th->rec.r, i, th->k, &prev, &cur) < 0)
+				i = pair_before(th, i);
+			if (fleet_host_set(f, h, i != SIZE_MAX ? &prev : NULL, i != SIZE_MAX ? &cur : NULL) < 0)
 				return -1;
-			th->i = pair ? i : SIZE_MAX;
+			th->i = i;
 			changed = 1;
 		}
 		if (th->i == SIZE_MAX) {
@@ -217,29 +212,11 @@ int tape_show(struct tape *tp, struct fleet *f, double at)
 			h->last_sample = tp->start;
 			continue;
 		}
-		h->last_sample = h->last_seen = th->taken[th->i];
-		h->clock = th->clock[th->i];
-		h->cpus = host_cpus(rec_reader_schema(th->r, th->i));
-		/* as live: two of its intervals without a sample, and a little for the way */
-		h->state = at - h->last_sample > 2 * th->interval + 0.5 ? FLEET_STALE : FLEET_LIVE;
+		h->last_sample = h->last_seen = th->rec.taken[th->i];
+		h->clock = th->rec.clock[th->i];
+		h->cpus = host_cpus(rec_reader_schema(th->rec.r, th->i));
+		h->state = fleet_stale(at - h->last_sample, th->interval) ? FLEET_STALE : FLEET_LIVE;
 		changed |= h->state != was;
 	}
 	return changed;
-}
-
-double tape_next(const struct tape *tp, double at)
-{
-	double next = INFINITY;
-	for (size_t j = 0; j < tp->n; j++) {
-		const struct tape_host *th = &tp->h[j];
-		if (!th->r)
-			continue;
-		size_t lo = first_after(th, at);
-		for (size_t i = lo < th->k ? th->k : lo; i < th->n && th->taken[i] < next; i++)
-			if (rec_reader_pairable(th->r, i, th->k)) {
-				next = th->taken[i];
-				break;
-			}
-	}
-	return next;
 }

@@ -13,31 +13,28 @@
 #ifndef TV_HOSTS_TAPE_H
 #define TV_HOSTS_TAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cli.h"
 #include "hosts/fleet.h"
+#include "hosts/host_rec.h"
 #include "record/reader.h"
 
-struct tape;
-
 struct tape_host {
-	const struct tape *tp;
-	struct rec_reader *r;    /* NULL: none of its samples can be read */
-	char *prefix;            /* "NAME: ", before what its reader says */
-	size_t n;                /* its samples */
-	double *taken;           /* when the viewer took each, kept from going back (a clock set back) */
-	double *clock;           /* its clock against the viewer's up to each sample, as live */
+	struct host_rec rec;
 	double interval;         /* its recorded interval */
 	unsigned k;              /* the step in its samples */
 	size_t i;                /* the sample shown, or SIZE_MAX: none */
+	bool again;              /* the step changed: what is shown is set again */
 };
 
 struct tape {
 	struct tape_host *h;     /* the fleet's hosts, in its order */
 	size_t n;
 	double step;             /* seconds a step moves (d) */
-	double start, end;       /* the moments that can be shown: the first with a pair, the last taken (--begin, --end) */
+	double from;             /* --begin, on the recorder's clock (-INFINITY: none) */
+	double start, end;       /* the moments that can be shown: the first with a pair at this step, the last taken (--end) */
 	rec_warn_fn warn;
 	void *warn_ctx;
 };
@@ -57,8 +54,11 @@ void tape_free(struct tape *tp);
 int tape_show(struct tape *tp, struct fleet *f, double at);
 /* The first moment after at at which a host's pair changes; INFINITY: none. */
 double tape_next(const struct tape *tp, double at);
+/* The last moment before at at which a host's pair changed; -INFINITY: none. */
+double tape_prev(const struct tape *tp, double at);
 /* The step: seconds, which each host's recorded interval divides into a
- * whole number of its samples (rounded, at least one). */
-void tape_set_step(struct tape *tp, double seconds);
+ * whole number of its samples (rounded, at least one); start moves with it.
+ * 0, or -1 when no host has a pair at that step (the step is not changed). */
+int tape_set_step(struct tape *tp, double seconds);
 
 #endif

@@ -141,9 +141,9 @@ static void damage_report(struct rec_reader *r, struct scan *sc, const struct re
 	if (r->host) {
 		/* one host of several: it tells only what it knows it lost, a gap in its
 		 * samples' numbers or samples written against the damage; the file's reader
-		 * tells every stretch (one before its first sample or after its last may
-		 * have been another host's) */
-		bool gap = prev && next && !(prev->run == next->run && next->seq == prev->seq + 1);
+		 * tells every stretch (one before its first sample or after its last, or
+		 * between two of its connections, may have been another host's) */
+		bool gap = prev && next && prev->run == next->run && next->seq > prev->seq + 1;
 		if (!gap && intact == 0)
 			return;
 	} else if (sc->doff == 0 && sc->dbytes == f->size) {

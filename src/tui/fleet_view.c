@@ -99,20 +99,35 @@ int tui_fleet_collect(struct tui *t)
 	 * again only then, not every quarter second) */
 	if (!changed)
 		return told || !fleet_all_live(rp->fleet) ? 1 : 0;
-	/* the rows point into the merged sample: they go first */
-	rows_free(&t->rows);
-	t->have_cur = false;
-	t->ended = NULL;
-	if (fleet_merge(rp->fleet) < 0) {
+	tui_fleet_unshow(t);
+	if (tui_fleet_show(t) < 0) {
 		tui_status(t, ROLE_ERROR, "%s", _("out of memory"));
 		return -1;
 	}
-	t->cur = rp->fleet->merged.s;
-	t->have_cur = true;
-	t->ended = &rp->fleet->merged;
 	t->refreshes++;
-	tui_rebuild(t);
 	return 2;
+}
+
+void tui_fleet_unshow(struct tui *t)
+{
+	/* the rows point into the merged sample */
+	rows_free(&t->rows);
+	t->have_cur = false;
+	t->ended = NULL;
+}
+
+int tui_fleet_show(struct tui *t)
+{
+	struct fleet *f = t->replay->fleet;
+	if (fleet_merge(f) < 0)
+		return -1;
+	t->cur = f->merged.s;
+	if (f->recorded)
+		t->cur.wall = f->at; /* the moment shown, as the detail panel's title names it */
+	t->have_cur = true;
+	t->ended = &f->merged;
+	tui_rebuild(t);
+	return 0;
 }
 
 int tui_fleet_run(const struct cli_opts *o, struct tui_msgs *msgs)

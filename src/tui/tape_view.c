@@ -23,18 +23,11 @@ static int tape_view_show(struct tui *t, double at)
 {
 	struct tui_replay *rp = t->replay;
 	/* the rows point into the merged sample, which points into the pairs: they go first */
-	rows_free(&t->rows);
-	t->have_cur = false;
-	t->ended = NULL;
-	if (tape_show(rp->tape, rp->fleet, at) < 0 || fleet_merge(rp->fleet) < 0) {
+	tui_fleet_unshow(t);
+	if (tape_show(rp->tape, rp->fleet, at) < 0 || tui_fleet_show(t) < 0) {
 		tui_status(t, ROLE_ERROR, "%s", _("out of memory"));
 		return -1;
 	}
-	t->cur = rp->fleet->merged.s;
-	t->cur.wall = at; /* the moment shown, as the detail panel's title names it */
-	t->have_cur = true;
-	t->ended = &rp->fleet->merged;
-	tui_rebuild(t);
 	return 0;
 }
 
@@ -67,11 +60,16 @@ void tui_tape_step(struct tui *t, int dir)
 		tui_status(t, ROLE_STATUS, "%s", _("this is the start of the recording"));
 		return;
 	}
-	/* a stretch in which no host has a new pair is crossed at once */
-	if (dir > 0)
+	/* a stretch in which no host has a new pair is crossed at once, either way: back, to
+	 * the last moment before the pairs on screen came */
+	if (dir > 0) {
 		at = fmin(fmax(at, tape_next(tp, now)), tp->end);
-	else
+	} else {
+		double came = tape_prev(tp, nextafter(now, INFINITY));
+		if (at >= came)
+			at = tape_prev(tp, came);
 		at = fmax(at, tp->start);
+	}
 	if (tape_view_show(t, at) == 0)
 		tape_say_where(t);
 }
@@ -85,9 +83,14 @@ void tui_tape_jump(struct tui *t, double at)
 
 void tui_tape_set_step(struct tui *t, double seconds)
 {
-	tape_set_step(t->replay->tape, seconds);
+	struct tape *tp = t->replay->tape;
+	if (tape_set_step(tp, seconds) < 0) {
+		/* TRANSLATORS: d over a recording of hosts: no sample pairs with the one that far before it */
+		tui_status(t, ROLE_ERROR, _("no sample of the recording can be shown with a step of %g s"), seconds);
+		return;
+	}
 	/* the moment on screen again, each host's rates over the new step */
-	if (tape_view_show(t, t->replay->fleet->at) == 0)
+	if (tape_view_show(t, fmax(t->replay->fleet->at, tp->start)) == 0)
 		tape_say_where(t);
 }
 

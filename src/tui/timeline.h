@@ -60,6 +60,10 @@ int tui_fleet_begin(struct tui *t);
 struct fleet *tui_fleet(const struct tui *t);
 /* The fleet of the screen when its hosts are live (connected), or NULL. */
 struct fleet *tui_fleet_live(const struct tui *t);
+/* The fleet's pairs merged and on screen: 0, or -1 out of memory. Their
+ * rows go first (unshow), before the pairs they point into change. */
+int tui_fleet_show(struct tui *t);
+void tui_fleet_unshow(struct tui *t);
 /* The HOST column over f's names (ctx), for app_init_replay. */
 int tui_fleet_columns(void *ctx, struct colset *cs);
 /* Whether the screen steps through a recording (-r, of one machine or of

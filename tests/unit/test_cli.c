@@ -622,6 +622,7 @@ START_TEST(remote_quote_in_real_shells)
 		ck_assert_msg(n == want.len && memcmp(out, want.data, n) == 0, "%s split %s otherwise", shells[i],
 			      buf_str(&line));
 		free(out);
+		fprintf(stderr, "remote_quote_in_real_shells: %s read every word as it was\n", shells[i]);
 		ran++;
 	}
 	ck_assert_int_ge(ran, 2);

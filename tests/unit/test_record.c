@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hosts/fleet.h"
+#include "hosts/tape.h"
 #include "model/column.h"
 #include "model/delta.h"
 #include "record/bytes.h"
@@ -1989,6 +1991,47 @@ static uint8_t *slurp(const char *path, size_t *n)
 }
 
 /*
+ * A recording of two hosts, a and b, into path (in f's directory): one
+ * machine's series (frame 0 its description, then samples 0 to 5), frame k
+ * a's when k <= last_a, taken at 99 + k s, and b's after it when k <=
+ * last_b, taken half a second later. Returns the offset of b's frame mark
+ * (-1: none).
+ */
+static long two_hosts(struct rec_tmp *f, int last_a, int last_b, int mark, char *path, size_t len)
+{
+	rec_tmp_open(f, "one.tvr");
+	write_series(f->path, 0, 6, &f->cs, 0);
+	size_t n;
+	uint8_t *one = slurp(f->path, &n);
+	struct buf b;
+	buf_init(&b);
+	const int64_t s = 1000000000;
+	long marked = -1;
+	int k = 0;
+	for (size_t off = 0; off < n; k++) {
+		struct rec_frame fr;
+		ck_assert_int_eq(rec_frame_unpack(one + off, n - off, &fr), 0);
+		int64_t at = 99 * s + (int64_t)k * s;
+		if (k <= last_a)
+			ck_assert_int_eq(rec_hostframe_pack(&b, "a", one + off, fr.hlen + fr.len, &fr, at), 0);
+		if (k == mark)
+			marked = (long)b.len;
+		if (k <= last_b)
+			ck_assert_int_eq(rec_hostframe_pack(&b, "b", one + off, fr.hlen + fr.len, &fr, at + s / 2), 0);
+		off += fr.hlen + fr.len;
+	}
+	ck_assert_int_eq(k, 7);
+	snprintf(path, len, "%s/hosts.tvr", f->dir);
+	FILE *fp = fopen(path, "wb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(b.data, 1, b.len, fp), b.len);
+	fclose(fp);
+	free(one);
+	buf_free(&b);
+	return marked;
+}
+
+/*
  * Two hosts in one file, as a viewer records them: a's frames and b's taken
  * in turn, then b's last two after a's last. The header of b's sample after
  * a's last is damaged: b tells what it lost, a (which cannot know whose the
@@ -1998,32 +2041,8 @@ static uint8_t *slurp(const char *path, size_t *n)
 START_TEST(host_damage_told_by_its_host)
 {
 	struct rec_tmp f;
-	rec_tmp_open(&f, "one.tvr");
-	write_series(f.path, 0, 6, &f.cs, 0);
-	size_t n;
-	uint8_t *one = slurp(f.path, &n);
-	struct buf b;
-	buf_init(&b);
-	long damaged = -1;
-	int frames = 0;
-	for (size_t off = 0; off < n; frames++) {
-		struct rec_frame fr;
-		ck_assert_int_eq(rec_frame_unpack(one + off, n - off, &fr), 0);
-		/* frames: the description, then samples 0 to 5; a's end with sample 3 */
-		if (frames <= 4)
-			ck_assert_int_eq(rec_hostframe_pack(&b, "a", one + off, fr.hlen + fr.len, &fr, 1), 0);
-		if (frames == 5)
-			damaged = (long)b.len;
-		ck_assert_int_eq(rec_hostframe_pack(&b, "b", one + off, fr.hlen + fr.len, &fr, 1), 0);
-		off += fr.hlen + fr.len;
-	}
-	ck_assert_int_eq(frames, 7);
 	char path[600];
-	snprintf(path, sizeof(path), "%s/hosts.tvr", f.dir);
-	FILE *fp = fopen(path, "wb");
-	ck_assert_ptr_nonnull(fp);
-	ck_assert_uint_eq(fwrite(b.data, 1, b.len, fp), b.len);
-	fclose(fp);
+	long damaged = two_hosts(&f, 4, 6, 5, path, sizeof(path));
 	flip_byte(path, damaged + 10); /* its length */
 	struct warnings w = {0};
 	char *err = NULL;
@@ -2039,8 +2058,62 @@ START_TEST(host_damage_told_by_its_host)
 	r = open_rec(path, &w);
 	ck_assert_msg(w.n == 1 && strstr(w.text, "damaged bytes at offset"), "the file told %d: %s", w.n, w.text);
 	rec_reader_close(r);
-	free(one);
-	buf_free(&b);
+	rec_tmp_close(&f);
+}
+END_TEST
+
+/*
+ * The tape over a recording of two hosts, taken by the recorder at known
+ * times: a every second from 100 s, b at 100.5 s and 101.5 s only (then
+ * stopped). Each moment shows each host's last pair taken by then, Live,
+ * Stale past two intervals, or none yet; the moments where a pair changes;
+ * a step at which nothing pairs is refused.
+ */
+START_TEST(tape_moments)
+{
+	struct rec_tmp f;
+	char path[600];
+	two_hosts(&f, 6, 2, -1, path, sizeof(path));
+	struct warnings w;
+	struct rec_reader *top = open_rec(path, &w);
+	struct cli_opts o;
+	memset(&o, 0, sizeof(o));
+	o.replay = path;
+	o.delay = 1;
+	struct fleet fl;
+	struct tape tp;
+	ck_assert_int_eq(tape_open(&tp, &fl, &o, top, &f.cs, collect, &w), 0);
+	ck_assert_uint_eq(fl.n, 2);
+	/* a's first pair, samples 0 and 1, taken at 101 s */
+	ck_assert(tp.start == 101 && tp.end == 105 && tp.step == 1);
+	ck_assert_int_eq(tape_show(&tp, &fl, tp.start), 1);
+	ck_assert_int_eq(fl.h[0].state, FLEET_LIVE);
+	ck_assert(fl.h[0].have_pair && !fl.h[1].have_pair);
+	ck_assert_int_eq(fl.h[1].state, FLEET_CONNECTING);
+	ck_assert(tape_next(&tp, 101) == 101.5 && tape_prev(&tp, 101.5) == 101 && tape_prev(&tp, 101) == -INFINITY);
+	/* 103.9 s: b's pair (101.5 s) 2.4 s old, within two intervals and a half */
+	ck_assert_int_eq(tape_show(&tp, &fl, 103.9), 1);
+	ck_assert(fl.h[1].have_pair && fl.h[1].last_sample == 101.5);
+	ck_assert_int_eq(fl.h[1].state, FLEET_LIVE);
+	ck_assert_int_eq(tape_show(&tp, &fl, 103.9), 0); /* the same moment: nothing changed */
+	/* the end: b 3.5 s old, stale, its pair kept; a's last pair */
+	ck_assert_int_eq(tape_show(&tp, &fl, tp.end), 1);
+	ck_assert_int_eq(fl.h[1].state, FLEET_STALE);
+	ck_assert(fl.h[1].have_pair && fleet_age(&fl.h[1], fl.at) == 3.5);
+	ck_assert_uint_eq(tp.h[0].i, 5);
+	ck_assert(tape_next(&tp, tp.end) == INFINITY);
+	/* two seconds a step: a's samples 3 and 5, b none (it has two) */
+	ck_assert_int_eq(tape_set_step(&tp, 2), 0);
+	ck_assert(tp.start == 102);
+	ck_assert_int_eq(tape_show(&tp, &fl, tp.end), 1);
+	ck_assert(!fl.h[1].have_pair && fl.h[0].have_pair);
+	ck_assert_uint_eq(tp.h[0].k, 2);
+	/* ten: nothing pairs, the step stays */
+	ck_assert_int_eq(tape_set_step(&tp, 10), -1);
+	ck_assert(tp.step == 2 && tp.h[0].k == 2);
+	fleet_free(&fl);
+	tape_free(&tp);
+	rec_reader_close(top);
 	rec_tmp_close(&f);
 }
 END_TEST
@@ -2457,6 +2530,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, host_frames);
 	tcase_add_test(tc, host_frames_hostile);
 	tcase_add_test(tc, host_damage_told_by_its_host);
+	tcase_add_test(tc, tape_moments);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
 	tcase_set_timeout(tc, 600);

@@ -293,6 +293,23 @@ void dialog_pids(struct tui *t)
 }
 
 /* d in a replay: samples a whole number of recorded intervals apart. */
+/* Seconds typed at label (fmt of cur first), from 0.1 to 86400: true with *d;
+ * false when cancelled or bad (said). */
+static bool prompt_seconds(struct tui *t, const char *label, const char *fmt, double cur, double *d)
+{
+	char now[32];
+	snprintf(now, sizeof(now), fmt, cur);
+	struct prompt p = {.label = label};
+	input_set(&p.in, now);
+	if (!prompt_run(t, &p))
+		return false;
+	if (!num_parse_double(p.in.text, d) || !(*d >= 0.1 && *d <= 86400)) {
+		tui_status(t, ROLE_ERROR, _("bad interval '%s' (seconds, from 0.1 to 86400)"), p.in.text);
+		return false;
+	}
+	return true;
+}
+
 static void dialog_step(struct tui *t)
 {
 	const struct tui_replay *rp = t->replay;
@@ -300,37 +317,18 @@ static void dialog_step(struct tui *t)
 		tui_replay_set_step(t, 0); /* it says why not */
 		return;
 	}
+	double d;
 	if (rp->tape) {
-		char cur[32];
-		snprintf(cur, sizeof(cur), "%g", rp->tape->step);
 		/* TRANSLATORS: prompt of d over a recording of hosts */
-		struct prompt p = {.label = _("Step in seconds: ")};
-		input_set(&p.in, cur);
-		if (!prompt_run(t, &p))
-			return;
-		double d;
-		if (!num_parse_double(p.in.text, &d) || !(d >= 0.1 && d <= 86400)) {
-			tui_status(t, ROLE_ERROR, _("bad interval '%s' (seconds, from 0.1 to 86400)"), p.in.text);
-			return;
-		}
-		tui_replay_set_step(t, d);
+		if (prompt_seconds(t, _("Step in seconds: "), "%g", rp->tape->step, &d))
+			tui_replay_set_step(t, d);
 		return;
 	}
-	char cur[32];
-	snprintf(cur, sizeof(cur), "%g", rp->k * rp->info.interval);
 	char label[128];
 	/* TRANSLATORS: prompt for the step of a replay; %g is the recording's interval in seconds */
 	snprintf(label, sizeof(label), _("Step in seconds (a multiple of %g): "), rp->info.interval);
-	struct prompt p = {.label = label};
-	input_set(&p.in, cur);
-	if (!prompt_run(t, &p))
-		return;
-	double d;
-	if (!num_parse_double(p.in.text, &d)) {
-		tui_status(t, ROLE_ERROR, _("bad interval '%s' (seconds, from 0.1 to 86400)"), p.in.text);
-		return;
-	}
-	tui_replay_set_step(t, d);
+	if (prompt_seconds(t, label, "%g", rp->k * rp->info.interval, &d))
+		tui_replay_set_step(t, d);
 }
 
 void dialog_when(struct tui *t)
@@ -352,18 +350,10 @@ void dialog_delay(struct tui *t)
 		dialog_step(t);
 		return;
 	}
-	char cur[32];
-	snprintf(cur, sizeof(cur), "%.1f", t->delay);
-	/* TRANSLATORS: prompt for the refresh interval */
-	struct prompt p = {.label = _("Refresh interval in seconds: ")};
-	input_set(&p.in, cur);
-	if (!prompt_run(t, &p))
-		return;
 	double d;
-	if (!num_parse_double(p.in.text, &d) || d < 0.1 || d > 86400) {
-		tui_status(t, ROLE_ERROR, _("bad interval '%s' (seconds, from 0.1 to 86400)"), p.in.text);
+	/* TRANSLATORS: prompt for the refresh interval */
+	if (!prompt_seconds(t, _("Refresh interval in seconds: "), "%.1f", t->delay, &d))
 		return;
-	}
 	t->delay = d;
 	t->next_due = t->cur.mono + d;
 	tui_status(t, ROLE_STATUS, _("refreshing every %.1f s"), d);
