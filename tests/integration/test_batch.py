@@ -132,36 +132,61 @@ def written_between(reads, a, b):
     return None if x is None or y is None else y - x
 
 
-# how long after a sample's timestamp taskview may read a counter: the process is
-# listed and read after it, later on a busy machine
+# how long after a sample's timestamp taskview may have read the counter of the sample
+# before the first printed (the process is listed and read after the timestamp)
 READ_LAG = 0.3
 
 
-def rates_possible(reads, start, end):
+def rates_possible(reads, start, start_lag, end, end_lag):
     """The write rates the test's own count gives over the windows taskview may
-    have measured: from a read up to READ_LAG after start to one as late after end."""
+    have measured: from a read up to start_lag after start to one up to end_lag
+    after end."""
     rates = []
-    for i in range(7):
-        for j in range(7):
-            a, b = start + READ_LAG * i / 6, end + READ_LAG * j / 6
+    for i in range(11):
+        for j in range(11):
+            a, b = start + start_lag * i / 10, end + end_lag * j / 10
             w = written_between(reads, a, b)
             if w is not None:
                 rates.append(w / (b - a))
     return (min(rates), max(rates)) if rates else None
 
 
-def check_io_rates(docs, pid, reads, who):
+def run_json_arrivals(*args, user=None):
+    """run_json, and when each sample's line came (realtime): taskview read its
+    counters between the sample's timestamp and then."""
+    cmd = [TASKVIEW, "-b", "--format", "json", *args]
+    if user:
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", reachable(TASKVIEW, user),
+               *cmd[1:]]
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL)
+        docs, came = [], []
+        for line in p.stdout:
+            came.append(time.time())
+            docs.append(json.loads(line))
+        rc = p.wait(timeout=180)
+        err.seek(0)
+        check(rc == 0, f"taskview exited {rc}: {err.read().decode(errors='replace')}")
+    return docs, came
+
+
+def check_io_rates(docs, came, pid, reads, who):
     """IOW/s of a writer that dirties 4 MiB a second, against its own count (the
     test's reads of its /proc/PID/io) over the windows taskview may have read it
-    in: within 10 % of them in 90 % of the samples, never 30 % off. A writer held
-    up by a busy machine is judged by what it wrote, not by its pace."""
+    in (each read between its sample's timestamp and the line's arrival): within
+    10 % of them in 90 % of the samples, never 30 % off. A writer held up by a
+    busy machine is judged by what it wrote, not by its pace."""
     errs = []
-    for d in docs:
+    for k, d in enumerate(docs):
         row = [t for t in d["tasks"] if t["pid"] == pid][0]
         check(row["io_write_rate"] is not None and row["io_read_rate"] is not None,
               f"{who}: rates of a process of one's own: {row}")
         end = d["timestamp"]
-        span = rates_possible(reads, end - d["interval"], end)
+        start = end - d["interval"]
+        end_lag = max(came[k] - end, 0)
+        # the read before the first sample printed came with no line: as late as READ_LAG, or its own
+        start_lag = max(came[k - 1] - start, 0) if k else max(READ_LAG, end_lag)
+        span = rates_possible(reads, start, start_lag, end, end_lag)
         check(span is not None, f"{who}: no reads of /proc/{pid}/io around {end}")
         lo, hi = span
         r = row["io_write_rate"]
@@ -190,15 +215,19 @@ def test_io_rates_against_proc_io():
             try:
                 time.sleep(0.3)
                 # twenty windows: the 90 % rule then holds with two held up by a loaded machine
-                docs = run_json("-p", str(w.pid), "-d", "0.5", "-n", "20", "-o", cols, "-w", rec, user=user)
-                time.sleep(READ_LAG + 0.05)  # the count past the last sample's latest read
+                docs, came = run_json_arrivals("-p", str(w.pid), "-d", "0.5", "-n", "20", "-o", cols, "-w", rec,
+                                               user=user)
+                # the count past the last line's arrival, by which its read was done
+                end = time.monotonic() + 60
+                while (not reads or reads[-1][0] <= came[-1]) and time.monotonic() < end and poller.is_alive():
+                    time.sleep(0.01)
             finally:
                 stop.set()
                 poller.join()
             who = "nobody" if user else "root"
             if reads[-1][1] == reads[0][1]:
                 raise Skip(f"/var/tmp keeps no count of written bytes here ({who}: write_bytes did not move)")
-            check_io_rates(docs, w.pid, reads, who)
+            check_io_rates(docs, came, w.pid, reads, who)
             replayed = run_json("-r", rec, "-o", cols)
             live = [[d["tasks"][0][k] for k in ("io_read_rate", "io_write_rate")] for d in docs]
             again = [[d["tasks"][0][k] for k in ("io_read_rate", "io_write_rate")] for d in replayed]

@@ -319,6 +319,39 @@ def ns_processes_pids(pid, name):
     return [p for p, cmd in ns_processes(pid) if name in cmd]
 
 
+def test_thirty_two_hosts():
+    """32 hosts at once, one of them stopped: each live one's two samples
+    with its own PID 1 (its sshd), the stopped one said and given up, and
+    nothing else; the hosts started for it are ended after."""
+    f = fleet()
+    names = ["web1", "web2", "db1"] + [f"many{i}" for i in range(28)] + ["manystop"]
+    started = [n for n in names if n not in f.hosts]
+    try:
+        for n in started:
+            f.start(n)
+        stop_namespace(f, "manystop", signal.SIGSTOP)
+        r = f.run("-b", "--host", ",".join(names), "--format", "json", "-p", "1", "-n", "2", "-d", "0.5")
+        docs = json_lines(r.stdout)
+        got = {}
+        for d in docs:
+            got.setdefault(d["host"], []).append([t["pid"] for t in d["tasks"] if not t.get("exited")])
+        live = names[:-1]
+        check(sorted(got) == sorted(live) and all(v == [[1], [1]] for v in got.values()),
+              f"two samples of PID 1 of each live host: { {h: v for h, v in got.items() if v != [[1], [1]]} }, "
+              f"missing {sorted(set(live) - set(got))}; said: {r.stderr}")
+        said = [line for line in r.stderr.splitlines() if line.strip()]
+        check(r.returncode == 1 and len(said) == 1 and said[0].startswith("taskview: manystop: no sample for"),
+              f"the stopped host alone said: {r.returncode} {r.stderr}")
+    finally:
+        for n in started:
+            if n not in f.hosts:
+                continue  # its start failed
+            stop_namespace(f, n, signal.SIGKILL)
+            _, p = f.hosts.pop(n)
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
 def stop_namespace(f, name, sig):
     """sig to every process of host name's PID namespace (an ssh session is a process group of its own)."""
     for pid, _ in ns_processes(f.sshd_pid(name)):
@@ -1397,7 +1430,7 @@ if __name__ == "__main__":
                        test_machine_of_each_host,
                        test_text_and_selection_travel, test_metrics_with_their_host, test_textfile_of_every_host,
                        test_hosts_file,
-                       test_failing_hosts_say_why, test_stopped_host_is_given_up,
+                       test_failing_hosts_say_why, test_stopped_host_is_given_up, test_thirty_two_hosts,
                        test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version,
                        test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows,
                        test_screen_host_machine, test_act_checks_the_process, test_act_renices_every_thread,
