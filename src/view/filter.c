@@ -33,6 +33,14 @@ static int cmp_i32(const void *a, const void *b)
 int filter_add_pids(struct filter *f, const char *list, char **bad)
 {
 	*bad = NULL;
+	/* room for every PID of the list at once: one by one, a long list costs its square */
+	size_t more = 1;
+	for (const char *c = list; *c; c++)
+		more += *c == ',';
+	int32_t *room = realloc(f->pids, (f->npids + more) * sizeof(*room));
+	if (!room)
+		return -1;
+	f->pids = room;
 	const char *p = list;
 	for (;;) {
 		size_t n = strcspn(p, ",");
@@ -45,10 +53,6 @@ int filter_add_pids(struct filter *f, const char *list, char **bad)
 			return -1;
 		}
 		free(tok);
-		int32_t *np = realloc(f->pids, (f->npids + 1) * sizeof(*np));
-		if (!np)
-			return -1;
-		f->pids = np;
 		f->pids[f->npids++] = (int32_t)v;
 		if (!p[n])
 			break;

@@ -319,39 +319,6 @@ def ns_processes_pids(pid, name):
     return [p for p, cmd in ns_processes(pid) if name in cmd]
 
 
-def test_thirty_two_hosts():
-    """32 hosts at once, one of them stopped: each live one's two samples
-    with its own PID 1 (its sshd), the stopped one said and given up, and
-    nothing else; the hosts started for it are ended after."""
-    f = fleet()
-    names = ["web1", "web2", "db1"] + [f"many{i}" for i in range(28)] + ["manystop"]
-    started = [n for n in names if n not in f.hosts]
-    try:
-        for n in started:
-            f.start(n)
-        stop_namespace(f, "manystop", signal.SIGSTOP)
-        r = f.run("-b", "--host", ",".join(names), "--format", "json", "-p", "1", "-n", "2", "-d", "0.5")
-        docs = json_lines(r.stdout)
-        got = {}
-        for d in docs:
-            got.setdefault(d["host"], []).append([t["pid"] for t in d["tasks"] if not t.get("exited")])
-        live = names[:-1]
-        check(sorted(got) == sorted(live) and all(v == [[1], [1]] for v in got.values()),
-              f"two samples of PID 1 of each live host: { {h: v for h, v in got.items() if v != [[1], [1]]} }, "
-              f"missing {sorted(set(live) - set(got))}; said: {r.stderr}")
-        said = [line for line in r.stderr.splitlines() if line.strip()]
-        check(r.returncode == 1 and len(said) == 1 and said[0].startswith("taskview: manystop: no sample for"),
-              f"the stopped host alone said: {r.returncode} {r.stderr}")
-    finally:
-        for n in started:
-            if n not in f.hosts:
-                continue  # its start failed
-            stop_namespace(f, n, signal.SIGKILL)
-            _, p = f.hosts.pop(n)
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
-
-
 def stop_namespace(f, name, sig):
     """sig to every process of host name's PID namespace (an ssh session is a process group of its own)."""
     for pid, _ in ns_processes(f.sshd_pid(name)):
@@ -1240,6 +1207,38 @@ def test_record_replays_as_live():
           f"-p 1 applies: each sample's header, column names and PID 1:\n{text.stdout[:600]}")
 
 
+def test_remote_figures_as_the_host_shows_them():
+    """A remote task's figures are what the same taskview shows on that host
+    from the same samples: web1's frames, taken out of the viewer's recording
+    as the file of one machine, replayed there (-r FILE -b, which prints what
+    a live run printed), equal the viewer's JSON counter by counter."""
+    f = fleet()
+    path = os.path.join(f.dir, "figures.tvr")
+    live = f.run("-b", "--host", "web1,web2", "--format", "json", "-o", "all", "-H", "-n", "3", "-d", "0.5",
+                 "-w", path)
+    check(live.returncode == 0, f"exit {live.returncode}: {live.stderr}")
+    with open(path, "rb") as fh:
+        data = fh.read()
+    own = os.path.join(f.dir, "web1-own.tvr")
+    with open(own, "wb") as out:
+        for off, kind, hlen, plen, name in frames_of(path):
+            if name == "web1":
+                out.write(data[off + hlen + 1 + len(name):off + hlen + plen])  # the frame web1 sent
+    there = f.run("-r", own, "-b", "--format", "json", "-o", "all", "-H")
+    check(there.returncode == 0, f"web1's own replay: {there.returncode} {there.stderr}")
+    want = json_lines(there.stdout)
+    got = [d for d in json_lines(live.stdout) if d["host"] == "web1"]
+    check(len(got) == len(want) == 3, f"three samples of web1: {len(got)} live, {len(want)} there")
+    compared = 0
+    for g, w in zip(got, want):
+        check((g["timestamp"], g["interval"]) == (w["timestamp"], w["interval"]),
+              f"the same samples: {g['timestamp']} {g['interval']}, there {w['timestamp']} {w['interval']}")
+        tasks = [{k: v for k, v in t.items() if k != "host"} for t in g["tasks"]]
+        check(tasks == w["tasks"], f"web1's tasks differ from what it shows:\n{tasks[:2]}\n{w['tasks'][:2]}")
+        compared += sum(len(t) for t in tasks)
+    print(f"     {compared} figures of web1's tasks, equal")
+
+
 def test_record_damage_stays_with_its_host():
     """A damaged frame of one host loses that host's samples written against
     it, says so with the host's name, and leaves the other host's whole."""
@@ -1430,12 +1429,13 @@ if __name__ == "__main__":
                        test_machine_of_each_host,
                        test_text_and_selection_travel, test_metrics_with_their_host, test_textfile_of_every_host,
                        test_hosts_file,
-                       test_failing_hosts_say_why, test_stopped_host_is_given_up, test_thirty_two_hosts,
+                       test_failing_hosts_say_why, test_stopped_host_is_given_up,
                        test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version,
                        test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows,
                        test_screen_host_machine, test_act_checks_the_process, test_act_renices_every_thread,
                        test_screen_kill_on_a_host, test_groups_of_each_host, test_screen_groups_of_a_host,
-                       test_record_replays_as_live, test_record_damage_stays_with_its_host,
+                       test_record_replays_as_live, test_remote_figures_as_the_host_shows_them,
+                       test_record_damage_stays_with_its_host,
                        test_record_without_b_until_stopped, test_record_refusals, test_screen_over_a_recording,
                        test_screen_random_keys, test_screen_keeps_a_lost_host, test_readme_lines]))
     finally:
