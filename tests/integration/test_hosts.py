@@ -874,6 +874,17 @@ def start_ticks(pid):
         return int(f.read().rsplit(")", 1)[1].split()[19])
 
 
+def until_exec(pid, comm):
+    """Waits until the process runs the program named comm (its wrapper has done its work)."""
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        with open(f"/proc/{pid}/comm") as f:
+            if f.read().strip() == comm:
+                return
+        time.sleep(0.01)
+    raise AssertionError(f"{pid} did not run {comm}")
+
+
 NOBODY_WRAP = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
 
@@ -927,6 +938,8 @@ def test_act_renices_every_thread():
             # nobody's own process, one down: not without CAP_SYS_NICE (RLIMIT_NICE 0)
             own = subprocess.Popen([*NOBODY_WRAP, "sleep", "600"])
             try:
+                # setpriv changes the user before it runs sleep: until then the PID is still root's
+                until_exec(own.pid, "sleep")
                 r = subprocess.run([*NOBODY_WRAP, tv, "--act", f"renice:-1:{own.pid}:{start_ticks(own.pid)}"],
                                    capture_output=True, text=True, timeout=60)
                 check(r.returncode == 1 and "cannot lower the nice value" in r.stderr,

@@ -60,11 +60,13 @@ static void prompt_paint(struct tui *t, struct prompt *p)
 	buf_free(&note);
 }
 
-/* Whether the sample shown has what the text is matched on. Frozen or
- * replayed, it is all there is. */
+/* Whether the sample shown has what the text is matched on. Replayed (or
+ * the hosts' merge), it is all there is; frozen, so is the sample taken.
+ * Before the first sample there is nothing to match: Enter waits for the
+ * one on its way (a prompt opened at once, on a busy machine). */
 static bool prompt_can_match(const struct tui *t)
 {
-	return t->frozen || t->replay || tui_sample_sufficient(t);
+	return t->replay || (t->have_cur && (t->frozen || tui_sample_sufficient(t)));
 }
 
 /* Keys typed after Enter while the prompt waits for its sample: the
