@@ -17,8 +17,10 @@ bytes of every stream (the screen's first rows then need a second sample).
 what they cost it shows against a run without. With --record S, the
 recorder instead (taskview --host ... -d 1 -w FILE, until stopped) for S
 seconds: its CPU and peak resident memory, the file's size; then the time
-a batch replay of the file takes (-r FILE -b --format json), and the time
-until the screen over it (-r FILE in tmux) shows its first moment.
+a batch replay of the file takes (-r FILE -b --format json), the time to
+open it and print each host's first sample (-n 1; --old BIN times another
+build's too), and the time until the screen over it (-r FILE in tmux)
+shows its first moment.
 As root; needs sshd, ssh and unshare (and tmux for --screen).
 
     python3 bench/bench_hosts.py build/src/taskview --hosts 32 --procs 300 -n 20
@@ -72,6 +74,7 @@ def main():
     ap.add_argument("--screen", type=float, default=0, metavar="S", help="the screen, measured over S seconds")
     ap.add_argument("--stopped", type=int, default=0, metavar="K", help="K more hosts, stopped (with --screen)")
     ap.add_argument("--record", type=float, default=0, metavar="S", help="the recorder, over S seconds")
+    ap.add_argument("--old", metavar="TASKVIEW", help="with --record: another build, whose replay is timed too")
     a = ap.parse_args()
     os.environ["TASKVIEW"] = os.path.abspath(a.taskview)
     import test_hosts  # noqa: E402 - the fleet of the tests
@@ -153,6 +156,12 @@ def connections_up(fleet, names):
             p.wait()
 
 
+def timed(cmd):
+    t0 = time.monotonic()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, check=True)
+    return time.monotonic() - t0
+
+
 def record(a, fleet, names):
     """The recorder of every host for a.record seconds, then the replays of its file."""
     import tmuxlib  # noqa: E402
@@ -188,6 +197,10 @@ def record(a, fleet, names):
     lines = r.stdout.count(b"\n")
     print(f"batch replay: exit {r.returncode}, {lines} samples in {time.monotonic() - t0:.2f} s"
           f"{'; said: ' + r.stderr.decode(errors='replace').strip() if r.stderr.strip() else ''}")
+    # opening the file: the first sample of each host (with --old, another build's the same)
+    for exe in [a.taskview] + ([a.old] if a.old else []):
+        best = min(timed([exe, "-r", path, "-b", "--format", "json", "-n", "1"]) for _ in range(3))
+        print(f"{exe}: the first sample of each host (-n 1): {best:.3f} s, the least of 3 runs")
     home = tempfile.mkdtemp(prefix="tv-bench-home-")
     t = tmuxlib.Tmux(home)
     t0 = time.monotonic()

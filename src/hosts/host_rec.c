@@ -40,30 +40,45 @@ static int host_rec_index(struct host_rec *h)
 	return 0;
 }
 
-int host_rec_open(struct host_rec *h, const char *path, const char *host, rec_warn_fn warn, void *ctx)
+int host_rec_open(struct host_rec *const *v, const char *const *hosts, size_t n, const char *path, rec_warn_fn warn,
+		  void *ctx)
 {
-	memset(h, 0, sizeof(*h));
-	h->warn = warn;
-	h->warn_ctx = ctx;
-	struct buf b;
-	buf_init(&b);
-	text_sanitize(&b, host, strlen(host), 80, false);
-	buf_adds(&b, ": ");
-	h->prefix = b.oom ? NULL : strdup(buf_str(&b));
-	buf_free(&b);
-	char *err = NULL;
-	if (h->prefix && !(h->r = rec_reader_open_host(path, host, host_rec_warn, h, &err)) && err) {
-		/* one host that cannot be read does not hide the others */
-		host_rec_warn(h, err);
-		free(err);
-		return 0;
-	}
-	if (!h->r || host_rec_index(h) < 0) {
-		free(err);
+	struct rec_host_open *o = calloc(n ? n : 1, sizeof(*o));
+	if (!o) {
 		warn(ctx, _("out of memory"));
 		return -1;
 	}
-	return 0;
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct host_rec *h = v[i];
+		memset(h, 0, sizeof(*h));
+		h->warn = warn;
+		h->warn_ctx = ctx;
+		struct buf b;
+		buf_init(&b);
+		text_sanitize(&b, hosts[i], strlen(hosts[i]), 80, false);
+		buf_adds(&b, ": ");
+		h->prefix = b.oom ? NULL : strdup(buf_str(&b));
+		buf_free(&b);
+		rc = h->prefix ? rc : -1;
+		o[i] = (struct rec_host_open){.host = hosts[i], .warn = host_rec_warn, .ctx = h};
+	}
+	if (rc == 0)
+		rc = rec_reader_open_hosts(path, o, n);
+	for (size_t i = 0; i < n; i++) {
+		struct host_rec *h = v[i];
+		h->r = o[i].r;
+		if (rc == 0 && !h->r && o[i].err)
+			/* one host that cannot be read does not hide the others */
+			host_rec_warn(h, o[i].err);
+		else if (rc == 0 && (!h->r || host_rec_index(h) < 0))
+			rc = -1;
+		free(o[i].err);
+	}
+	free(o);
+	if (rc < 0)
+		warn(ctx, _("out of memory"));
+	return rc;
 }
 
 void host_rec_close(struct host_rec *h)

@@ -22,10 +22,12 @@ struct host_rec {
 	double *clock;           /* its clock minus the recorder's, at least, up to each (-INFINITY: not known) */
 };
 
-/* Opens host's samples of path; its reader's messages go to warn with the
- * host's name before them, as does why it cannot be read (h->r NULL).
- * Returns 0, or -1 out of memory (told). */
-int host_rec_open(struct host_rec *h, const char *path, const char *host, rec_warn_fn warn, void *ctx);
+/* Opens each hosts[i]'s samples of path into *v[i], all in one pass over
+ * the file; each reader's messages go to warn with its host's name before
+ * them, as does why it cannot be read (r NULL). Returns 0, or -1 out of
+ * memory (told); each *v[i] is then the caller's to close all the same. */
+int host_rec_open(struct host_rec *const *v, const char *const *hosts, size_t n, const char *path, rec_warn_fn warn,
+		  void *ctx);
 void host_rec_close(struct host_rec *h);
 
 #endif

@@ -116,13 +116,20 @@ int hosts_replay_run(const struct cli_opts *o, struct rec_reader *top)
 		return 1;
 	}
 	struct rec_info all = {.first = INFINITY};
+	struct host_rec **recs = calloc(n ? n : 1, sizeof(*recs));
+	if (!recs) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		rc = 1;
+	}
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		v[j].name = names[j];
+		recs[j] = &v[j].rec;
+	}
+	if (rc == 0 && host_rec_open(recs, names, n, o->replay, host_warn, NULL) < 0)
+		rc = 1;
+	free(recs);
 	for (size_t j = 0; j < n && rc == 0; j++) {
 		struct host_replay *h = &v[j];
-		h->name = names[j];
-		if (host_rec_open(&h->rec, o->replay, h->name, host_warn, NULL) < 0) {
-			rc = 1;
-			break;
-		}
 		if (!(h->r = h->rec.r))
 			continue; /* told: the others are printed */
 		rec_reader_info(h->r, &h->info);

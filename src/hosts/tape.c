@@ -142,12 +142,21 @@ int tape_open(struct tape *tp, struct fleet *f, const struct cli_opts *o, const 
 		return 1;
 	}
 	tp->n = f->n;
+	struct host_rec **recs = calloc(tp->n ? tp->n : 1, sizeof(*recs));
+	if (!recs) {
+		fprintf(stderr, "taskview: %s\n", _("out of memory"));
+		return 1;
+	}
+	for (size_t j = 0; j < tp->n; j++)
+		recs[j] = &tp->h[j].rec;
+	rc = host_rec_open(recs, (const char *const *)f->names.v, tp->n, o->replay, warn, ctx);
+	free(recs);
+	if (rc < 0)
+		return 1;
 	double first = INFINITY, last = -INFINITY, interval = 0;
 	for (size_t j = 0; j < tp->n; j++) {
 		struct tape_host *th = &tp->h[j];
 		th->i = SIZE_MAX;
-		if (host_rec_open(&th->rec, o->replay, f->names.v[j], warn, ctx) < 0)
-			return 1;
 		if (!th->rec.r)
 			continue;
 		struct rec_info info;

@@ -118,29 +118,8 @@ static int add_dir(struct rec_reader *r, const char *dir, char **err)
 	return rc;
 }
 
-/* Warnings of the scan are held until the path proves to be a recording. */
-struct held {
-	char **v;
-	size_t n;
-};
-
-static void hold_warning(void *ctx, const char *msg)
-{
-	struct held *h = ctx;
-	char **v = realloc(h->v, (h->n + 1) * sizeof(*v));
-	if (!v)
-		return;
-	h->v = v;
-	if ((v[h->n] = strdup(msg)))
-		h->n++;
-}
-
-struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx, char **err)
-{
-	return rec_reader_open_host(path, NULL, warn, ctx, err);
-}
-
-struct rec_reader *rec_reader_open_host(const char *path, const char *host, rec_warn_fn warn, void *ctx, char **err)
+/* A reader of path, its files open, not scanned yet (NULL: *err says why). */
+static struct rec_reader *reader_new(const char *path, const char *host, rec_warn_fn warn, void *ctx, char **err)
 {
 	*err = NULL;
 	if (!zs_available()) {
@@ -175,12 +154,44 @@ struct rec_reader *rec_reader_open_host(const char *path, const char *host, rec_
 	} else if (add_file(r, path, err) < 0) {
 		goto fail;
 	}
-	struct held h = {NULL, 0};
+	return r;
+fail:
+	rec_reader_close(r);
+	return NULL;
+}
+
+/* Warnings of the scan are held until the path proves to be a recording. */
+struct held {
+	char **v;
+	size_t n;
+	rec_warn_fn warn;
+	void *ctx;
+};
+
+static void hold_warning(void *ctx, const char *msg)
+{
+	struct held *h = ctx;
+	char **v = realloc(h->v, (h->n + 1) * sizeof(*v));
+	if (!v)
+		return;
+	h->v = v;
+	if ((v[h->n] = strdup(msg)))
+		h->n++;
+}
+
+static void hold_begin(struct rec_reader *r, struct held *h)
+{
+	*h = (struct held){.warn = r->warn, .ctx = r->ctx};
 	r->warn = hold_warning;
-	r->ctx = &h;
-	int rc = rec_scan(r);
-	r->warn = warn;
-	r->ctx = ctx;
+	r->ctx = h;
+}
+
+/* r scanned (rc: rec_scan's): r, or NULL with *err saying why; the warnings
+ * held are told where it is a recording, or its description is damaged. */
+static struct rec_reader *reader_scanned(struct rec_reader *r, int rc, struct held *h, const char *path, char **err)
+{
+	r->warn = h->warn;
+	r->ctx = h->ctx;
 	/* a recording whose description is damaged is not "not a recording":
 	 * say so, with the warnings that tell where */
 	bool damaged = r->nruns == 0 && r->schemas_damaged > 0;
@@ -190,24 +201,70 @@ struct rec_reader *rec_reader_open_host(const char *path, const char *host, rec_
 		char tmp[1024];
 		snprintf(tmp, sizeof(tmp), _("%s: cannot be replayed: %s"), path, r->newer_why);
 		*err = strdup(tmp);
-	} else if (rc == 0 && r->nruns == 0 && host)
+	} else if (rc == 0 && r->nruns == 0 && r->host)
 		*err = rec_err_path(_("%s: no sample of this host can be read"), path, 0);
 	else if (rc == 0 && r->nruns == 0 && r->nhosts == 0)
 		*err = rec_err_path(_("%s: not a taskview recording"), path, 0);
 	else if (rc < 0)
 		*err = strdup(_("out of memory"));
-	for (size_t i = 0; i < h.n; i++) {
-		if ((!*err || damaged) && warn)
-			warn(ctx, h.v[i]);
-		free(h.v[i]);
+	for (size_t i = 0; i < h->n; i++) {
+		if ((!*err || damaged) && r->warn)
+			r->warn(r->ctx, h->v[i]);
+		free(h->v[i]);
 	}
-	free(h.v);
-	if (*err)
-		goto fail;
+	free(h->v);
+	if (*err) {
+		rec_reader_close(r);
+		return NULL;
+	}
 	return r;
-fail:
-	rec_reader_close(r);
-	return NULL;
+}
+
+struct rec_reader *rec_reader_open(const char *path, rec_warn_fn warn, void *ctx, char **err)
+{
+	struct rec_reader *r = reader_new(path, NULL, warn, ctx, err);
+	if (!r)
+		return NULL;
+	struct held h;
+	hold_begin(r, &h);
+	return reader_scanned(r, rec_scan(&r, 1), &h, path, err);
+}
+
+struct rec_reader *rec_reader_open_host(const char *path, const char *host, rec_warn_fn warn, void *ctx, char **err)
+{
+	struct rec_host_open one = {.host = host, .warn = warn, .ctx = ctx};
+	if (rec_reader_open_hosts(path, &one, 1) < 0) {
+		*err = strdup(_("out of memory"));
+		return NULL;
+	}
+	*err = one.err;
+	return one.r;
+}
+
+int rec_reader_open_hosts(const char *path, struct rec_host_open *v, size_t n)
+{
+	struct rec_reader **rs = calloc(n ? n : 1, sizeof(*rs));
+	struct held *held = calloc(n ? n : 1, sizeof(*held));
+	if (!rs || !held) {
+		free(rs);
+		free(held);
+		return -1;
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		v[i].r = reader_new(path, v[i].host, v[i].warn, v[i].ctx, &v[i].err);
+		if (v[i].r) {
+			hold_begin(v[i].r, &held[i]);
+			rs[m++] = v[i].r;
+		}
+	}
+	int rc = rec_scan(rs, m);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].r)
+			v[i].r = reader_scanned(v[i].r, rc, &held[i], path, &v[i].err);
+	free(rs);
+	free(held);
+	return 0;
 }
 
 void rec_reader_close(struct rec_reader *r)

@@ -40,10 +40,20 @@ void rec_reader_close(struct rec_reader *r);
  * host's samples as it sent them. rec_reader_open indexes none of them;
  * it names the hosts, in the order they first come (0: a recording of this
  * machine alone). A reader of each host then gives that host's samples, as
- * a reader of a recording of one machine does. (The file is scanned once for
- * each.)
+ * a reader of a recording of one machine does. The readers of several hosts
+ * opened together are indexed in one pass over the file.
  */
 size_t rec_reader_hosts(const struct rec_reader *r, const char *const **names);
+struct rec_host_open {
+	const char *host;     /* in: its name */
+	rec_warn_fn warn;     /* in: where its reader's warnings go */
+	void *ctx;
+	struct rec_reader *r; /* out: NULL when it cannot be read, */
+	char *err;            /* and why (the caller's to free; NULL: out of memory) */
+};
+/* Opens a reader of each v[i].host. Returns 0, or -1 out of memory (none opened). */
+int rec_reader_open_hosts(const char *path, struct rec_host_open *v, size_t n);
+/* The same for one host: NULL with *err (malloc'd, NULL: out of memory). */
 struct rec_reader *rec_reader_open_host(const char *path, const char *host, rec_warn_fn warn, void *ctx, char **err);
 /* Where sample i lies in the recording: the samples of several hosts were
  * written in the order of their places. */

@@ -59,8 +59,9 @@ struct rec_reader {
 	rec_warn_fn warn;
 	void *ctx;
 	/* a recording of several hosts: the host whose samples are indexed
-	 * (NULL: this machine's frames, none of a host's), and the hosts its
-	 * host frames name, in the order they first come */
+	 * (NULL: this machine's frames, none of a host's), and, for the file's
+	 * reader (host NULL), the hosts its host frames name, in the order
+	 * they first come */
 	char *host;
 	char **hosts;
 	size_t nhosts;
@@ -74,8 +75,9 @@ struct rec_reader {
 	struct rec_sample have;
 };
 
-/* reader_scan.c: indexes every file; binds the runs. Returns 0 or -1 (out of memory). */
-int rec_scan(struct rec_reader *r);
+/* reader_scan.c: indexes every file of each of the n readers, in one pass
+ * when they read the same files; binds their runs. Returns 0 or -1 (out of memory). */
+int rec_scan(struct rec_reader **rs, size_t n);
 /* Reads n bytes at off of file f; -1 when they are not all there. */
 int rec_pread(const struct rec_rfile *f, void *p, size_t n, uint64_t off);
 /* A warning through the reader's callback, printf-style. */

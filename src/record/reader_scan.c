@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -360,38 +361,75 @@ static int note_host(struct rec_reader *r, struct scan *sc, const struct rec_hos
 	return 0;
 }
 
-/* A host's frame: noted; indexed in place when it is of the host read. */
-static int on_host(struct rec_reader *r, struct scan *sc, uint32_t fi, uint64_t off, const struct rec_frame *fr)
+/* The readers indexed by one pass over their files (the same files): the
+ * file's own, and each host's of a recording of hosts. */
+struct scan_set {
+	struct rec_reader **r;
+	struct scan *sc;
+	size_t n;
+};
+
+static void damage_add_all(struct scan_set *set, uint32_t fi, uint64_t off, uint64_t bytes, bool torn)
 {
-	const struct rec_rfile *f = &r->files[fi];
+	for (size_t i = 0; i < set->n; i++)
+		damage_add(set->r[i], &set->sc[i], fi, off, bytes, torn);
+}
+
+/* A host's frame: noted by the file's reader; indexed in place by the reader of its host. */
+static int on_host(struct scan_set *set, uint32_t fi, uint64_t off, const struct rec_frame *fr)
+{
+	const struct rec_rfile *f = &set->r[0]->files[fi];
 	uint8_t p[REC_HOST_PREFIX_MAX];
 	size_t n = fr->len < sizeof(p) ? fr->len : sizeof(p);
 	struct rec_hostframe hf;
 	if (rec_pread(f, p, n, off + fr->hlen) < 0 || rec_hostframe_unpack(p, n, fr->len, &hf) < 0 ||
 	    memchr(hf.name, '\0', hf.name_len)) {
 		/* its header checks out, its inside does not: whose it was is not known */
-		damage_add(r, sc, fi, off, fr->hlen + fr->len, false);
+		damage_add_all(set, fi, off, fr->hlen + fr->len, false);
 		return 0;
 	}
-	if (note_host(r, sc, &hf) < 0)
-		return -1;
-	if (!r->host || strlen(r->host) != hf.name_len || memcmp(r->host, hf.name, hf.name_len) != 0)
-		return 0;
 	uint64_t in = off + fr->hlen + hf.inner;
-	if (hf.f.type == REC_FRAME_SCHEMA)
-		on_schema(r, sc, f, in, &hf.f);
-	else if (hf.f.type == REC_FRAME_SAMPLE) {
-		size_t n0 = r->n;
-		if (on_sample(r, sc, fi, in, &hf.f) < 0)
-			return -1;
-		if (r->n > n0)
-			r->v[n0].taken_ns = fr->wall_ns;
+	for (size_t i = 0; i < set->n; i++) {
+		struct rec_reader *r = set->r[i];
+		struct scan *sc = &set->sc[i];
+		if (!r->host) {
+			if (note_host(r, sc, &hf) < 0)
+				return -1;
+			continue;
+		}
+		if (strlen(r->host) != hf.name_len || memcmp(r->host, hf.name, hf.name_len) != 0)
+			continue;
+		if (hf.f.type == REC_FRAME_SCHEMA)
+			on_schema(r, sc, &r->files[fi], in, &hf.f);
+		else if (hf.f.type == REC_FRAME_SAMPLE) {
+			size_t n0 = r->n;
+			if (on_sample(r, sc, fi, in, &hf.f) < 0)
+				return -1;
+			if (r->n > n0)
+				r->v[n0].taken_ns = fr->wall_ns;
+		}
 	}
 	return 0;
 }
 
-static int scan_file(struct rec_reader *r, struct scan *sc, uint32_t fi)
+/* A frame of the file's own samples: the file's reader's (a host's reader reads only its host's). */
+static int on_own(struct scan_set *set, uint32_t fi, uint64_t off, const struct rec_frame *fr)
 {
+	for (size_t i = 0; i < set->n; i++) {
+		struct rec_reader *r = set->r[i];
+		if (r->host)
+			continue;
+		if (fr->type == REC_FRAME_SCHEMA)
+			on_schema(r, &set->sc[i], &r->files[fi], off, fr);
+		else if (on_sample(r, &set->sc[i], fi, off, fr) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int scan_file(struct scan_set *set, uint32_t fi)
+{
+	struct rec_reader *r = set->r[0]; /* reads the frames' headers for all */
 	const struct rec_rfile *f = &r->files[fi];
 	uint64_t off = 0;
 	struct rec_frame fr, after;
@@ -399,7 +437,7 @@ static int scan_file(struct rec_reader *r, struct scan *sc, uint32_t fi)
 	while (off < f->size) {
 		if (!have && header_at(f, off, &fr) < 0) {
 			uint64_t next = resync(f, off + 1);
-			damage_add(r, sc, fi, off, next - off, torn_at(f, off, next, false));
+			damage_add_all(set, fi, off, next - off, torn_at(f, off, next, false));
 			off = next;
 			continue;
 		}
@@ -408,19 +446,19 @@ static int scan_file(struct rec_reader *r, struct scan *sc, uint32_t fi)
 		if (end > f->size || (end < f->size && !have && !payload_ok(r, f, off, &fr))) {
 			/* cut short: what follows may be a restarted recorder's frames */
 			uint64_t next = resync(f, off + 1);
-			damage_add(r, sc, fi, off, next - off, torn_at(f, off, next, end > f->size));
+			damage_add_all(set, fi, off, next - off, torn_at(f, off, next, end > f->size));
 			off = next;
 			have = false;
 			continue;
 		}
-		/* a host's reader reads only its host's frames */
-		if (fr.type == REC_FRAME_HOST && on_host(r, sc, fi, off, &fr) < 0)
-			return -1;
-		else if (fr.type == REC_FRAME_SCHEMA && !r->host)
-			on_schema(r, sc, f, off, &fr);
-		else if (fr.type == REC_FRAME_SAMPLE && !r->host && on_sample(r, sc, fi, off, &fr) < 0)
-			return -1;
+		int rc = 0;
+		if (fr.type == REC_FRAME_HOST)
+			rc = on_host(set, fi, off, &fr);
+		else if (fr.type == REC_FRAME_SCHEMA || fr.type == REC_FRAME_SAMPLE)
+			rc = on_own(set, fi, off, &fr);
 		/* other types: later versions' additions, skipped */
+		if (rc < 0)
+			return -1;
 		off = end;
 		fr = after;
 	}
@@ -466,21 +504,62 @@ static int bind_runs(struct rec_reader *r)
 	return 0;
 }
 
-int rec_scan(struct rec_reader *r)
+/* Whether the readers were opened on the same files, in the same order.
+ * Each then holds as much of each file as the first one saw (a file being
+ * recorded grows between the opens). */
+static bool same_files(struct rec_reader *const *rs, size_t n)
 {
-	struct scan sc = {.run = REC_NONE};
-	for (uint32_t i = 0; i < r->nfiles; i++) {
+	for (size_t i = 1; i < n; i++) {
+		if (rs[i]->nfiles != rs[0]->nfiles)
+			return false;
+		for (uint32_t k = 0; k < rs[0]->nfiles; k++) {
+			struct stat a, b;
+			if (fstat(rs[i]->files[k].fd, &a) < 0 || fstat(rs[0]->files[k].fd, &b) < 0 ||
+			    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+				return false;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		for (uint32_t k = 0; k < rs[0]->nfiles; k++)
+			rs[i]->files[k].size = rs[0]->files[k].size;
+	return true;
+}
+
+int rec_scan(struct rec_reader **rs, size_t n)
+{
+	if (n == 0)
+		return 0;
+	/* a daily file that came or went between the opens: each reads its own */
+	if (!same_files(rs, n)) {
+		for (size_t i = 0; i < n; i++)
+			if (rec_scan(&rs[i], 1) < 0)
+				return -1;
+		return 0;
+	}
+	struct scan one, *sc = n == 1 ? &one : calloc(n, sizeof(*sc));
+	if (!sc)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		sc[i] = (struct scan){.run = REC_NONE};
+	struct scan_set set = {.r = rs, .sc = sc, .n = n};
+	int rc = 0;
+	for (uint32_t fi = 0; fi < rs[0]->nfiles && rc == 0; fi++) {
 		/* a daily file goes on with the run of the one before; its own
 		 * schema frame says so, or starts another */
-		if (scan_file(r, &sc, i) < 0)
-			return -1;
-		damage_report(r, &sc, NULL);
+		rc = scan_file(&set, fi);
+		for (size_t i = 0; i < n && rc == 0; i++)
+			damage_report(rs[i], &sc[i], NULL);
 	}
-	/* in a recording of hosts, a sample of no host is the inside of a host
-	 * frame whose header is damaged, and that damage is told */
-	if (sc.orphans && !r->nhosts)
-		rec_warnf(r, P_("%" PRIu64 " sample without a readable description skipped",
-				"%" PRIu64 " samples without a readable description skipped", sc.orphans),
-			  sc.orphans);
-	return bind_runs(r);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		/* in a recording of hosts, a sample of no host is the inside of a host
+		 * frame whose header is damaged, and that damage is told */
+		if (sc[i].orphans && !rs[i]->nhosts && !rs[i]->host)
+			rec_warnf(rs[i], P_("%" PRIu64 " sample without a readable description skipped",
+					    "%" PRIu64 " samples without a readable description skipped", sc[i].orphans),
+				  sc[i].orphans);
+		rc = bind_runs(rs[i]);
+	}
+	if (sc != &one)
+		free(sc);
+	return rc;
 }

@@ -2063,6 +2063,56 @@ START_TEST(host_damage_told_by_its_host)
 END_TEST
 
 /*
+ * The readers of several hosts opened together (one pass over the file)
+ * index and tell exactly what each opened alone does: the same samples,
+ * places and times, the same warnings, and why a host of none cannot be
+ * read.
+ */
+START_TEST(hosts_indexed_together)
+{
+	struct rec_tmp f;
+	char path[600];
+	long damaged = two_hosts(&f, 4, 6, 5, path, sizeof(path));
+	flip_byte(path, damaged + 10);
+	const char *names[] = {"a", "b", "nobody"};
+	struct warnings alone[3] = {0}, together[3] = {0};
+	struct rec_reader *r[3];
+	for (int i = 0; i < 3; i++) {
+		char *err = NULL;
+		r[i] = rec_reader_open_host(path, names[i], collect, &alone[i], &err);
+		ck_assert_msg((r[i] != NULL) == (i < 2), "%s: %s", names[i], err ? err : "");
+		if (err)
+			collect(&alone[i], err);
+		free(err);
+	}
+	struct rec_host_open v[3];
+	for (int i = 0; i < 3; i++)
+		v[i] = (struct rec_host_open){.host = names[i], .warn = collect, .ctx = &together[i]};
+	ck_assert_int_eq(rec_reader_open_hosts(path, v, 3), 0);
+	for (int i = 0; i < 3; i++) {
+		if (v[i].err)
+			collect(&together[i], v[i].err);
+		free(v[i].err);
+		ck_assert_msg(together[i].n == alone[i].n && strcmp(together[i].text, alone[i].text) == 0,
+			      "%s told alone:\n%stogether:\n%s", names[i], alone[i].text, together[i].text);
+		ck_assert_int_eq(v[i].r != NULL, r[i] != NULL);
+		if (!r[i])
+			continue;
+		ck_assert_uint_eq(rec_reader_count(v[i].r), rec_reader_count(r[i]));
+		for (size_t k = 0; k < rec_reader_count(r[i]); k++) {
+			ck_assert_uint_eq(rec_reader_place(v[i].r, k), rec_reader_place(r[i], k));
+			ck_assert(rec_reader_taken(v[i].r, k) == rec_reader_taken(r[i], k));
+		}
+		rec_reader_close(v[i].r);
+		rec_reader_close(r[i]);
+	}
+	ck_assert_msg(strstr(alone[1].text, "damaged bytes") && strstr(alone[2].text, "no sample of this host"),
+		      "b: %s; nobody: %s", alone[1].text, alone[2].text);
+	rec_tmp_close(&f);
+}
+END_TEST
+
+/*
  * The tape over a recording of two hosts, taken by the recorder at known
  * times: a every second from 100 s, b at 100.5 s and 101.5 s only (then
  * stopped). Each moment shows each host's last pair taken by then, Live,
@@ -2530,6 +2580,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, host_frames);
 	tcase_add_test(tc, host_frames_hostile);
 	tcase_add_test(tc, host_damage_told_by_its_host);
+	tcase_add_test(tc, hosts_indexed_together);
 	tcase_add_test(tc, tape_moments);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("day");
