@@ -100,9 +100,10 @@ static void host_lost(struct fleet *f, struct fleet_host *h, const char *why, do
 	host_unlink(h);
 }
 
-static int host_show(struct fleet *f, struct fleet_host *h)
+/* The view of h's pair, which it now holds. The remote (or the recording)
+ * selected what it sent: every task of it is shown. */
+static int host_view(struct fleet *f, struct fleet_host *h)
 {
-	/* the remote selected what it sent: every task of it is shown */
 	if (!f->no_view && shown_build(&h->shown, &h->prev.s, &h->cur.s, f->cs, NULL, f->threads) < 0) {
 		rec_sample_free(&h->prev);
 		rec_sample_free(&h->cur);
@@ -110,6 +111,14 @@ static int host_show(struct fleet *f, struct fleet_host *h)
 		return -1;
 	}
 	h->have_pair = true;
+	return 0;
+}
+
+/* A new pair of a live connection, viewed and given to the watcher. */
+static int host_show(struct fleet *f, struct fleet_host *h)
+{
+	if (host_view(f, h) < 0)
+		return -1;
 	int w = f->watch.pair ? f->watch.pair(f->watch.ctx, h) : 0;
 	return w < 0 ? -1 : 1 + w;
 }
@@ -270,14 +279,7 @@ int fleet_host_set(struct fleet *f, struct fleet_host *h, struct rec_sample *pre
 		return 0;
 	h->prev = *prev;
 	h->cur = *cur;
-	/* what was recorded is what the host selected: every task of it is shown */
-	if (shown_build(&h->shown, &h->prev.s, &h->cur.s, f->cs, NULL, f->threads) < 0) {
-		rec_sample_free(&h->prev);
-		rec_sample_free(&h->cur);
-		return -1;
-	}
-	h->have_pair = true;
-	return 0;
+	return host_view(f, h);
 }
 
 double fleet_now(const struct fleet *f)

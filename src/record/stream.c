@@ -225,11 +225,6 @@ int rec_stream_next(struct rec_stream *st, struct rec_sample *out, uint64_t *seq
 	}
 }
 
-const char *rec_stream_prop(const struct rec_stream *st, const char *key)
-{
-	return st->have_schema ? rec_schema_prop(&st->schema, key) : NULL;
-}
-
 int64_t rec_stream_wall_ns(const struct rec_stream *st)
 {
 	return st->wall_ns;

@@ -59,12 +59,10 @@ int rec_stream_feed(struct rec_stream *st, const void *p, size_t n, char **err);
  */
 int rec_stream_next(struct rec_stream *st, struct rec_sample *out, uint64_t *seq, char **err);
 
-/* A property of the sender's description (host, taskview, kernel, cpus,
- * boot_id, interval, ...): NULL before it came, or when it has none. The
- * string lives until the next rec_stream_next or rec_stream_free. */
-const char *rec_stream_prop(const struct rec_stream *st, const char *key);
 struct rec_schema;
-/* The sender's description itself, with the same life; NULL before it came. */
+/* The sender's description (its properties: host, taskview, kernel, cpus,
+ * boot_id, interval, ... through rec_schema_prop): NULL before it came. It
+ * lives until the next rec_stream_next or rec_stream_free. */
 const struct rec_schema *rec_stream_schema(const struct rec_stream *st);
 
 /* The time in the header of the last sample rec_stream_next gave (ns). */

@@ -2199,8 +2199,9 @@ static void stream_matches_file(const char *path, const uint8_t *p, size_t n, si
 		ck_assert_msg(rc == 0, "%s", err ? err : "");
 	}
 	ck_assert_uint_eq(got, rec_reader_count(r));
-	ck_assert_ptr_nonnull(rec_stream_prop(st, "host"));
-	ck_assert_str_eq(rec_stream_prop(st, "interval"), "1");
+	ck_assert_ptr_nonnull(rec_stream_schema(st));
+	ck_assert_ptr_nonnull(rec_schema_prop(rec_stream_schema(st), "host"));
+	ck_assert_str_eq(rec_schema_prop(rec_stream_schema(st), "interval"), "1");
 	ck_assert_uint_eq(rec_stream_bytes(st), n);
 	rec_stream_free(st);
 	rec_reader_close(r);
