@@ -319,6 +319,28 @@ def ns_processes_pids(pid, name):
     return [p for p, cmd in ns_processes(pid) if name in cmd]
 
 
+def test_thirty_two_hosts():
+    """32 hosts at once (a test of its own, in suite measure: 32 sshds and remote taskviews
+    starting together): two samples of each host's PID 1, its sshd, each named with its own
+    host name, and nothing said; recorded into one file, the replay prints the same."""
+    f = fleet()
+    names = ["web1", "web2", "db1"] + [f"many{i}" for i in range(29)]
+    for n in names:
+        if n not in f.hosts:
+            f.start(n)
+    path = os.path.join(f.dir, "many.tvr")
+    r = f.run("-b", "--host", ",".join(names), "--format", "json", "-p", "1", "-n", "2", "-d", "0.5", "-w", path)
+    got = by_host(json_lines(r.stdout))
+    check(r.returncode == 0 and not r.stderr.strip(), f"exit {r.returncode}, said: {r.stderr}")
+    pids = {h: [[t["pid"] for t in d["tasks"] if not t.get("exited")] for d in v] for h, v in got.items()}
+    wrong = {h: v for h, v in pids.items() if v != [[1], [1]]}
+    check(sorted(got) == sorted(names) and not wrong,
+          f"two samples of PID 1 of each host: {wrong}, missing {sorted(set(names) - set(got))}")
+    check(all(d["remote"]["hostname"] == h for h, v in got.items() for d in v), "each with its own host name")
+    rep = f.run("-r", path, "-b", "--format", "json")
+    check(rep.returncode == 0 and rep.stdout == r.stdout, f"the replay of the 32: {rep.returncode} {rep.stderr}")
+
+
 def stop_namespace(f, name, sig):
     """sig to every process of host name's PID namespace (an ssh session is a process group of its own)."""
     for pid, _ in ns_processes(f.sshd_pid(name)):
@@ -1445,7 +1467,7 @@ if __name__ == "__main__":
                        test_machine_of_each_host,
                        test_text_and_selection_travel, test_metrics_with_their_host, test_textfile_of_every_host,
                        test_hosts_file,
-                       test_failing_hosts_say_why, test_stopped_host_is_given_up,
+                       test_failing_hosts_say_why, test_stopped_host_is_given_up, test_thirty_two_hosts,
                        test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version,
                        test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows,
                        test_screen_host_machine, test_act_checks_the_process, test_act_renices_every_thread,
