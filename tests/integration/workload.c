@@ -311,6 +311,57 @@ static void *burst_main(void *arg)
 	return NULL;
 }
 
+/* The children of --fork-churn not reaped yet (alive, or ended and not
+ * waited for): the report counts their switches too, read under the lock
+ * that forking and reaping take, so that each child is in exactly one of
+ * "not reaped" and RUSAGE_CHILDREN at a report. */
+static pthread_mutex_t kids_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t *kids;
+static size_t nkids, capkids;
+
+static void kids_add(pid_t c)
+{
+	if (nkids == capkids) {
+		size_t cap = capkids ? 2 * capkids : 64;
+		pid_t *v = realloc(kids, cap * sizeof(*v));
+		if (!v)
+			abort();
+		kids = v;
+		capkids = cap;
+	}
+	kids[nkids++] = c;
+}
+
+static void kids_drop(pid_t c)
+{
+	for (size_t i = 0; i < nkids; i++)
+		if (kids[i] == c) {
+			kids[i] = kids[--nkids];
+			return;
+		}
+}
+
+/* The switches of the children not reaped yet, from their /proc/PID/status. */
+static void kids_switches(long *vol, long *invol)
+{
+	*vol = *invol = 0;
+	for (size_t i = 0; i < nkids; i++) {
+		char path[64], line[256];
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)kids[i]);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		long v;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+				*vol += v;
+			else if (sscanf(line, "nonvoluntary_ctxt_switches: %ld", &v) == 1)
+				*invol += v;
+		}
+		fclose(f);
+	}
+}
+
 /* Forks forks_per_s children a second, each burning fork_us of CPU, then ending; reaps them. */
 static void *fork_main(void *arg)
 {
@@ -318,6 +369,7 @@ static void *fork_main(void *arg)
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
+		pthread_mutex_lock(&kids_lock);
 		pid_t c = fork();
 		if (c == 0) {
 			burn_for(fork_us);
@@ -327,8 +379,12 @@ static void *fork_main(void *arg)
 			}
 			_exit(0);
 		}
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		if (c > 0)
+			kids_add(c);
+		pid_t r;
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
+			kids_drop(r);
+		pthread_mutex_unlock(&kids_lock);
 		step_wait(&next, forks_per_s);
 	}
 	return NULL;
@@ -516,17 +572,22 @@ static void *report_main(void *arg)
 	for (;;) {
 		struct rusage ru, ch;
 		struct timespec now, real;
+		long kv, ki;
 		getrusage(RUSAGE_SELF, &ru);
-		getrusage(RUSAGE_CHILDREN, &ch); /* the children reaped (--fork-churn reaps them at once) */
+		pthread_mutex_lock(&kids_lock);
+		getrusage(RUSAGE_CHILDREN, &ch); /* the children reaped */
+		kids_switches(&kv, &ki);         /* and those not yet */
+		pthread_mutex_unlock(&kids_lock);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		clock_gettime(CLOCK_REALTIME, &real);
 		/* user + system time of every thread, ended ones included */
 		double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 			     (double)ru.ru_stime.tv_usec / 1e6;
 		printf("{\"mono\": %.6f, \"real\": %.6f, \"nvcsw\": %ld, \"nivcsw\": %ld, \"ticker\": %ld, "
-		       "\"cpu_s\": %.6f, \"child_nvcsw\": %ld, \"child_nivcsw\": %ld}\n",
+		       "\"cpu_s\": %.6f, \"child_nvcsw\": %ld, \"child_nivcsw\": %ld, \"unreaped_nvcsw\": %ld, "
+		       "\"unreaped_nivcsw\": %ld}\n",
 		       (double)now.tv_sec + (double)now.tv_nsec / 1e9, (double)real.tv_sec + (double)real.tv_nsec / 1e9,
-		       ru.ru_nvcsw, ru.ru_nivcsw, atomic_load(&ticker_switches), cpu, ch.ru_nvcsw, ch.ru_nivcsw);
+		       ru.ru_nvcsw, ru.ru_nivcsw, atomic_load(&ticker_switches), cpu, ch.ru_nvcsw, ch.ru_nivcsw, kv, ki);
 		fflush(stdout);
 		struct timespec d = {report_ms / 1000, (report_ms % 1000) * 1000000L};
 		nanosleep(&d, NULL);
