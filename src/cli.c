@@ -103,7 +103,8 @@ void cli_usage(FILE *f)
 		N_("      --stream             write samples to standard output as a recording,\n"
 		   "                           until standard input closes (what --host runs)\n"),
 		N_("      --act SPEC           act on a task here for the hosts' screen of\n"
-		   "                           another host (what its kill and renice run)\n"),
+		   "                           another host (what its kill, renice and detail\n"
+		   "                           panel run)\n"),
 		N_("  -h, --help               show this help\n"),
 		N_("  -V, --version            show the version\n"),
 	};
@@ -254,7 +255,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o, struct buf *err)
 			break;
 		case OPT_ACT:
 			if (act_parse(optarg, &o->act) < 0)
-				return cli_fail(err, _("bad action '%s' (signal:SIG:PID:START or renice:STEP:PID:START)"), optarg);
+				return cli_fail(err, _("bad action '%s' (signal:SIG:PID:START, renice:STEP:PID:START or anatomy:PID:START)"), optarg);
 			o->acting = true;
 			break;
 		case OPT_HOST: {

@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 		return main_close_stdout(0);
 	}
 	if (o.acting) {
-		rc = act_run(&o.act, stderr);
+		rc = act_run(&o.act, stdout, stderr);
 		cli_free(&o);
 		return main_close_stdout(rc);
 	}

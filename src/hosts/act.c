@@ -13,6 +13,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "model/task.h"
+#include "sample/memory/anatomy.h"
 #include "sample/proc/proc_parse.h"
 #include "sample/proc/proc_read.h"
 #include "util/i18n.h"
@@ -22,34 +24,42 @@
 #define ACT_NICE_MIN (-20)
 #define ACT_NICE_MAX 19
 
+static const char *const act_names[] = {[ACT_SIGNAL] = "signal", [ACT_RENICE] = "renice", [ACT_ANATOMY] = "anatomy"};
+
 int act_parse(const char *spec, struct act_req *out)
 {
 	char s[ACT_SPEC_MAX];
-	enum act_kind kind;
-	if (strncmp(spec, "signal:", 7) == 0)
-		kind = ACT_SIGNAL;
-	else if (strncmp(spec, "renice:", 7) == 0)
-		kind = ACT_RENICE;
-	else
+	enum act_kind kind = ACT_SIGNAL;
+	size_t len = 0;
+	for (size_t k = 0; k < sizeof(act_names) / sizeof(*act_names) && !len; k++) {
+		size_t l = strlen(act_names[k]);
+		if (strncmp(spec, act_names[k], l) == 0 && spec[l] == ':') {
+			kind = (enum act_kind)k;
+			len = l + 1;
+		}
+	}
+	if (!len || strlen(spec) >= sizeof(s))
 		return -1;
-	if (strlen(spec) >= sizeof(s))
-		return -1;
-	strcpy(s, spec + 7);
+	strcpy(s, spec + len);
+	/* VALUE:PID:START, or PID:START for anatomy */
+	size_t want = kind == ACT_ANATOMY ? 2 : 3;
 	char *f[3];
 	size_t n = 0;
-	for (char *p = s; n < 3; n++) {
+	for (char *p = s; n < want; n++) {
 		f[n] = p;
 		p = strchr(p, ':');
 		if (!p)
 			break;
 		*p++ = '\0';
 	}
-	if (n != 2 || strchr(f[2], ':'))
+	if (n != want - 1 || strchr(f[n], ':'))
 		return -1;
-	int64_t v, pid, start;
+	char **id = f + (want - 2);
+	int64_t v = 0, pid, start;
 	/* a signal's number, or a step within the 40 nice values; start: a reading of /proc/PID/stat */
-	bool ok = kind == ACT_SIGNAL ? num_parse_int(f[0], 1, 64, &v) : num_parse_int(f[0], -39, 39, &v) && v != 0;
-	if (!ok || !num_parse_int(f[1], 1, 4194304, &pid) || !num_parse_int(f[2], 0, INT64_MAX, &start))
+	bool ok = kind == ACT_ANATOMY || (kind == ACT_SIGNAL ? num_parse_int(f[0], 1, 64, &v)
+							     : num_parse_int(f[0], -39, 39, &v) && v != 0);
+	if (!ok || !num_parse_int(id[0], 1, 4194304, &pid) || !num_parse_int(id[1], 0, INT64_MAX, &start))
 		return -1;
 	*out = (struct act_req){kind, (int)v, (int32_t)pid, (uint64_t)start};
 	return 0;
@@ -57,7 +67,10 @@ int act_parse(const char *spec, struct act_req *out)
 
 void act_format(struct buf *b, const struct act_req *r)
 {
-	buf_addf(b, "%s:%d:%d:%" PRIu64, r->kind == ACT_SIGNAL ? "signal" : "renice", r->value, r->pid, r->start_ticks);
+	if (r->kind == ACT_ANATOMY)
+		buf_addf(b, "anatomy:%d:%" PRIu64, r->pid, r->start_ticks);
+	else
+		buf_addf(b, "%s:%d:%d:%" PRIu64, act_names[r->kind], r->value, r->pid, r->start_ticks);
 }
 
 /* 0 when the process of dir (its /proc directory, or AT_FDCWD and name
@@ -160,8 +173,107 @@ static int act_renice(const struct act_req *r, int *at, bool *set)
 	return first ? first : done ? 0 : ESRCH;
 }
 
-int act_run(const struct act_req *r, FILE *err)
+/* The answer's first word and version: a later version may add fields after
+ * the ones this one reads. */
+#define ACT_ANSWER "taskview-anatomy 1"
+
+static void answer_kib(FILE *out, int64_t kib)
 {
+	if (kib == TV_UNKNOWN)
+		fputs(" -", out);
+	else
+		fprintf(out, " %" PRId64, kib);
+}
+
+/* The process's mappings by kind, read only while its PID is the process
+ * that started at the time given (checked before and after the read). */
+static void act_anatomy(const struct act_req *r, FILE *out)
+{
+	struct anatomy a;
+	struct anatomy_pages pg;
+	anatomy_init(&a);
+	int e = act_same(r->pid, r->start_ticks);
+	if (!e)
+		e = anatomy_read(r->pid, &a, &pg);
+	if (!e)
+		e = act_same(r->pid, r->start_ticks);
+	fprintf(out, ACT_ANSWER " %d", e);
+	if (!e) {
+		for (int k = 0; k < ANAT_NKIND; k++)
+			fprintf(out, " %" PRId64 " %zu", a.kib[k], a.count[k]);
+		fprintf(out, " %d", pg.err);
+		for (int k = 0; k < ANAT_NKIND; k++)
+			answer_kib(out, pg.kib[k]);
+		answer_kib(out, pg.tables_kib);
+	}
+	fputc('\n', out);
+	fflush(out);
+	anatomy_free(&a);
+}
+
+/* The next field of an answer: a number within [min, max], or "-" (unknown) where dash is allowed. */
+static bool answer_field(const char **p, const char *end, int64_t min, int64_t max, bool dash, int64_t *v)
+{
+	while (*p < end && **p == ' ')
+		(*p)++;
+	const char *w = *p;
+	while (*p < end && **p != ' ' && **p != '\n')
+		(*p)++;
+	size_t n = (size_t)(*p - w);
+	char tmp[24];
+	if (n == 0 || n >= sizeof(tmp))
+		return false;
+	memcpy(tmp, w, n);
+	tmp[n] = '\0';
+	if (dash && strcmp(tmp, "-") == 0) {
+		*v = TV_UNKNOWN;
+		return true;
+	}
+	return num_parse_int(tmp, min, max, v);
+}
+
+int act_answer_parse(const char *buf, size_t n, struct anatomy *a, struct anatomy_pages *pg, int *err)
+{
+	const size_t head = sizeof(ACT_ANSWER) - 1;
+	const char *nl = memchr(buf, '\n', n);
+	if (!nl || (size_t)(nl - buf) < head || memcmp(buf, ACT_ANSWER, head) != 0 || buf[head] != ' ')
+		return -1;
+	const char *p = buf + head, *end = nl;
+	int64_t v, c;
+	/* sizes in KiB: up to 2^57 (a 64-bit address space is 2^47 KiB at most) */
+	const int64_t big = INT64_C(1) << 57;
+	if (!answer_field(&p, end, 0, 4095, false, &v))
+		return -1;
+	*err = (int)v;
+	if (*err)
+		return 0;
+	for (int k = 0; k < ANAT_NKIND; k++) {
+		if (!answer_field(&p, end, 0, big, false, &v) || !answer_field(&p, end, 0, INT32_MAX, false, &c))
+			return -1;
+		a->kib[k] = v;
+		a->count[k] = (size_t)c;
+	}
+	if (!answer_field(&p, end, 0, 4095, false, &v))
+		return -1;
+	pg->err = (int)v;
+	for (int k = 0; k < ANAT_NKIND; k++) {
+		if (!answer_field(&p, end, 0, big, true, &v))
+			return -1;
+		pg->kib[k] = v;
+	}
+	if (!answer_field(&p, end, 0, big, true, &v))
+		return -1;
+	pg->tables_kib = v;
+	return 0;
+}
+
+int act_run(const struct act_req *r, FILE *out, FILE *err)
+{
+	if (r->kind == ACT_ANATOMY) {
+		/* the answer says why it could not be read: the panel words it */
+		act_anatomy(r, out);
+		return 0;
+	}
 	int at = 0;
 	bool set = false;
 	int e = r->kind == ACT_SIGNAL ? act_signal(r) : act_renice(r, &at, &set);

@@ -12,6 +12,10 @@
  *         renice:STEP:PID:START  every thread of the process STEP nice
  *                                values up (down when negative), each from
  *                                its own value, as F7 and F8 do here
+ *         anatomy:PID:START      the process's address space by kind, for
+ *                                the detail panel: one line on standard
+ *                                output (act_answer_parse reads it), also
+ *                                when it cannot be read (its errno)
  */
 #ifndef TV_HOSTS_ACT_H
 #define TV_HOSTS_ACT_H
@@ -21,11 +25,11 @@
 
 #include "util/buf.h"
 
-enum act_kind { ACT_SIGNAL, ACT_RENICE };
+enum act_kind { ACT_SIGNAL, ACT_RENICE, ACT_ANATOMY };
 
 struct act_req {
 	enum act_kind kind;
-	int value;              /* the signal, or the nice step */
+	int value;              /* the signal, or the nice step (0 for anatomy) */
 	int32_t pid;
 	uint64_t start_ticks;
 };
@@ -34,7 +38,15 @@ struct act_req {
 int act_parse(const char *spec, struct act_req *out);
 /* Appends SPEC for r to b. */
 void act_format(struct buf *b, const struct act_req *r);
-/* Acts on this machine, saying why not on err (translated). Returns the exit status: 0 done, 1 not. */
-int act_run(const struct act_req *r, FILE *err);
+/* Acts on this machine, saying why not on err (translated); anatomy's answer
+ * goes to out. Returns the exit status: 0 done, 1 not. */
+int act_run(const struct act_req *r, FILE *out, FILE *err);
+
+struct anatomy;
+struct anatomy_pages;
+/* Parses anatomy's answer (pure; n bytes, untrusted): 0 with *a (anatomy_init'ed
+ * by the caller; no ranges) and *pg filled, or with *err the errno that kept
+ * the remote from reading them; -1 when it is not an answer. */
+int act_answer_parse(const char *buf, size_t n, struct anatomy *a, struct anatomy_pages *pg, int *err);
 
 #endif

@@ -68,7 +68,7 @@ static void host_connect(struct fleet *f, struct fleet_host *h, double now)
 		host_offline(f, h, _("out of memory"), now);
 		return;
 	}
-	if (link_start(&h->l, h->name, av.v, now, true) < 0) {
+	if (link_start(&h->l, h->name, av.v, now, LINK_STREAM) < 0) {
 		host_offline(f, h, h->l.why, now);
 		link_free(&h->l);
 	} else {
@@ -358,7 +358,7 @@ int fleet_act(struct fleet *f, unsigned host, const struct act_req *r, const cha
 		return -1;
 	}
 	struct fleet_act *a = &f->acts[f->nacts];
-	int rc = link_start(&a->l, f->h[host].name, av.v, now, false);
+	int rc = link_start(&a->l, f->h[host].name, av.v, now, r->kind == ACT_ANATOMY ? LINK_ASK : LINK_ACT);
 	remote_argv_free(&av);
 	if (rc < 0) {
 		link_free(&a->l);
@@ -370,6 +370,7 @@ int fleet_act(struct fleet *f, unsigned host, const struct act_req *r, const cha
 	a->l.to = -1;
 	a->host = host;
 	a->kind = r->kind;
+	a->req = *r;
 	snprintf(a->what, sizeof(a->what), "%s", what);
 	f->nacts++;
 	return 0;

@@ -56,7 +56,8 @@ struct fleet_host;
 struct fleet_act {
 	unsigned host;
 	enum act_kind kind;
-	struct link l;
+	struct act_req req;
+	struct link l;    /* an anatomy's answer: l.out */
 	char what[160];   /* what it does, for the answer (raw: names are the remote's) */
 };
 

@@ -34,21 +34,22 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-int link_start(struct link *l, const char *host, char *const argv[], double now, bool stream)
+int link_start(struct link *l, const char *host, char *const argv[], double now, enum link_mode mode)
 {
 	memset(l, 0, sizeof(*l));
 	l->host = host;
 	l->to = l->from = l->err = -1;
 	l->started = l->last_data = now;
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1};
-	if (stream && !(l->st = rec_stream_new())) {
+	if (mode == LINK_STREAM && !(l->st = rec_stream_new())) {
 		set_why(l, "%s", _("out of memory"));
 		goto fail;
 	}
-	/* without a stream, what a remote's start-up files print goes nowhere */
-	if (!stream)
+	/* an action's output, what a remote's start-up files print too, goes nowhere */
+	bool piped = mode != LINK_ACT;
+	if (!piped)
 		out[1] = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if ((!stream && out[1] < 0) || pipe2(in, O_CLOEXEC) < 0 || (stream && pipe2(out, O_CLOEXEC) < 0) ||
+	if ((!piped && out[1] < 0) || pipe2(in, O_CLOEXEC) < 0 || (piped && pipe2(out, O_CLOEXEC) < 0) ||
 	    pipe2(er, O_CLOEXEC) < 0) {
 		set_why(l, _("cannot start ssh: %s"), strerror(errno));
 		goto fail;
@@ -109,7 +110,18 @@ static void keep_err(struct link *l, const char *p, size_t n)
 	l->nerr += n;
 }
 
-/* Reads fd until it would block (at most LINK_READ_MAX). Returns 1 while open, 0 at its end. */
+/* An answer's first LINK_OUT_KEEP bytes; more is noted, not kept. */
+static void keep_out(struct link *l, const char *p, size_t n)
+{
+	size_t room = LINK_OUT_KEEP - l->nout;
+	l->out_over |= n > room;
+	memcpy(l->out + l->nout, p, n < room ? n : room);
+	l->nout += n < room ? n : room;
+}
+
+/* Reads fd until it would block (at most LINK_READ_MAX): stream, the
+ * stream's bytes (or an answer's, without one); else stderr's. Returns 1
+ * while open, 0 at its end. */
 static int drain(struct link *l, int *fd, bool stream, double now)
 {
 	char chunk[65536];
@@ -127,6 +139,10 @@ static int drain(struct link *l, int *fd, bool stream, double now)
 		total += (size_t)n;
 		if (!stream) {
 			keep_err(l, chunk, (size_t)n);
+			continue;
+		}
+		if (!l->st) {
+			keep_out(l, chunk, (size_t)n);
 			continue;
 		}
 		l->last_data = now;

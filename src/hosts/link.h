@@ -18,6 +18,12 @@
 #include "record/stream.h"
 
 #define LINK_ERR_KEEP 4096
+/* An answer on standard output (LINK_ASK): its first bytes, at most. */
+#define LINK_OUT_KEEP 1024
+
+/* What the child's standard output is: a stream of samples; nothing (an
+ * action: /dev/null); or a short answer, kept. */
+enum link_mode { LINK_STREAM, LINK_ACT, LINK_ASK };
 
 struct link {
 	const char *host;       /* borrowed */
@@ -26,6 +32,9 @@ struct link {
 	struct rec_stream *st;  /* NULL: no stream (an action) */
 	char errtail[LINK_ERR_KEEP];
 	size_t nerr;
+	char out[LINK_OUT_KEEP]; /* LINK_ASK: the answer's first bytes */
+	size_t nout;
+	bool out_over;          /* it said more than those */
 	double started, last_data; /* CLOCK_MONOTONIC seconds */
 	double ended_at;        /* when its output closed; 0 while open */
 	int64_t taken_ns;       /* CLOCK_REALTIME ns when link_next last looked for a sample */
@@ -34,10 +43,10 @@ struct link {
 	char *why;              /* why it ended (malloc'd), or NULL */
 };
 
-/* Starts argv (ssh ...). stream: its standard output is a stream to read;
- * else (an action, hosts/act.h) it goes to /dev/null, and the link is open
- * until its standard error closes. Returns 0, or -1 with l->why set. */
-int link_start(struct link *l, const char *host, char *const argv[], double now, bool stream);
+/* Starts argv (ssh ...) with its standard output as mode says; without a
+ * stream (an action, hosts/act.h) the link is open until its standard output
+ * and error close. Returns 0, or -1 with l->why set. */
+int link_start(struct link *l, const char *host, char *const argv[], double now, enum link_mode mode);
 /* Reads what is there; feeds the stream. Returns 1 while the link is open
  * (or its child is still saying why it ends), 0 once it ended (l->why says
  * why, the samples already fed can still be taken). */

@@ -82,6 +82,8 @@ struct anatomy;
 struct anatomy_pages;
 void detail_anatomy(const struct anatomy *a, const struct anatomy_pages *pg, int err, const struct tv_task *t,
 		    struct detail_lines *out);
+/* The same section when it was not read, for why (raw bytes: another host's words). */
+void detail_anatomy_why(const char *why, struct detail_lines *out);
 
 /* Appends a process's command line as a note; nothing when it was not read. */
 void detail_command(const struct tv_task *t, struct detail_lines *out);

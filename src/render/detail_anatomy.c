@@ -119,3 +119,11 @@ void detail_anatomy(const struct anatomy *a, const struct anatomy_pages *pg, int
 	}
 	detail_add(out, DETAIL_NOTE, v, NULL);
 }
+
+void detail_anatomy_why(const char *why, struct detail_lines *out)
+{
+	char v[512];
+	detail_add(out, DETAIL_HEADING, _("Address space"), NULL);
+	snprintf(v, sizeof(v), _("The address space by kind is unknown: %s."), why);
+	detail_add(out, DETAIL_NOTE, v, NULL);
+}

@@ -4,8 +4,9 @@
  * last pair of samples, its rates from its own clock, is merged into one
  * table with a HOST column (hosts/fleet.h); the screen then sorts, filters,
  * searches and folds it as a replay's sample. k sends a signal to a host's
- * process, F7 and F8 step its nice value, through its host (hosts/act.h);
- * nothing else acts on the tasks.
+ * process, F7 and F8 step its nice value, and the detail panel has its
+ * address space read, through its host (hosts/act.h); nothing else acts on
+ * the tasks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,10 +60,53 @@ struct fleet *tui_fleet_live(const struct tui *t)
 	return t->replay && !t->replay->tape ? t->replay->fleet : NULL;
 }
 
+/* The address space a host read for the detail panel, kept for it to take. */
+static void fleet_anatomy_told(struct tui *t, const struct fleet_act *a, const char *why)
+{
+	struct fleet_anatomy *fa = &t->replay->an;
+	if (fa->ready)
+		anatomy_free(&fa->an.a);
+	fa->asked = fa->ready = false;
+	/* an answer for a process the panel no longer shows is dropped */
+	if (a->host != fa->host || a->req.pid != fa->pid || a->req.start_ticks != fa->start_ticks)
+		return;
+	anatomy_init(&fa->an.a);
+	fa->an.err = 0;
+	fa->why[0] = '\0';
+	if (!why && (a->l.out_over || act_answer_parse(a->l.out, a->l.nout, &fa->an.a, &fa->an.pg, &fa->an.err) < 0))
+		/* TRANSLATORS: the detail panel on the hosts' screen: the host's answer is not one */
+		why = _("its answer cannot be read");
+	if (why)
+		snprintf(fa->why, sizeof(fa->why), "%s", why);
+	fa->ready = true;
+}
+
+int tui_fleet_ask_anatomy(struct tui *t, int32_t tgid, uint64_t start, const char **why)
+{
+	struct fleet_anatomy *fa = &t->replay->an;
+	if (fa->asked)
+		return 0;
+	struct act_req r = {ACT_ANATOMY, 0, task_id_pid(tgid), start};
+	char what[64];
+	snprintf(what, sizeof(what), "anatomy %d", r.pid);
+	if (fleet_act(t->replay->fleet, task_id_host(tgid), &r, what, clock_now(CLOCK_MONOTONIC), why) < 0)
+		return -1;
+	fa->asked = true;
+	fa->host = task_id_host(tgid);
+	fa->pid = r.pid;
+	fa->start_ticks = start;
+	fa->an.tgid = tgid;
+	return 0;
+}
+
 /* An action's answer (k on a host's task), on the status line. */
 static void fleet_told(void *ctx, const struct fleet_act *a, const char *why)
 {
 	struct tui *t = ctx;
+	if (a->kind == ACT_ANATOMY) {
+		fleet_anatomy_told(t, a, why);
+		return;
+	}
 	const char *host = t->replay->fleet->names.v[a->host];
 	/* a refusal stays until a key is pressed: another host's "sent" does not hide it */
 	if (!why && t->status.len && t->status_role == ROLE_ERROR && t->status_until == 0)
@@ -144,6 +188,8 @@ int tui_fleet_run(const struct cli_opts *o, struct tui_msgs *msgs)
 		fleet_start(&f, &a.cs, clock_now(CLOCK_MONOTONIC));
 		struct tui_replay rp = {.fleet = &f};
 		rc = tui_run(&a, o, msgs, &rp);
+		if (rp.an.ready)
+			anatomy_free(&rp.an.an.a);
 	}
 	/* the samples borrow the columns: the fleet goes first */
 	fleet_free(&f);

@@ -10,12 +10,25 @@
 #include "cli.h"
 #include "record/reader.h"
 #include "record/sample.h"
+#include "sample/background.h"
 #include "tui/screen/msgs.h"
 #include "tui/state.h"
 #include "view/shown.h"
 
 struct fleet;
 struct tape;
+
+/* The address space of a host's process, read there for the detail panel
+ * (an anatomy action): the last answer, until the panel takes it. */
+struct fleet_anatomy {
+	bool asked;              /* an action is on its way */
+	bool ready;              /* an answer came, not taken yet */
+	unsigned host;
+	int32_t pid;             /* the host's own */
+	uint64_t start_ticks;
+	struct background_anatomy an; /* an.tgid: the screen's ID of the process */
+	char why[256];           /* raw remote bytes: why it was not read (the action failed); "" when it was */
+};
 
 /* -r PATH, or --host: samples that are not this machine's. A fleet's come
  * live from other hosts (tui/fleet_view.c); the rest is a recording's. */
@@ -32,6 +45,7 @@ struct tui_replay {
 	bool have;
 	struct rec_sample prev, cur;
 	struct shown shown;      /* what t->cur is */
+	struct fleet_anatomy an; /* the hosts' screen's detail panel */
 };
 
 /* taskview -r PATH without -b: opens the recording and runs the screen
@@ -64,6 +78,9 @@ struct fleet *tui_fleet_live(const struct tui *t);
  * rows go first (unshow), before the pairs they point into change. */
 int tui_fleet_show(struct tui *t);
 void tui_fleet_unshow(struct tui *t);
+/* Asks the host of process tgid (the screen's ID; start: its start time
+ * there) for its address space. Returns 0, or -1 with *why (static). */
+int tui_fleet_ask_anatomy(struct tui *t, int32_t tgid, uint64_t start, const char **why);
 /* The HOST column over f's names (ctx), for app_init_replay. */
 int tui_fleet_columns(void *ctx, struct colset *cs);
 /* Whether the screen steps through a recording (-r, of one machine or of

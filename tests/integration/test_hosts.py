@@ -1022,6 +1022,75 @@ def ns_child(p):
     return kid, int(nspid[0][-1])
 
 
+def older_taskview(f):
+    """A taskview of a version before --act, as a remote runs it (the build's, but for --act)."""
+    older = f.path("older-taskview")
+    with open(older, "w") as o:
+        o.write("#!/bin/sh\ncase \" $* \" in *\" --act \"*)\n"
+                "  echo \"taskview: unknown option '--act'\" >&2\n"
+                "  echo \"Try 'taskview --help' for more information.\" >&2; exit 2;;\nesac\n"
+                f"exec {shlex.quote(os.path.abspath(TASKVIEW))} \"$@\"\n")
+    os.chmod(older, 0o755)
+    return older
+
+
+def smaps_sizes(pid):
+    """The Size (KiB) of each mapping of /proc/PID/smaps but [vsyscall] (which VmSize leaves out)."""
+    out, name = [], ""
+    with open(f"/proc/{pid}/smaps") as fh:
+        for line in fh:
+            words = line.split()
+            if re.match(r"[0-9a-f]+-[0-9a-f]+ ", line):
+                name = words[5] if len(words) > 5 else ""
+            elif words[0] == "Size:" and name != "[vsyscall]":
+                out.append(int(words[1]))
+    return out
+
+
+def test_screen_detail_of_a_host_process():
+    """i on a host's process: the panel's address space is read there (taskview --act
+    anatomy:PID:START over ssh): all it maps, what smaps says here of the same process, and a
+    stack for each of its three threads; a remote user who may not read it gets the host's
+    reason, a remote taskview without the action its own words."""
+    f = fleet()
+    tm = screen()
+    sshd = f.sshd_pid("web1")
+    procs = [p for p, cmd in ns_processes(sshd) if "--name tvhw" in cmd]
+    check(len(procs) == 1, f"web1's tvhw: {procs}")
+    outside = procs[0]
+    with open(f"/proc/{outside}/status") as fh:
+        pid = int(next(line for line in fh if line.startswith("NSpid:")).split()[-1])
+    env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
+    cases = [(env, None), ({**env, "TASKVIEW_REMOTE": older_taskview(f)},
+                           "The address space by kind is unknown: taskview: unknown option '--act'.")]
+    if shutil.which("setpriv"):
+        tv = reachable(os.path.abspath(TASKVIEW), user=65534)
+        cases.append(({**env, "TASKVIEW_REMOTE": " ".join(NOBODY_WRAP + [tv])},
+                      "reading the process's mappings needs permission to trace it"))
+    for case_env, refused in cases:
+        s = tm.start(["--host", "web1", "-d", "0.5", "-F", "tvhw", "-o", "host,pid,command"], env=case_env, height=60)
+        try:
+            tm.wait(s, lambda t: [r[1] for r in rows_of(t, "web1")] == [str(pid)], f"web1's tvhw ({pid})")
+            tm.keys(s, "Home", "i")
+            tm.wait_for(s, "Process ID")
+            tm.keys(s, "End")
+
+            def words(t):
+                return " ".join(x.strip("\u2502 ") for x in t.splitlines())
+            if refused:
+                text = tm.wait(s, lambda t: refused in words(t), "the host's reason")
+                check("Mapped (maps)" not in text, f"figures though refused:\n{text}")
+            else:
+                # the host reads it again every 5 s while the panel is open: it comes to what smaps says
+                text = tm.wait(s, lambda t: (m := re.search(r"Mapped \(maps\) +\S+ \((\d+) KiB\)", t)) and
+                               int(m.group(1)) == sum(smaps_sizes(outside)), "the mapped total of smaps")
+                check("stacks (3)" in text and "A fork copies" in words(text), f"a stack of each thread:\n{text}")
+            tm.keys(s, "i")
+            tm.wait_gone(s, "Process ID")
+        finally:
+            tm.quit(s)
+
+
 def test_screen_kill_on_a_host():
     """k on the hosts' screen: the confirmation names the host, the host's own process gets the
     signal (it ends, seen from outside its namespace), and the answer comes on the status line; a
@@ -1031,13 +1100,7 @@ def test_screen_kill_on_a_host():
     sshd = f.sshd_pid("web1")
     env = {k: v for k, v in f.env().items() if k.startswith("TASKVIEW_")}
     # a taskview there of a version before --act: its own line is the reason, not its hint after it
-    older = f.path("older-taskview")
-    with open(older, "w") as o:
-        o.write("#!/bin/sh\ncase \" $* \" in *\" --act \"*)\n"
-                "  echo \"taskview: unknown option '--act'\" >&2\n"
-                "  echo \"Try 'taskview --help' for more information.\" >&2; exit 2;;\nesac\n"
-                f"exec {shlex.quote(os.path.abspath(TASKVIEW))} \"$@\"\n")
-    os.chmod(older, 0o755)
+    older = older_taskview(f)
     cases = [(env, "sent SIGTERM to {pid} \\(tvkill\\)", True),
              ({**env, "TASKVIEW_REMOTE": older}, "SIGTERM to {pid} \\(tvkill\\): taskview: unknown option '--act'$", False)]
     if shutil.which("setpriv"):
@@ -1471,7 +1534,8 @@ if __name__ == "__main__":
                        test_host_lost_mid_stream_comes_back, test_stream_of_an_older_version,
                        test_screen_merges_the_hosts, test_screen_columns_with_host, test_screen_host_rows,
                        test_screen_host_machine, test_act_checks_the_process, test_act_renices_every_thread,
-                       test_screen_kill_on_a_host, test_groups_of_each_host, test_screen_groups_of_a_host,
+                       test_screen_kill_on_a_host, test_screen_detail_of_a_host_process, test_groups_of_each_host,
+                       test_screen_groups_of_a_host,
                        test_record_replays_as_live, test_remote_figures_as_the_host_shows_them,
                        test_record_damage_stays_with_its_host,
                        test_record_without_b_until_stopped, test_record_refusals, test_screen_over_a_recording,

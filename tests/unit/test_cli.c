@@ -4,6 +4,7 @@
  * returning 2 with a message that names the offending value.
  */
 #include <check.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,12 +15,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hosts/act.h"
 #include "hosts/hostlist.h"
 #include "hosts/remote.h"
 #include "metrics.h"
 #include "model/column.h"
 #include "model/task.h"
 #include "record/when.h"
+#include "sample/memory/anatomy.h"
 #include "tmpdir.h"
 #include "util/buf.h"
 #include "util/num.h"
@@ -659,15 +662,82 @@ START_TEST(act_command)
 	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --act 'renice:-1:812:4567890123'");
 	remote_argv_free(&a);
 	done(p);
+	p = parse("--act", "anatomy:812:4567890123", NULL);
+	ck_assert_int_eq(p->rc, 0);
+	ck_assert_int_eq(p->o.act.kind, ACT_ANATOMY);
+	ck_assert_int_eq(p->o.act.pid, 812);
+	ck_assert_uint_eq(p->o.act.start_ticks, 4567890123u);
+	ck_assert_int_eq(remote_argv_act(&a, NULL, NULL, "web1", &p->o.act), 0);
+	ck_assert_str_eq(a.v[a.n - 1], "exec taskview --act 'anatomy:812:4567890123'");
+	remote_argv_free(&a);
+	done(p);
 	static const char *const bad[] = {"renice:0:812:1", "renice:40:812:1", "renice:-40:812:1", "signal:15:812", "signal:15:812:1:2", "signal:0:812:1", "signal:65:812:1",
 					  "signal:15:0:1", "signal:15:4194305:1", "signal:15:-1:1", "signal:15:812:-1",
-					  "signal:15:812:", "signal:x:812:1", "kill:15:812:1", "signal:15:812:1 ", ""};
+					  "signal:15:812:", "signal:x:812:1", "kill:15:812:1", "signal:15:812:1 ", "",
+					  "anatomy:812", "anatomy:0:812:1", "anatomy:812:1:2", "anatomy:-1:1", "anatomy:812:",
+					  "anatomy::1", "anatomy", "anatomy:", "anatomyx:812:1", "signal:", "renice:"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		expect_error(parse("--act", bad[i], NULL), "bad action");
 	expect_error(parse("--act", "signal:15:1:1", "-b", NULL), "--act goes alone");
 	expect_error(parse("--act", "signal:15:1:1", "--host", "a", NULL), "--act goes alone");
 	expect_error(parse("-p", "1", "--act", "signal:15:1:1", NULL), "--act goes alone");
 	expect_error(parse("--act", "signal:15:1:1", "--act", "signal:9:1:1", NULL), "--act goes alone");
+}
+END_TEST
+
+/* The answer of anatomy:PID:START, as the hosts' screen reads it: what a
+ * taskview there prints, and what a host that is not one may send. */
+START_TEST(act_answer)
+{
+	struct anatomy a;
+	struct anatomy_pages pg;
+	int err = -1;
+	const char ok[] = "taskview-anatomy 1 0 8192 2 512 3 65536 5 1024 9 256 4 0 24 - 4096 - 12 8 later fields\n";
+	anatomy_init(&a);
+	ck_assert_int_eq(act_answer_parse(ok, sizeof(ok) - 1, &a, &pg, &err), 0);
+	ck_assert_int_eq(err, 0);
+	ck_assert_int_eq(a.kib[ANAT_STACK], 8192);
+	ck_assert_uint_eq(a.count[ANAT_STACK], 2);
+	ck_assert_int_eq(a.kib[ANAT_ANON], 256);
+	ck_assert_uint_eq(a.count[ANAT_ANON], 4);
+	ck_assert_int_eq(pg.err, 0);
+	ck_assert_int_eq(pg.kib[ANAT_STACK], 24);
+	ck_assert(pg.kib[ANAT_GUARD] == TV_UNKNOWN);
+	ck_assert_int_eq(pg.kib[ANAT_HEAP], 4096);
+	ck_assert_int_eq(pg.kib[ANAT_ANON], 12);
+	ck_assert_int_eq(pg.tables_kib, 8);
+	const char denied[] = "taskview-anatomy 1 13\n";
+	ck_assert_int_eq(act_answer_parse(denied, sizeof(denied) - 1, &a, &pg, &err), 0);
+	ck_assert_int_eq(err, 13);
+	/* the remote's own output, written by this build's act_run, reads back */
+	char path[] = "/tmp/tv-act-answer.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *out = fdopen(fd, "w+");
+	struct act_req self = {ACT_ANATOMY, 0, (int32_t)getpid(), 0};
+	ck_assert_int_eq(act_run(&self, out, stderr), 0);
+	rewind(out);
+	char line[512];
+	size_t n = fread(line, 1, sizeof(line), out);
+	fclose(out);
+	unlink(path);
+	/* start time 0 is not this process's: it answers ESRCH */
+	ck_assert_int_eq(act_answer_parse(line, n, &a, &pg, &err), 0);
+	ck_assert_int_eq(err, ESRCH);
+	static const char *const bad[] = {
+		"", "\n", "taskview-anatomy 1 0\n", "taskview-anatomy 2\n", "taskview-anatomy 1\n",
+		"taskview-anatomy 1 0 8192 2 512 3 65536 5 1024 9 256 4 0 24 - 4096 - 12", /* no newline */
+		"taskview-anatomy 1 0 8192 2 512 3 65536 5 1024 9 256 4 0 24 - 4096 -\n",
+		"taskview-anatomy 1 0 -1 2 512 3 65536 5 1024 9 256 4 0 24 - 4096 - 12 8\n",
+		"taskview-anatomy 1 0 - 2 512 3 65536 5 1024 9 256 4 0 24 - 4096 - 12 8\n",
+		"taskview-anatomy 1 0 99999999999999999999 2 512 3 65536 5 1024 9 256 4 0 24 - 4096 - 12 8\n",
+		"taskview-anatomy 1 0 8192 2 512 3 65536 5 1024 9 256 4 0 24 - 4096 - 12 0x8\n",
+		"taskview-anatomy 1 99999\n", "taskview-anatomy 1 -3\n", "taskview-anatomyx 1 0\n",
+		"Welcome to web1!\n", "\x1b[2Jtaskview-anatomy 1 13\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		ck_assert_msg(act_answer_parse(bad[i], strlen(bad[i]), &a, &pg, &err) < 0, "read: %s", bad[i]);
+	anatomy_free(&a);
 }
 END_TEST
 
@@ -786,6 +856,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, remote_command);
 	tcase_add_test(tc, remote_quote_in_real_shells);
 	tcase_add_test(tc, act_command);
+	tcase_add_test(tc, act_answer);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("num");

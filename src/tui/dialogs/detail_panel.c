@@ -64,10 +64,17 @@ struct panel {
 	size_t top;               /* first line shown */
 	bool at_end;              /* scrolled to the last line: kept there as lines are added */
 	size_t body_h;            /* lines shown at once, as last painted */
-	/* the process's address space, read off the screen's thread (background_ask_anatomy) */
+	/* the process's address space, read off the screen's thread (background_ask_anatomy),
+	 * or by its host on the hosts' screen (why: raw, the host's reason it was not) */
 	struct background_anatomy an;
 	bool have_an;
+	char an_why[256];
+	double an_at;             /* CLOCK_MONOTONIC of the host's last answer */
 };
+
+/* A host's process is read there over ssh, a connection each time: again at
+ * most this often (s) while the panel is open, not at each refresh. */
+#define PANEL_REMOTE_EVERY 5.0
 
 /* e and l read /proc themselves: 0, or an errno (the lines are kept). */
 static int panel_inspect(struct panel *p)
@@ -89,7 +96,8 @@ static int panel_inspect(struct panel *p)
  * 3 ms of CPU; one of 100,000 mappings whose lock a fork loop holds: seconds). */
 static const struct tv_task *panel_anatomy_of(const struct tui *t, const struct panel *p)
 {
-	if (p->kind != PANEL_DETAIL || p->group || p->thread || t->replay)
+	/* a recording holds no address space: a live host's is read there */
+	if (p->kind != PANEL_DETAIL || p->group || p->thread || (t->replay && !tui_fleet_live(t)))
 		return NULL;
 	const struct tv_task *task = snapshot_find(&t->cur, p->tgid);
 	return task && !task->kthread ? task : NULL;
@@ -99,16 +107,57 @@ static const struct tv_task *panel_anatomy_of(const struct tui *t, const struct 
  * them: the screen goes on, and shows the last reading until it comes. */
 static void panel_ask_anatomy(struct tui *t, struct panel *p)
 {
-	if (t->bg && panel_anatomy_of(t, p))
+	const struct tv_task *task = panel_anatomy_of(t, p);
+	if (task && tui_fleet_live(t)) {
+		/* one at a time: not while one is on its way or its answer waits to be taken */
+		const struct fleet_anatomy *fa = &t->replay->an;
+		const char *why = NULL;
+		if (!fa->asked && !fa->ready && (p->an_at == 0 || clock_now(CLOCK_MONOTONIC) - p->an_at >= PANEL_REMOTE_EVERY) &&
+		    tui_fleet_ask_anatomy(t, p->tgid, task->start_ticks, &why) < 0 && !p->have_an)
+			snprintf(p->an_why, sizeof(p->an_why), "%s", why);
+		return;
+	}
+	if (t->bg && task)
 		(void)background_ask_anatomy(t->bg, p->tgid);
+}
+
+/* The answer of the process's host, when it came. */
+static bool panel_take_remote(struct tui *t, struct panel *p, struct background_anatomy *an)
+{
+	struct fleet_anatomy *fa = &t->replay->an;
+	if (!fa->ready)
+		return false;
+	fa->ready = false;
+	if (fa->an.tgid != p->tgid) {
+		/* asked by a panel closed since: this one asks again */
+		anatomy_free(&fa->an.a);
+		return false;
+	}
+	p->an_at = clock_now(CLOCK_MONOTONIC);
+	snprintf(p->an_why, sizeof(p->an_why), "%s", fa->why);
+	if (fa->why[0]) {
+		anatomy_free(&fa->an.a);
+		if (p->have_an)
+			anatomy_free(&p->an.a);
+		p->have_an = false;
+		return true;
+	}
+	*an = fa->an;
+	return true;
 }
 
 /* Takes a reading that came; false when none did (or it is another process's). */
 static bool panel_take_anatomy(struct tui *t, struct panel *p)
 {
 	struct background_anatomy an;
-	if (!t->bg || !background_take_anatomy(t->bg, &an))
+	if (tui_fleet_live(t)) {
+		if (!panel_take_remote(t, p, &an))
+			return false;
+		if (p->an_why[0])
+			return true;
+	} else if (!t->bg || !background_take_anatomy(t->bg, &an)) {
 		return false;
+	}
 	if (an.tgid != p->tgid) {
 		anatomy_free(&an.a);
 		return false;
@@ -122,6 +171,10 @@ static bool panel_take_anatomy(struct tui *t, struct panel *p)
 
 static void panel_anatomy(struct panel *p, const struct tv_task *task, bool async)
 {
+	if (p->an_why[0]) {
+		detail_anatomy_why(p->an_why, &p->dl);
+		return;
+	}
 	if (async) {
 		detail_anatomy(p->have_an ? &p->an.a : NULL, p->have_an ? &p->an.pg : NULL, p->have_an ? p->an.err : 0,
 			       task, &p->dl);
@@ -208,7 +261,7 @@ static void panel_update(const struct tui *t, struct panel *p)
 	}
 	detail_build(task, prev, interval, p->thread, panel_partial_why(t, why, sizeof(why)), &p->dl);
 	if (panel_anatomy_of(t, p))
-		panel_anatomy(p, task, t->bg != NULL);
+		panel_anatomy(p, task, t->bg != NULL || tui_fleet_live(t));
 }
 
 static void pl_add(struct panel *p, enum detail_kind kind, const char *label, size_t len, const char *value)

@@ -94,7 +94,7 @@ void dialog_help(struct tui *t)
 		help_add(&v, &n, NULL, _("Hosts (--host): each row's host is in HOST; the header names each host that is not"), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("live (stale; offline or connecting again, with why its last connection ended),"), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("whose rows are dim. k, F7 and F8 act through the process's host, which checks"), ROLE_NORMAL);
-		help_add(&v, &n, NULL, _("first that it is the same process."), ROLE_NORMAL);
+		help_add(&v, &n, NULL, _("first that it is the same process, as it does before i reads its address space."), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("g puts each host's row above its processes: their sum, the host's CPU, memory,"), ROLE_NORMAL);
 		help_add(&v, &n, NULL, _("CPUs, load and pressure; with --group cgroup, its control groups under it."), ROLE_NORMAL);
 		if (t->replay->tape) {
